@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// sweep-prune: all overlapping pairs of axis-aligned boxes in 1 to 4 dimensions.
+//
+// Contract: boxes are closed intervals on every axis (boxes that touch overlap); a pair is reported once, with
+// the lower id first, never with itself; after spWorld_Update the pair list is exactly what brute force finds.
+#pragma once
+
+#include "id.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Text for a result code, for example "stale box id". Never null; unknown codes give "unknown result".
+SP_API const char* spResultString( spResult result );
+
+/// Memory function: like realloc(ptr, size) when size > 0 (returns null on failure, leaving ptr untouched), and
+/// like free(ptr) when size == 0 (returns null).
+typedef void* spReallocFcn( void* ptr, size_t size );
+
+/// Route every allocation of the library through `fcn` (null restores the C library's realloc/free).
+/// Set it while no world exists.
+SP_API void spSetAllocator( spReallocFcn* fcn );
+
+/// Default creation parameters: 2 dimensions, no reserved capacity.
+SP_API spWorldDef spDefaultWorldDef( void );
+
+/// Create a world. On success writes the new id to *outWorld. Fails with sp_resultInvalidDef,
+/// sp_resultInvalidDimensions, sp_resultCapacityExceeded, sp_resultTooManyWorlds or sp_resultOutOfMemory.
+SP_API spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld );
+
+/// Destroy a world and free all its memory. Every pointer the world handed out becomes invalid.
+SP_API spResult spDestroyWorld( spWorldId worldId );
+
+/// True if the id names a live world.
+SP_API bool spWorld_IsValid( spWorldId worldId );
+
+/// Number of axes of the world, or 0 for an invalid id.
+SP_API int spWorld_GetDimensions( spWorldId worldId );
+
+/// Number of live boxes, or 0 for an invalid id.
+SP_API int spWorld_GetBoxCount( spWorldId worldId );
+
+/// Bytes of heap memory the world owns.
+SP_API size_t spWorld_GetByteCount( spWorldId worldId );
+
+/// Make room for `capacity` boxes so that adding up to that many does not allocate (and, in wasm, does not
+/// grow memory and detach views). Fails with sp_resultCapacityExceeded or sp_resultOutOfMemory.
+SP_API spResult spWorld_Reserve( spWorldId worldId, int capacity );
+
+/// Add a box. `min` and `max` hold `dimensions` floats each; they must be finite with min[a] <= max[a].
+/// The box takes part in pairs from the next spWorld_Update. May grow the bounds array (see spWorld_GetBounds).
+SP_API spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, spBoxId* outBox );
+
+/// Remove a box. Its pairs are reported as ended by the next spWorld_Update. Its id becomes stale.
+SP_API spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId );
+
+/// Set a box's bounds (validated like spWorld_AddBox).
+SP_API spResult spWorld_SetBox( spWorldId worldId, spBoxId boxId, const float* min, const float* max );
+
+/// Read a box's bounds into `min` and `max` (`dimensions` floats each).
+SP_API spResult spWorld_GetBox( spWorldId worldId, spBoxId boxId, float* min, float* max );
+
+/// True if the box id names a live box of this world.
+SP_API bool spWorld_IsBoxValid( spWorldId worldId, spBoxId boxId );
+
+/// The bounds array: for the box in slot s (spBoxId_Slot), floats [s*2d, s*2d+d) are its mins and
+/// [s*2d+d, s*2d+2d) its maxes, d = dimensions. Writing there moves boxes with no call per box; writes are
+/// not validated until spWorld_Update, which rejects the whole frame if any live box is NaN, infinite or
+/// inverted. Slots of removed boxes are ignored. *floatCount receives the array length.
+/// Owned by the world; valid until the next spWorld_AddBox or spWorld_Reserve (which may reallocate it).
+SP_API float* spWorld_GetBounds( spWorldId worldId, int* floatCount );
+
+/// Bring the pair lists up to date with the current bounds.
+/// Validates every live box first: on NaN, infinite or inverted bounds it returns sp_resultInvalidBounds or
+/// sp_resultInvertedBounds, records the box (spWorld_GetLastInvalidBox) and changes nothing else: the pairs,
+/// began and ended lists of the previous update stay as they were. May also fail with sp_resultOutOfMemory,
+/// again leaving the previous lists intact.
+/// Cost: O(n + swaps + candidates) on coherent frames; incoherent frames fall back to a radix sort.
+SP_API spResult spWorld_Update( spWorldId worldId );
+
+/// The box that made the last spWorld_Update fail validation, or the null id.
+SP_API spBoxId spWorld_GetLastInvalidBox( spWorldId worldId );
+
+/// Overlapping pairs after the last spWorld_Update, as 2 * (*pairCount) box id values: a0, b0, a1, b1, ...
+/// with a < b in each pair, pairs sorted by (a, b). Owned by the world; valid until the next spWorld_Update or
+/// spDestroyWorld. Do not store the pointer.
+SP_API const uint32_t* spWorld_GetPairs( spWorldId worldId, int* pairCount );
+
+/// Pairs that began overlapping in the last spWorld_Update (same layout, order and lifetime as spWorld_GetPairs).
+SP_API const uint32_t* spWorld_GetBeganPairs( spWorldId worldId, int* pairCount );
+
+/// Pairs that stopped overlapping in the last spWorld_Update, including pairs of boxes removed since the update
+/// before (same layout, order and lifetime as spWorld_GetPairs).
+SP_API const uint32_t* spWorld_GetEndedPairs( spWorldId worldId, int* pairCount );
+
+/// Work done by the last spWorld_Update (and the last spWorld_GetEndpoints for endpointSwaps).
+SP_API spCounters spWorld_GetCounters( spWorldId worldId );
+
+/// The sorted endpoint list of one axis: 2 entries per live box, ascending by value; at equal values a min comes
+/// before a max (closed intervals). values[i] is the coordinate; refs[i] = slot << 1 | isMax. The list is kept
+/// between calls and re-sorted by insertion sort, so a call after coherent motion costs O(n + swaps); the swaps
+/// are reported in spCounters.endpointSwaps. Reflects the bounds at the time of the call.
+/// Owned by the world; valid until the next call that changes the world or asks for endpoints again.
+SP_API spResult spWorld_GetEndpoints( spWorldId worldId, int axis, const float** values, const uint32_t** refs,
+									  int* count );
+
+#ifdef __cplusplus
+}
+#endif

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined( _WIN32 ) && defined( SP_DLL )
+#define SP_API __declspec( dllexport )
+#elif defined( __GNUC__ )
+#define SP_API __attribute__( ( visibility( "default" ) ) )
+#else
+#define SP_API
+#endif
+
+/// Largest number of dimensions a world can have. Boxes have 1 to SP_MAX_DIMENSIONS axes.
+#define SP_MAX_DIMENSIONS 4
+
+/// Largest number of worlds alive at once.
+#define SP_MAX_WORLDS 256
+
+/// Result of every fallible call. Zero is success. A call that returns anything else changed nothing.
+typedef enum spResult
+{
+	sp_resultOk = 0,
+	/// A bound is NaN or infinite. Bounds must be finite floats.
+	sp_resultInvalidBounds,
+	/// A box has min > max on some axis.
+	sp_resultInvertedBounds,
+	/// The dimension count is outside 1..SP_MAX_DIMENSIONS, or an axis index is outside 0..dimensions-1.
+	sp_resultInvalidDimensions,
+	/// A required pointer argument is null.
+	sp_resultNullArgument,
+	/// The world id is null, was destroyed, or never existed.
+	sp_resultInvalidWorld,
+	/// The box id is null, or was never handed out by this world.
+	sp_resultInvalidBox,
+	/// The box id was valid once but its box has been removed (double remove, use after remove).
+	sp_resultStaleBox,
+	/// The world already holds SP_MAX_BOXES boxes, or a requested capacity is out of range.
+	sp_resultCapacityExceeded,
+	/// An allocation failed. The world is unchanged and still usable.
+	sp_resultOutOfMemory,
+	/// SP_MAX_WORLDS worlds are alive already.
+	sp_resultTooManyWorlds,
+	/// The definition was not made by spDefaultWorldDef, or has an invalid field.
+	sp_resultInvalidDef,
+	sp_resultCount
+} spResult;
+
+/// Creation parameters. Always start from spDefaultWorldDef().
+typedef struct spWorldDef
+{
+	/// Number of axes, 1..SP_MAX_DIMENSIONS. Default 2.
+	int dimensions;
+	/// Number of boxes to reserve room for. Growth beyond it is automatic. Default 0.
+	int capacity;
+	/// Set by spDefaultWorldDef; a def without it is rejected with sp_resultInvalidDef.
+	int internalValue;
+} spWorldDef;
+
+/// Work done by the last spWorld_Update, for profiling and for the demo page.
+typedef struct spCounters
+{
+	/// Live boxes seen by the update.
+	int boxes;
+	/// Axis the boxes were sorted and swept along.
+	int sweepAxis;
+	/// Adjacent exchanges made by insertion sort on the sweep order (0 when the frame was coherent and still).
+	int swaps;
+	/// 1 when the sweep order was rebuilt by a full radix sort instead of insertion sort.
+	int rebuilt;
+	/// Number of slabs the boxes were bucketed into along the second axis (1 = one plain sweep).
+	int slabs;
+	/// Candidate pairs whose boxes overlapped on the sweep axis and were tested on the other axes.
+	int overlapTests;
+	/// Overlapping pairs after the update.
+	int pairs;
+	/// Pairs that began overlapping in the update.
+	int began;
+	/// Pairs that stopped overlapping in the update (including pairs of removed boxes).
+	int ended;
+	/// Adjacent exchanges made by insertion sort in the last spWorld_GetEndpoints call.
+	int endpointSwaps;
+} spCounters;

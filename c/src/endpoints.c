@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// Persistent sorted endpoint lists, one per axis, for callers that want to see the sort (the demo page draws
+// them). Kept between calls and re-sorted by insertion sort: O(n + swaps) after coherent motion.
+#include "core.h"
+
+#include <stdlib.h>
+
+// Endpoint order: by value, and at equal values a min before a max, so touching boxes overlap.
+static inline int spEndpointLess( float v, uint32_t ref, float w, uint32_t wref )
+{
+	return v < w || ( v == w && ( ref & 1u ) < ( wref & 1u ) );
+}
+
+static spEndpointList* sp_sortList;
+
+static int spCompareEndpoints( const void* x, const void* y )
+{
+	int i = *(const int*)x, j = *(const int*)y;
+	const spEndpointList* l = sp_sortList;
+	if ( spEndpointLess( l->values[i], l->refs[i], l->values[j], l->refs[j] ) )
+		return -1;
+	if ( spEndpointLess( l->values[j], l->refs[j], l->values[i], l->refs[i] ) )
+		return 1;
+	return i < j ? -1 : i > j;
+}
+
+spResult spUpdateEndpoints( spWorld* w, int axis )
+{
+	spEndpointList* list = &w->endpoints[axis];
+	const uint8_t bit = (uint8_t)( SP_FLAG_IN_ENDPOINTS_0 << axis );
+	if ( w->endpointsVersion[axis] != w->structureVersion || list->count != 2 * w->boxCount )
+	{
+		// membership changed: room for every live box first, so failure changes nothing
+		int cap = list->capacity;
+		if ( !spGrow( (void**)&list->values, &cap, 2 * w->slotCount, sizeof( float ) ) )
+			return sp_resultOutOfMemory;
+		cap = list->capacity;
+		if ( !spGrow( (void**)&list->refs, &cap, 2 * w->slotCount, sizeof( uint32_t ) ) )
+			return sp_resultOutOfMemory;
+		if ( 2 * w->slotCount > list->capacity )
+			list->capacity = 2 * w->slotCount;
+		int n = 0;
+		for ( int i = 0; i < list->count; ++i )
+		{
+			uint32_t slot = list->refs[i] >> 1;
+			if ( w->ids[slot] == 0 )
+			{
+				w->flags[slot] &= (uint8_t)~bit;
+				continue;
+			}
+			list->refs[n++] = list->refs[i];
+		}
+		for ( int s = 0; s < w->slotCount; ++s )
+		{
+			if ( w->ids[s] != 0 && ( w->flags[s] & bit ) == 0 )
+			{
+				w->flags[s] |= bit;
+				list->refs[n++] = (uint32_t)s << 1;
+				list->refs[n++] = (uint32_t)s << 1 | 1u;
+			}
+		}
+		list->count = n;
+		w->endpointsVersion[axis] = w->structureVersion;
+	}
+	const int d = w->dimensions;
+	const int stride = w->stride;
+	float* values = list->values;
+	uint32_t* refs = list->refs;
+	const int n = list->count;
+	for ( int i = 0; i < n; ++i )
+	{
+		uint32_t r = refs[i];
+		values[i] = w->bounds[(size_t)( r >> 1 ) * stride + ( ( r & 1u ) ? d : 0 ) + axis];
+	}
+	long long swaps = 0;
+	const long long budget = 8LL * n + 1024;
+	for ( int i = 1; i < n && swaps <= budget; ++i )
+	{
+		float v = values[i];
+		uint32_t r = refs[i];
+		int j = i;
+		while ( j > 0 && spEndpointLess( v, r, values[j - 1], refs[j - 1] ) )
+		{
+			values[j] = values[j - 1];
+			refs[j] = refs[j - 1];
+			--j;
+		}
+		values[j] = v;
+		refs[j] = r;
+		swaps += i - j;
+	}
+	if ( swaps > budget )
+	{
+		// far from sorted (many boxes added, or a jump): sort an index permutation instead
+		int* index = spRealloc( NULL, sizeof( int ) * (size_t)n + 1 );
+		float* v2 = spRealloc( NULL, sizeof( float ) * (size_t)n + 1 );
+		uint32_t* r2 = spRealloc( NULL, sizeof( uint32_t ) * (size_t)n + 1 );
+		if ( index == NULL || v2 == NULL || r2 == NULL )
+		{
+			spFree( index );
+			spFree( v2 );
+			spFree( r2 );
+			return sp_resultOutOfMemory;
+		}
+		for ( int i = 0; i < n; ++i )
+			index[i] = i;
+		sp_sortList = list;
+		qsort( index, (size_t)n, sizeof( int ), spCompareEndpoints );
+		for ( int i = 0; i < n; ++i )
+		{
+			v2[i] = values[index[i]];
+			r2[i] = refs[index[i]];
+		}
+		for ( int i = 0; i < n; ++i )
+		{
+			values[i] = v2[i];
+			refs[i] = r2[i];
+		}
+		spFree( index );
+		spFree( v2 );
+		spFree( r2 );
+	}
+	w->counters.endpointSwaps = swaps > INT32_MAX ? INT32_MAX : (int)swaps;
+	return sp_resultOk;
+}

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: MIT
+// World registry, box slots and the public entry points. Every public function validates its input before it
+// changes anything.
+#include "core.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SP_DEF_GUARD 0x5350444Bu
+
+static void* spDefaultRealloc( void* ptr, size_t size )
+{
+	if ( size == 0 )
+	{
+		free( ptr );
+		return NULL;
+	}
+	return realloc( ptr, size );
+}
+
+static spReallocFcn* sp_realloc = spDefaultRealloc;
+
+void spSetAllocator( spReallocFcn* fcn )
+{
+	sp_realloc = fcn != NULL ? fcn : spDefaultRealloc;
+}
+
+void* spRealloc( void* ptr, size_t size )
+{
+	return sp_realloc( ptr, size );
+}
+
+void spFree( void* ptr )
+{
+	if ( ptr != NULL )
+	{
+		sp_realloc( ptr, 0 );
+	}
+}
+
+bool spGrow( void** data, int* capacity, int need, size_t elemSize )
+{
+	if ( need <= *capacity )
+	{
+		return true;
+	}
+	size_t cap = (size_t)*capacity + ( (size_t)*capacity >> 1 );
+	if ( cap < (size_t)need )
+	{
+		cap = (size_t)need;
+	}
+	if ( cap < 16 )
+	{
+		cap = 16;
+	}
+	if ( cap > (size_t)INT32_MAX || cap > SIZE_MAX / elemSize )
+	{
+		return false;
+	}
+	void* p = spRealloc( *data, cap * elemSize );
+	if ( p == NULL )
+	{
+		return false;
+	}
+	*data = p;
+	*capacity = (int)cap;
+	return true;
+}
+
+const char* spResultString( spResult result )
+{
+	switch ( result )
+	{
+		case sp_resultOk:
+			return "ok";
+		case sp_resultInvalidBounds:
+			return "bounds must be finite numbers (NaN and infinity are rejected)";
+		case sp_resultInvertedBounds:
+			return "min must be <= max on every axis";
+		case sp_resultInvalidDimensions:
+			return "dimensions must be 1 to 4, and axis indices 0 to dimensions - 1";
+		case sp_resultNullArgument:
+			return "a required pointer argument is null";
+		case sp_resultInvalidWorld:
+			return "invalid world id (null, destroyed or never created)";
+		case sp_resultInvalidBox:
+			return "invalid box id (null or never created by this world)";
+		case sp_resultStaleBox:
+			return "stale box id (the box was removed)";
+		case sp_resultCapacityExceeded:
+			return "capacity exceeded (a world holds at most 4194304 boxes)";
+		case sp_resultOutOfMemory:
+			return "out of memory (nothing was changed)";
+		case sp_resultTooManyWorlds:
+			return "too many worlds alive (at most 256)";
+		case sp_resultInvalidDef:
+			return "invalid world definition (start from spDefaultWorldDef)";
+		default:
+			return "unknown result";
+	}
+}
+
+spResult spCheckBounds( const float* min, const float* max, int dimensions )
+{
+	for ( int a = 0; a < dimensions; ++a )
+	{
+		if ( !isfinite( min[a] ) || !isfinite( max[a] ) )
+		{
+			return sp_resultInvalidBounds;
+		}
+	}
+	for ( int a = 0; a < dimensions; ++a )
+	{
+		if ( min[a] > max[a] )
+		{
+			return sp_resultInvertedBounds;
+		}
+	}
+	return sp_resultOk;
+}
+
+// Registry: world ids are (index + 1) | generation << 16.
+static spWorld* sp_worlds[SP_MAX_WORLDS];
+static uint16_t sp_worldGenerations[SP_MAX_WORLDS];
+
+static spWorld* spGetWorld( spWorldId id )
+{
+	uint32_t index1 = id.bits & 0xFFFFu;
+	if ( index1 == 0 || index1 > SP_MAX_WORLDS )
+	{
+		return NULL;
+	}
+	spWorld* world = sp_worlds[index1 - 1];
+	if ( world == NULL || world->generation != ( id.bits >> 16 ) )
+	{
+		return NULL;
+	}
+	return world;
+}
+
+spWorldDef spDefaultWorldDef( void )
+{
+	spWorldDef def = { 0 };
+	def.dimensions = 2;
+	def.capacity = 0;
+	def.internalValue = (int)SP_DEF_GUARD;
+	return def;
+}
+
+static void spFreeWorldMemory( spWorld* w )
+{
+	spFree( w->bounds );
+	spFree( w->ids );
+	spFree( w->generations );
+	spFree( w->flags );
+	spFree( w->freeNext );
+	spFree( w->order );
+	spFree( w->orderKeys );
+	spFree( w->radixKeys );
+	spFree( w->radixTemp );
+	spFree( w->slabBoxes );
+	spFree( w->slabIds );
+	spFree( w->slabFirst );
+	spFree( w->slabStart );
+	spFree( w->slotRange );
+	spFree( w->found.data );
+	spFree( w->bucketStart );
+	spFree( w->pairs[0].data );
+	spFree( w->pairs[1].data );
+	spFree( w->began.data );
+	spFree( w->ended.data );
+	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
+	{
+		spFree( w->endpoints[a].values );
+		spFree( w->endpoints[a].refs );
+	}
+	spFree( w );
+}
+
+// Grow every per-slot array to hold `need` slots. All or nothing: on failure the capacity is unchanged (arrays
+// that did grow keep their larger blocks, which is harmless).
+static spResult spReserveSlots( spWorld* w, int need )
+{
+	if ( need <= w->slotCapacity )
+	{
+		return sp_resultOk;
+	}
+	if ( need > SP_MAX_BOXES )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	int cap = w->slotCapacity + ( w->slotCapacity >> 1 );
+	if ( cap < need )
+	{
+		cap = need;
+	}
+	if ( cap < 16 )
+	{
+		cap = 16;
+	}
+	if ( cap > SP_MAX_BOXES )
+	{
+		cap = SP_MAX_BOXES;
+	}
+	int c;
+	c = w->slotCapacity;
+	if ( !spGrow( (void**)&w->bounds, &c, cap * w->stride, sizeof( float ) ) )
+		return sp_resultOutOfMemory;
+	c = w->slotCapacity;
+	if ( !spGrow( (void**)&w->ids, &c, cap, sizeof( uint32_t ) ) )
+		return sp_resultOutOfMemory;
+	c = w->slotCapacity;
+	if ( !spGrow( (void**)&w->generations, &c, cap, sizeof( uint16_t ) ) )
+		return sp_resultOutOfMemory;
+	c = w->slotCapacity;
+	if ( !spGrow( (void**)&w->flags, &c, cap, sizeof( uint8_t ) ) )
+		return sp_resultOutOfMemory;
+	c = w->slotCapacity;
+	if ( !spGrow( (void**)&w->freeNext, &c, cap, sizeof( int ) ) )
+		return sp_resultOutOfMemory;
+	c = w->orderCapacity;
+	if ( !spGrow( (void**)&w->order, &c, cap, sizeof( int ) ) )
+		return sp_resultOutOfMemory;
+	c = w->orderCapacity;
+	if ( !spGrow( (void**)&w->orderKeys, &c, cap, sizeof( float ) ) )
+		return sp_resultOutOfMemory;
+	// spGrow may round each array up differently; the capacity we rely on is `cap` for all of them.
+	w->orderCapacity = cap;
+	w->slotCapacity = cap;
+	return sp_resultOk;
+}
+
+spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld )
+{
+	if ( def == NULL || outWorld == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	if ( def->internalValue != (int)SP_DEF_GUARD )
+	{
+		return sp_resultInvalidDef;
+	}
+	if ( def->dimensions < 1 || def->dimensions > SP_MAX_DIMENSIONS )
+	{
+		return sp_resultInvalidDimensions;
+	}
+	if ( def->capacity < 0 || def->capacity > SP_MAX_BOXES )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	int index = -1;
+	for ( int i = 0; i < SP_MAX_WORLDS; ++i )
+	{
+		if ( sp_worlds[i] == NULL )
+		{
+			index = i;
+			break;
+		}
+	}
+	if ( index < 0 )
+	{
+		return sp_resultTooManyWorlds;
+	}
+	spWorld* w = spRealloc( NULL, sizeof( spWorld ) );
+	if ( w == NULL )
+	{
+		return sp_resultOutOfMemory;
+	}
+	memset( w, 0, sizeof( *w ) );
+	w->dimensions = def->dimensions;
+	w->stride = 2 * def->dimensions;
+	w->freeHead = -1;
+	w->sweepAxis = -1;
+	w->slabAxis = -1;
+	w->counters.sweepAxis = -1;
+	if ( def->capacity > 0 && spReserveSlots( w, def->capacity ) != sp_resultOk )
+	{
+		spFreeWorldMemory( w );
+		return sp_resultOutOfMemory;
+	}
+	// generation 0 is never used, so a zeroed id never matches
+	uint16_t gen = (uint16_t)( sp_worldGenerations[index] + 1 );
+	if ( gen == 0 )
+	{
+		gen = 1;
+	}
+	sp_worldGenerations[index] = gen;
+	w->generation = gen;
+	sp_worlds[index] = w;
+	outWorld->bits = (uint32_t)( index + 1 ) | (uint32_t)gen << 16;
+	return sp_resultOk;
+}
+
+spResult spDestroyWorld( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	sp_worlds[( worldId.bits & 0xFFFFu ) - 1] = NULL;
+	spFreeWorldMemory( w );
+	return sp_resultOk;
+}
+
+bool spWorld_IsValid( spWorldId worldId )
+{
+	return spGetWorld( worldId ) != NULL;
+}
+
+int spWorld_GetDimensions( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	return w != NULL ? w->dimensions : 0;
+}
+
+int spWorld_GetBoxCount( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	return w != NULL ? w->boxCount : 0;
+}
+
+size_t spWorld_GetByteCount( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return 0;
+	}
+	size_t n = sizeof( spWorld );
+	n += (size_t)w->slotCapacity * ( (size_t)w->stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( uint16_t ) +
+									 sizeof( uint8_t ) + sizeof( int ) );
+	n += (size_t)w->orderCapacity * ( sizeof( int ) + sizeof( float ) );
+	n += (size_t)w->radixCapacity * sizeof( uint32_t ) + (size_t)w->radixTempCapacity * sizeof( int );
+	n += (size_t)w->slabEntryCapacity * ( (size_t)w->stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) );
+	n += (size_t)w->slabStartCapacity * sizeof( int );
+	n += (size_t)w->slotRangeCapacity * sizeof( int );
+	n += (size_t)w->bucketCapacity * sizeof( int );
+	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
+				   w->ended.capacity ) *
+		 sizeof( spPair );
+	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
+	{
+		n += (size_t)w->endpoints[a].capacity * ( sizeof( float ) + sizeof( uint32_t ) );
+	}
+	return n;
+}
+
+spResult spWorld_Reserve( spWorldId worldId, int capacity )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( capacity < 0 || capacity > SP_MAX_BOXES )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	return spReserveSlots( w, capacity );
+}
+
+// Resolve a box id to its slot, or report why it is not a live box of this world.
+static spResult spResolveBox( const spWorld* w, spBoxId boxId, int* outSlot )
+{
+	uint32_t slot = spBoxId_Slot( boxId );
+	uint32_t gen = boxId.bits & SP_GENERATION_MASK;
+	if ( boxId.bits == 0 || gen == 0 || slot >= (uint32_t)w->slotCount )
+	{
+		return sp_resultInvalidBox;
+	}
+	if ( w->ids[slot] == boxId.bits )
+	{
+		*outSlot = (int)slot;
+		return sp_resultOk;
+	}
+	// The slot's generation has moved past this id's: the box was removed. An id from the future of the slot
+	// was never handed out.
+	uint32_t next = w->generations[slot];
+	uint32_t current = w->ids[slot] != 0 ? ( w->ids[slot] & SP_GENERATION_MASK ) : 0;
+	if ( next == 0 || gen < next || ( current != 0 && gen < current ) )
+	{
+		return sp_resultStaleBox;
+	}
+	return sp_resultInvalidBox;
+}
+
+spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, spBoxId* outBox )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( min == NULL || max == NULL || outBox == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	spResult r = spCheckBounds( min, max, w->dimensions );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	int slot = w->freeHead;
+	if ( slot < 0 )
+	{
+		if ( w->slotCount >= SP_MAX_BOXES )
+		{
+			return sp_resultCapacityExceeded;
+		}
+		r = spReserveSlots( w, w->slotCount + 1 );
+		if ( r != sp_resultOk )
+		{
+			return r;
+		}
+		slot = w->slotCount;
+		w->generations[slot] = 1;
+		w->flags[slot] = 0;
+		w->ids[slot] = 0;
+	}
+	// Commit. The order has room: it holds each slot at most once and has one entry per slot of capacity.
+	if ( slot == w->freeHead )
+	{
+		w->freeHead = w->freeNext[slot];
+	}
+	else
+	{
+		w->slotCount += 1;
+	}
+	// a slot whose box was removed since the last update still has its entry in the sweep order
+	if ( ( w->flags[slot] & SP_FLAG_IN_ORDER ) == 0 )
+	{
+		SP_ASSERT( w->orderCount < w->orderCapacity );
+		w->order[w->orderCount++] = slot;
+		w->flags[slot] |= SP_FLAG_IN_ORDER;
+	}
+	float* b = w->bounds + (size_t)slot * w->stride;
+	memcpy( b, min, sizeof( float ) * w->dimensions );
+	memcpy( b + w->dimensions, max, sizeof( float ) * w->dimensions );
+	uint32_t bits = (uint32_t)slot << SP_GENERATION_BITS | w->generations[slot];
+	w->ids[slot] = bits;
+	w->boxCount += 1;
+	w->structureVersion += 1;
+	outBox->bits = bits;
+	return sp_resultOk;
+}
+
+spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	int slot;
+	spResult r = spResolveBox( w, boxId, &slot );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	w->ids[slot] = 0;
+	w->boxCount -= 1;
+	w->structureVersion += 1;
+	uint32_t gen = w->generations[slot] + 1;
+	if ( gen > SP_GENERATION_MASK )
+	{
+		// retire the slot: reusing it would let a stale id alias a new box
+		w->generations[slot] = 0;
+	}
+	else
+	{
+		w->generations[slot] = (uint16_t)gen;
+		w->freeNext[slot] = w->freeHead;
+		w->freeHead = slot;
+	}
+	return sp_resultOk;
+}
+
+spResult spWorld_SetBox( spWorldId worldId, spBoxId boxId, const float* min, const float* max )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	int slot;
+	spResult r = spResolveBox( w, boxId, &slot );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	if ( min == NULL || max == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	r = spCheckBounds( min, max, w->dimensions );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	float* b = w->bounds + (size_t)slot * w->stride;
+	memcpy( b, min, sizeof( float ) * w->dimensions );
+	memcpy( b + w->dimensions, max, sizeof( float ) * w->dimensions );
+	return sp_resultOk;
+}
+
+spResult spWorld_GetBox( spWorldId worldId, spBoxId boxId, float* min, float* max )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	int slot;
+	spResult r = spResolveBox( w, boxId, &slot );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	if ( min == NULL || max == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	const float* b = w->bounds + (size_t)slot * w->stride;
+	memcpy( min, b, sizeof( float ) * w->dimensions );
+	memcpy( max, b + w->dimensions, sizeof( float ) * w->dimensions );
+	return sp_resultOk;
+}
+
+bool spWorld_IsBoxValid( spWorldId worldId, spBoxId boxId )
+{
+	spWorld* w = spGetWorld( worldId );
+	int slot;
+	return w != NULL && spResolveBox( w, boxId, &slot ) == sp_resultOk;
+}
+
+float* spWorld_GetBounds( spWorldId worldId, int* floatCount )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		if ( floatCount != NULL )
+			*floatCount = 0;
+		return NULL;
+	}
+	if ( floatCount != NULL )
+		*floatCount = w->slotCount * w->stride;
+	return w->bounds;
+}
+
+spResult spWorld_Update( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	return spUpdateWorld( w );
+}
+
+spBoxId spWorld_GetLastInvalidBox( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	return w != NULL ? w->lastInvalidBox : sp_nullBoxId;
+}
+
+static const uint32_t* spPairsOf( spWorldId worldId, int which, int* pairCount )
+{
+	spWorld* w = spGetWorld( worldId );
+	const spPairArray* p = NULL;
+	if ( w != NULL )
+	{
+		p = which == 0 ? &w->pairs[w->current] : which == 1 ? &w->began : &w->ended;
+	}
+	if ( pairCount != NULL )
+		*pairCount = p != NULL ? p->count : 0;
+	return p != NULL ? (const uint32_t*)p->data : NULL;
+}
+
+const uint32_t* spWorld_GetPairs( spWorldId worldId, int* pairCount )
+{
+	return spPairsOf( worldId, 0, pairCount );
+}
+
+const uint32_t* spWorld_GetBeganPairs( spWorldId worldId, int* pairCount )
+{
+	return spPairsOf( worldId, 1, pairCount );
+}
+
+const uint32_t* spWorld_GetEndedPairs( spWorldId worldId, int* pairCount )
+{
+	return spPairsOf( worldId, 2, pairCount );
+}
+
+spCounters spWorld_GetCounters( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		spCounters zero = { 0 };
+		return zero;
+	}
+	return w->counters;
+}
+
+spResult spWorld_GetEndpoints( spWorldId worldId, int axis, const float** values, const uint32_t** refs, int* count )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( values == NULL || refs == NULL || count == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	if ( axis < 0 || axis >= w->dimensions )
+	{
+		return sp_resultInvalidDimensions;
+	}
+	spResult r = spUpdateEndpoints( w, axis );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	*values = w->endpoints[axis].values;
+	*refs = w->endpoints[axis].refs;
+	*count = w->endpoints[axis].count;
+	return sp_resultOk;
+}

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// The brute-force oracle and the mirror of a world's boxes. Independent of the engine's code.
+#include "test.h"
+
+#include <string.h>
+
+void MirrorInit( Mirror* m, int dimensions )
+{
+	memset( m, 0, sizeof( *m ) );
+	m->dimensions = dimensions;
+}
+
+void MirrorFree( Mirror* m )
+{
+	free( m->ids );
+	free( m->bounds );
+	memset( m, 0, sizeof( *m ) );
+}
+
+void MirrorAdd( Mirror* m, uint32_t id, const float* min, const float* max )
+{
+	int d = m->dimensions;
+	if ( m->count == m->capacity )
+	{
+		m->capacity = m->capacity ? 2 * m->capacity : 64;
+		m->ids = realloc( m->ids, sizeof( uint32_t ) * (size_t)m->capacity );
+		m->bounds = realloc( m->bounds, sizeof( float ) * 2 * (size_t)d * (size_t)m->capacity );
+	}
+	m->ids[m->count] = id;
+	memcpy( m->bounds + (size_t)m->count * 2 * d, min, sizeof( float ) * (size_t)d );
+	memcpy( m->bounds + (size_t)m->count * 2 * d + d, max, sizeof( float ) * (size_t)d );
+	m->count += 1;
+}
+
+static int MirrorFind( const Mirror* m, uint32_t id )
+{
+	for ( int i = 0; i < m->count; ++i )
+		if ( m->ids[i] == id )
+			return i;
+	return -1;
+}
+
+void MirrorSet( Mirror* m, uint32_t id, const float* min, const float* max )
+{
+	int i = MirrorFind( m, id );
+	int d = m->dimensions;
+	memcpy( m->bounds + (size_t)i * 2 * d, min, sizeof( float ) * (size_t)d );
+	memcpy( m->bounds + (size_t)i * 2 * d + d, max, sizeof( float ) * (size_t)d );
+}
+
+void MirrorRemove( Mirror* m, uint32_t id )
+{
+	int i = MirrorFind( m, id );
+	int d = m->dimensions;
+	m->count -= 1;
+	m->ids[i] = m->ids[m->count];
+	memcpy( m->bounds + (size_t)i * 2 * d, m->bounds + (size_t)m->count * 2 * d, sizeof( float ) * 2 * (size_t)d );
+}
+
+static int ComparePairs( const void* x, const void* y )
+{
+	const uint32_t* p = x;
+	const uint32_t* q = y;
+	if ( p[0] != q[0] )
+		return p[0] < q[0] ? -1 : 1;
+	if ( p[1] != q[1] )
+		return p[1] < q[1] ? -1 : 1;
+	return 0;
+}
+
+int BruteForcePairs( const Mirror* m, uint32_t** out )
+{
+	int d = m->dimensions;
+	int cap = 64, n = 0;
+	uint32_t* pairs = malloc( sizeof( uint32_t ) * 2 * (size_t)cap );
+	for ( int i = 0; i < m->count; ++i )
+	{
+		const float* bi = m->bounds + (size_t)i * 2 * d;
+		for ( int j = i + 1; j < m->count; ++j )
+		{
+			const float* bj = m->bounds + (size_t)j * 2 * d;
+			int overlap = 1;
+			for ( int a = 0; a < d; ++a )
+			{
+				if ( bi[a] > bj[d + a] || bj[a] > bi[d + a] )
+				{
+					overlap = 0;
+					break;
+				}
+			}
+			if ( !overlap )
+				continue;
+			if ( n == cap )
+			{
+				cap *= 2;
+				pairs = realloc( pairs, sizeof( uint32_t ) * 2 * (size_t)cap );
+			}
+			uint32_t a = m->ids[i], b = m->ids[j];
+			pairs[2 * n] = a < b ? a : b;
+			pairs[2 * n + 1] = a < b ? b : a;
+			n += 1;
+		}
+	}
+	qsort( pairs, (size_t)n, 2 * sizeof( uint32_t ), ComparePairs );
+	*out = pairs;
+	return n;
+}
+
+int SamePairs( const uint32_t* got, int gotCount, const uint32_t* want, int wantCount, const char* what )
+{
+	if ( gotCount != wantCount )
+	{
+		fprintf( stderr, "%s: %d pairs, brute force finds %d\n", what, gotCount, wantCount );
+		return 0;
+	}
+	for ( int i = 0; i < 2 * gotCount; ++i )
+	{
+		if ( got[i] != want[i] )
+		{
+			fprintf( stderr, "%s: pair %d is (%u, %u), brute force says (%u, %u)\n", what, i / 2, got[i & ~1],
+					 got[i | 1], want[i & ~1], want[i | 1] );
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int PairsMinus( const uint32_t* a, int aCount, const uint32_t* b, int bCount, uint32_t* out )
+{
+	int n = 0;
+	for ( int i = 0; i < aCount; ++i )
+	{
+		if ( bsearch( a + 2 * i, b, (size_t)bCount, 2 * sizeof( uint32_t ), ComparePairs ) == NULL )
+		{
+			out[2 * n] = a[2 * i];
+			out[2 * n + 1] = a[2 * i + 1];
+			n += 1;
+		}
+	}
+	return n;
+}
+
+int CheckWorld( spWorldId world, const Mirror* m, uint32_t** prev, int* prevCount )
+{
+	uint32_t* want = NULL;
+	int wantCount = BruteForcePairs( m, &want );
+	int gotCount = 0;
+	const uint32_t* got = spWorld_GetPairs( world, &gotCount );
+	int ok = SamePairs( got, gotCount, want, wantCount, "pairs" );
+
+	uint32_t* began = malloc( sizeof( uint32_t ) * 2 * (size_t)( wantCount + 1 ) );
+	uint32_t* ended = malloc( sizeof( uint32_t ) * 2 * (size_t)( *prevCount + 1 ) );
+	int beganCount = PairsMinus( want, wantCount, *prev, *prevCount, began );
+	int endedCount = PairsMinus( *prev, *prevCount, want, wantCount, ended );
+	if ( ok )
+	{
+		got = spWorld_GetBeganPairs( world, &gotCount );
+		ok = SamePairs( got, gotCount, began, beganCount, "began" );
+	}
+	if ( ok )
+	{
+		got = spWorld_GetEndedPairs( world, &gotCount );
+		ok = SamePairs( got, gotCount, ended, endedCount, "ended" );
+	}
+	free( began );
+	free( ended );
+	free( *prev );
+	*prev = want;
+	*prevCount = wantCount;
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Minimal test harness: ENSURE prints the failed expression and fails the test.
+#pragma once
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sweep_prune/sweep_prune.h"
+
+#define ENSURE( c )                                                                                                    \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		if ( !( c ) )                                                                                                  \
+		{                                                                                                              \
+			fprintf( stderr, "%s:%d: ENSURE failed: %s\n", __FILE__, __LINE__, #c );                                   \
+			return 1;                                                                                                  \
+		}                                                                                                              \
+	}                                                                                                                  \
+	while ( 0 )
+
+#define ENSURE_OK( r ) ENSURE( ( r ) == sp_resultOk )
+
+#define RUN_SUB( f )                                                                                                   \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		if ( ( f ) != 0 )                                                                                              \
+			return 1;                                                                                                  \
+	}                                                                                                                  \
+	while ( 0 )
+
+/// Seeded PRNG (mulberry32), the same scenes on every platform.
+typedef struct Rng
+{
+	uint32_t state;
+} Rng;
+
+static inline uint32_t RngNext( Rng* r )
+{
+	uint32_t t = ( r->state += 0x6D2B79F5u );
+	t = ( t ^ ( t >> 15 ) ) * ( t | 1u );
+	t ^= t + ( t ^ ( t >> 7 ) ) * ( t | 61u );
+	return t ^ ( t >> 14 );
+}
+
+static inline float RngFloat( Rng* r )
+{
+	return (float)( RngNext( r ) >> 8 ) / 16777216.0f;
+}
+
+static inline int RngInt( Rng* r, int n )
+{
+	return (int)( RngNext( r ) % (uint32_t)n );
+}
+
+/// A mirror of a world kept by the test: live ids and their bounds, for the brute-force oracle.
+typedef struct Mirror
+{
+	int dimensions;
+	int count;
+	int capacity;
+	uint32_t* ids;
+	float* bounds; // per box: d mins then d maxes
+} Mirror;
+
+void MirrorInit( Mirror* m, int dimensions );
+void MirrorFree( Mirror* m );
+void MirrorAdd( Mirror* m, uint32_t id, const float* min, const float* max );
+void MirrorSet( Mirror* m, uint32_t id, const float* min, const float* max );
+void MirrorRemove( Mirror* m, uint32_t id );
+
+/// Brute force: every pair of live boxes that overlap on every axis (closed intervals), as (lower id, higher id),
+/// sorted. Returns the count; *out is malloc'd (caller frees).
+int BruteForcePairs( const Mirror* m, uint32_t** out );
+
+/// Compare a world's pair list with an expected one; prints the first difference.
+int SamePairs( const uint32_t* got, int gotCount, const uint32_t* want, int wantCount, const char* what );
+
+/// pairs in a and not in b (both sorted) into out (room for aCount pairs); returns the count.
+int PairsMinus( const uint32_t* a, int aCount, const uint32_t* b, int bCount, uint32_t* out );
+
+/// Full check of a world against the mirror after spWorld_Update: pairs, began and ended.
+/// `prev`/`prevCount` hold the oracle's pairs of the previous update and are replaced by the current ones.
+int CheckWorld( spWorldId world, const Mirror* m, uint32_t** prev, int* prevCount );

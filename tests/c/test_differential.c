@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+// The engine against the brute-force oracle: random scenes, degenerate scenes, and long random sequences of
+// add / move / remove / update with pairs, began and ended checked after every update, in 1 to 4 dimensions.
+#include "core.h"
+#include "test.h"
+
+#include <string.h>
+
+static spWorldId MakeWorld( int dimensions )
+{
+	spWorldDef def = spDefaultWorldDef();
+	def.dimensions = dimensions;
+	spWorldId id = sp_nullWorldId;
+	spCreateWorld( &def, &id );
+	return id;
+}
+
+// A random box: `size` is the largest extent as a fraction of the world [0, 100].
+static void RandomBox( Rng* rng, int d, float size, float* min, float* max )
+{
+	for ( int a = 0; a < d; ++a )
+	{
+		float c = RngFloat( rng ) * 100.0f;
+		float h = RngFloat( rng ) * size * 50.0f;
+		min[a] = c - h;
+		max[a] = c + h;
+	}
+}
+
+// Degenerate boxes: coordinates from a tiny lattice, so faces touch, extents are zero and boxes repeat.
+static void LatticeBox( Rng* rng, int d, float* min, float* max )
+{
+	static const float grid[4] = { -1, 0, 0, 1 };
+	for ( int a = 0; a < d; ++a )
+	{
+		float x = grid[RngInt( rng, 4 )], y = grid[RngInt( rng, 4 )];
+		min[a] = x < y ? x : y;
+		max[a] = x < y ? y : x;
+	}
+}
+
+static int OneScene( int d, int n, float size, uint32_t seed, int lattice )
+{
+	spWorldId w = MakeWorld( d );
+	Mirror m;
+	MirrorInit( &m, d );
+	Rng rng = { seed };
+	for ( int i = 0; i < n; ++i )
+	{
+		float min[4], max[4];
+		if ( lattice )
+			LatticeBox( &rng, d, min, max );
+		else
+			RandomBox( &rng, d, size, min, max );
+		spBoxId id;
+		ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
+		MirrorAdd( &m, id.bits, min, max );
+	}
+	ENSURE_OK( spWorld_Update( w ) );
+	uint32_t* prev = NULL;
+	int prevCount = 0;
+	int r = CheckWorld( w, &m, &prev, &prevCount );
+	if ( r != 0 )
+		fprintf( stderr, "  scene d=%d n=%d size=%g seed=%u lattice=%d\n", d, n, size, seed, lattice );
+	free( prev );
+	MirrorFree( &m );
+	spDestroyWorld( w );
+	return r;
+}
+
+int PairsMatchBruteForceRandom( void )
+{
+	static const int counts[] = { 0, 1, 2, 3, 10, 63, 64, 65, 200, 700 };
+	static const float sizes[] = { 0.0f, 0.01f, 0.05f, 0.2f, 1.0f };
+	uint32_t seed = 1;
+	for ( int d = 1; d <= 4; ++d )
+		for ( size_t c = 0; c < sizeof( counts ) / sizeof( counts[0] ); ++c )
+			for ( size_t s = 0; s < sizeof( sizes ) / sizeof( sizes[0] ); ++s )
+				RUN_SUB( OneScene( d, counts[c], sizes[s], seed++, 0 ) );
+	return 0;
+}
+
+int PairsMatchBruteForceDegenerate( void )
+{
+	uint32_t seed = 1000;
+	for ( int d = 1; d <= 4; ++d )
+		for ( int n = 1; n <= 300; n = n * 2 + 1 )
+			RUN_SUB( OneScene( d, n, 0, seed++, 1 ) );
+
+	// every endpoint equal: all boxes are the same point; every pair overlaps
+	for ( int d = 1; d <= 4; ++d )
+	{
+		spWorldId w = MakeWorld( d );
+		Mirror m;
+		MirrorInit( &m, d );
+		float p[4] = { 3, 3, 3, 3 };
+		for ( int i = 0; i < 100; ++i )
+		{
+			spBoxId id;
+			ENSURE_OK( spWorld_AddBox( w, p, p, &id ) );
+			MirrorAdd( &m, id.bits, p, p );
+		}
+		ENSURE_OK( spWorld_Update( w ) );
+		uint32_t* prev = NULL;
+		int prevCount = 0;
+		RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+		ENSURE( prevCount == 100 * 99 / 2 );
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+
+	// a row of unit boxes touching face to face: each touches its neighbours only
+	for ( int d = 1; d <= 4; ++d )
+	{
+		spWorldId w = MakeWorld( d );
+		Mirror m;
+		MirrorInit( &m, d );
+		for ( int i = 0; i < 200; ++i )
+		{
+			float min[4] = { 0, 0, 0, 0 }, max[4] = { 1, 1, 1, 1 };
+			min[0] = (float)i;
+			max[0] = (float)i + 1;
+			spBoxId id;
+			ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
+			MirrorAdd( &m, id.bits, min, max );
+		}
+		ENSURE_OK( spWorld_Update( w ) );
+		uint32_t* prev = NULL;
+		int prevCount = 0;
+		RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+		ENSURE( prevCount == 199 );
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+	return 0;
+}
+
+// Long random sequences of operations; every update is checked against the oracle, including began and ended.
+static int OneSequence( int d, uint32_t seed, int steps, int lattice )
+{
+	spWorldId w = MakeWorld( d );
+	Mirror m;
+	MirrorInit( &m, d );
+	Rng rng = { seed };
+	uint32_t* prev = NULL;
+	int prevCount = 0;
+	float size = 0.02f + RngFloat( &rng ) * 0.2f;
+	for ( int step = 0; step < steps; ++step )
+	{
+		int op = RngInt( &rng, 100 );
+		float min[4], max[4];
+		if ( op < 30 || m.count == 0 )
+		{
+			// add a few
+			int k = 1 + RngInt( &rng, op < 1 ? 100 : 8 );
+			for ( int i = 0; i < k; ++i )
+			{
+				if ( lattice )
+					LatticeBox( &rng, d, min, max );
+				else
+					RandomBox( &rng, d, size, min, max );
+				spBoxId id;
+				ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
+				MirrorAdd( &m, id.bits, min, max );
+			}
+		}
+		else if ( op < 45 )
+		{
+			// remove a few
+			int k = 1 + RngInt( &rng, 10 );
+			for ( int i = 0; i < k && m.count > 0; ++i )
+			{
+				uint32_t id = m.ids[RngInt( &rng, m.count )];
+				ENSURE_OK( spWorld_RemoveBox( w, ( spBoxId ){ id } ) );
+				MirrorRemove( &m, id );
+			}
+		}
+		else if ( op < 75 )
+		{
+			// coherent motion: nudge every box, half of them through the bounds array
+			int floats;
+			float* bounds = spWorld_GetBounds( w, &floats );
+			for ( int i = 0; i < m.count; ++i )
+			{
+				float* b = m.bounds + (size_t)i * 2 * d;
+				for ( int a = 0; a < d; ++a )
+				{
+					float dx = lattice ? (float)( RngInt( &rng, 3 ) - 1 ) : ( RngFloat( &rng ) - 0.5f ) * 2.0f;
+					b[a] += dx;
+					b[d + a] += dx;
+				}
+				spBoxId id = { m.ids[i] };
+				if ( i & 1 )
+				{
+					memcpy( bounds + (size_t)spBoxId_Slot( id ) * 2 * d, b, sizeof( float ) * 2 * (size_t)d );
+				}
+				else
+				{
+					ENSURE_OK( spWorld_SetBox( w, id, b, b + d ) );
+				}
+			}
+		}
+		else if ( op < 80 )
+		{
+			// teleport a few (incoherent)
+			for ( int i = 0; i < m.count / 3; ++i )
+			{
+				int k = RngInt( &rng, m.count );
+				RandomBox( &rng, d, size, min, max );
+				ENSURE_OK( spWorld_SetBox( w, ( spBoxId ){ m.ids[k] }, min, max ) );
+				MirrorSet( &m, m.ids[k], min, max );
+			}
+		}
+		else if ( op < 82 )
+		{
+			// remove and re-add in the same frame: same slot, new id
+			if ( m.count > 0 )
+			{
+				uint32_t id = m.ids[RngInt( &rng, m.count )];
+				spBoxId again;
+				ENSURE_OK( spWorld_GetBox( w, ( spBoxId ){ id }, min, max ) );
+				ENSURE_OK( spWorld_RemoveBox( w, ( spBoxId ){ id } ) );
+				MirrorRemove( &m, id );
+				ENSURE_OK( spWorld_AddBox( w, min, max, &again ) );
+				ENSURE( again.bits != id );
+				MirrorAdd( &m, again.bits, min, max );
+			}
+		}
+		// update most steps; some steps batch several operations into one update
+		if ( RngInt( &rng, 4 ) != 0 )
+		{
+			ENSURE_OK( spWorld_Update( w ) );
+			if ( CheckWorld( w, &m, &prev, &prevCount ) != 0 )
+			{
+				fprintf( stderr, "  sequence d=%d seed=%u step=%d boxes=%d\n", d, seed, step, m.count );
+				return 1;
+			}
+			ENSURE( spWorld_GetCounters( w ).pairs == prevCount );
+			ENSURE( spWorld_GetCounters( w ).boxes == m.count );
+		}
+	}
+	free( prev );
+	MirrorFree( &m );
+	spDestroyWorld( w );
+	return 0;
+}
+
+int EventsMatchBruteForceSequences( void )
+{
+	for ( int d = 1; d <= 4; ++d )
+	{
+		for ( uint32_t seed = 1; seed <= 12; ++seed )
+		{
+			RUN_SUB( OneSequence( d, seed * 31 + (uint32_t)d, 300, 0 ) );
+			RUN_SUB( OneSequence( d, seed * 37 + (uint32_t)d, 150, 1 ) );
+		}
+	}
+	return 0;
+}
+
+int LargeSceneMatchesBruteForce( void )
+{
+	// big enough for many slabs and for the radix path; moved coherently so insertion sort runs too
+	for ( int d = 2; d <= 3; ++d )
+	{
+		spWorldId w = MakeWorld( d );
+		Mirror m;
+		MirrorInit( &m, d );
+		Rng rng = { 99u + (uint32_t)d };
+		for ( int i = 0; i < 6000; ++i )
+		{
+			float min[4], max[4];
+			RandomBox( &rng, d, 0.015f, min, max );
+			spBoxId id;
+			ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
+			MirrorAdd( &m, id.bits, min, max );
+		}
+		uint32_t* prev = NULL;
+		int prevCount = 0;
+		for ( int frame = 0; frame < 5; ++frame )
+		{
+			int floats;
+			float* bounds = spWorld_GetBounds( w, &floats );
+			for ( int i = 0; i < m.count && frame > 0; ++i )
+			{
+				float* b = m.bounds + (size_t)i * 2 * d;
+				float dx = ( RngFloat( &rng ) - 0.5f ) * 0.02f;
+				b[0] += dx;
+				b[d] += dx;
+				memcpy( bounds + (size_t)spBoxId_Slot( ( spBoxId ){ m.ids[i] } ) * 2 * d, b,
+						sizeof( float ) * 2 * (size_t)d );
+			}
+			ENSURE_OK( spWorld_Update( w ) );
+			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+			spCounters c = spWorld_GetCounters( w );
+			ENSURE( c.slabs > 1 );
+			ENSURE( frame == 0 ? c.rebuilt == 1 : c.rebuilt == 0 );
+		}
+		ENSURE( prevCount > 100 ); // the scene is not trivially empty
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+	return 0;
+}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of the private modules: sorting and pair lists.
+#include "core.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+static int IsSorted( const float* keys, int n )
+{
+	for ( int i = 1; i < n; ++i )
+		if ( keys[i] < keys[i - 1] )
+			return 0;
+	return 1;
+}
+
+// keys[i] must still be the key of slot slots[i]
+static int KeysFollowSlots( const float* keys, const int* slots, const float* original, int n )
+{
+	for ( int i = 0; i < n; ++i )
+		if ( memcmp( &keys[i], &original[slots[i]], sizeof( float ) ) != 0 )
+			return 0;
+	return 1;
+}
+
+int SortUnits( void )
+{
+	enum { N = 5000 };
+	static float keys[N], original[N];
+	static int slots[N], tmpSlots[N];
+	static uint32_t tmpKeys[2 * N];
+	Rng rng = { 42 };
+	// radix: negative, positive, zero, -0, duplicates, huge magnitudes
+	for ( int i = 0; i < N; ++i )
+	{
+		float v = ( RngFloat( &rng ) - 0.5f ) * 2000.0f;
+		if ( i % 7 == 0 )
+			v = (float)( RngInt( &rng, 5 ) - 2 );
+		if ( i % 101 == 0 )
+			v = -0.0f;
+		if ( i % 211 == 0 )
+			v = ( i & 1 ) ? 3.0e38f : -3.0e38f;
+		original[i] = keys[i] = v;
+		slots[i] = i;
+	}
+	spRadixSortKeys( keys, slots, tmpKeys, tmpSlots, N );
+	ENSURE( IsSorted( keys, N ) );
+	ENSURE( KeysFollowSlots( keys, slots, original, N ) );
+	// radix is stable: equal keys keep slot order
+	for ( int i = 1; i < N; ++i )
+		if ( keys[i] == keys[i - 1] && memcmp( &keys[i], &keys[i - 1], 4 ) == 0 )
+			ENSURE( slots[i] > slots[i - 1] );
+	// all keys equal: the early-out path
+	for ( int i = 0; i < 100; ++i )
+	{
+		keys[i] = 1.5f;
+		slots[i] = 99 - i;
+	}
+	spRadixSortKeys( keys, slots, tmpKeys, tmpSlots, 100 );
+	for ( int i = 0; i < 100; ++i )
+		ENSURE( keys[i] == 1.5f && slots[i] == 99 - i );
+
+	// insertion sort: counts swaps exactly (inversions) and gives up past the budget
+	float k2[6] = { 1, 0, 3, 2, 5, 4 };
+	int s2[6] = { 0, 1, 2, 3, 4, 5 };
+	ENSURE( spInsertionSortKeys( k2, s2, 6, 100 ) == 3 );
+	ENSURE( IsSorted( k2, 6 ) && s2[0] == 1 && s2[1] == 0 );
+	float k3[5] = { 5, 4, 3, 2, 1 };
+	int s3[5] = { 0, 1, 2, 3, 4 };
+	ENSURE( spInsertionSortKeys( k3, s3, 5, 3 ) == -1 );
+	float k4[4] = { 0, 1, 2, 3 };
+	int s4[4] = { 0, 1, 2, 3 };
+	ENSURE( spInsertionSortKeys( k4, s4, 4, 0 ) == 0 );
+	return 0;
+}
+
+int PairUnits( void )
+{
+	// sort: by a, then b
+	spPair in[6] = { { 3 << 10 | 1, 5 << 10 | 1 }, { 1 << 10 | 1, 4 << 10 | 1 }, { 3 << 10 | 1, 4 << 10 | 1 },
+					 { 1 << 10 | 1, 2 << 10 | 1 }, { 0 << 10 | 2, 9 << 10 | 1 }, { 1 << 10 | 1, 3 << 10 | 1 } };
+	spPair out[6];
+	int buckets[11];
+	spSortPairs( in, 6, out, buckets, 10 );
+	for ( int i = 1; i < 6; ++i )
+		ENSURE( out[i - 1].a < out[i].a || ( out[i - 1].a == out[i].a && out[i - 1].b < out[i].b ) );
+	ENSURE( out[0].a == ( 0 << 10 | 2 ) && out[5].b == ( 5 << 10 | 1 ) );
+
+	// diff
+	spPair p[4] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 4, 6 } };
+	spPair q[4] = { { 1, 3 }, { 2, 4 }, { 2, 5 }, { 7, 8 } };
+	spPair b[4], e[4];
+	spPairArray prev = { p, 4, 4 }, next = { q, 4, 4 }, began = { b, 0, 4 }, ended = { e, 0, 4 };
+	spDiffPairs( &prev, &next, &began, &ended );
+	ENSURE( began.count == 2 && b[0].a == 2 && b[0].b == 4 && b[1].a == 7 );
+	ENSURE( ended.count == 2 && e[0].a == 1 && e[0].b == 2 && e[1].a == 4 );
+	spPairArray empty = { NULL, 0, 0 };
+	spDiffPairs( &empty, &next, &began, &ended );
+	ENSURE( began.count == 4 && ended.count == 0 );
+	return 0;
+}
