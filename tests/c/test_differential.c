@@ -272,7 +272,7 @@ int LargeSceneMatchesBruteForce( void )
 		for ( int i = 0; i < 6000; ++i )
 		{
 			float min[4], max[4];
-			RandomBox( &rng, d, 0.015f, min, max );
+			RandomBox( &rng, d, d == 2 ? 0.015f : 0.06f, min, max );
 			spBoxId id;
 			ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
 			MirrorAdd( &m, id.bits, min, max );

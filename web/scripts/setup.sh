@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Set-up shared by `npm start` and `npm test`: install what is missing (Emscripten, and Chromium for the browser
+# tests, from apt; npm packages), then build the wasm module and embed it.
+#   bash web/scripts/setup.sh [--browser]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+need=()
+command -v emcc >/dev/null 2>&1 || need+=(emscripten)
+if [[ "${1:-}" == "--browser" ]] && ! command -v chromium >/dev/null 2>&1; then need+=(chromium); fi
+if (( ${#need[@]} )); then
+  cmd="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${need[*]}"
+  if [[ $(id -u) == 0 ]]; then
+    echo "setup: installing ${need[*]} (apt)"
+    bash -c "$cmd"
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    echo "setup: installing ${need[*]} (sudo apt)"
+    sudo bash -c "$cmd"
+  else
+    echo "setup: missing ${need[*]}. Run as root:" >&2
+    echo "  $cmd" >&2
+    exit 1
+  fi
+fi
+
+# npm packages: install when node_modules is missing or older than the lock file
+if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+# the wasm module (cmake rebuilds only what changed)
+if [[ ! -f build/wasm/CMakeCache.txt ]]; then
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
+fi
+cmake --build build/wasm --target sweep_prune_wasm -j2 >/dev/null
+node web/scripts/embed-wasm.mjs

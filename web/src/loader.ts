@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Instantiates the bare wasm module (no Emscripten glue). `init()` is memoised; everything after it is synchronous.
+import { SweepPruneError } from './errors.js';
+import type { RawExports } from './raw.js';
+
+/** What `init` accepts: nothing (the embedded module), wasm bytes, a compiled module, or a fetch Response / URL. */
+export type WasmSource = BufferSource | WebAssembly.Module | Response | PromiseLike<Response> | URL | string;
+
+let engine: RawExports | undefined;
+let pending: Promise<void> | undefined;
+
+async function instantiate(source: WasmSource): Promise<RawExports> {
+  const imports = { env: { emscripten_notify_memory_growth: () => {} } };
+  let instance: WebAssembly.Instance;
+  if (source instanceof WebAssembly.Module) {
+    instance = await WebAssembly.instantiate(source, imports);
+  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    instance = (await WebAssembly.instantiate(source as BufferSource, imports)).instance;
+  } else {
+    const response = await (typeof source === 'string' || source instanceof URL ? fetch(source) : source);
+    if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
+    const streaming =
+      typeof WebAssembly.instantiateStreaming === 'function' &&
+      response.headers.get('content-type')?.startsWith('application/wasm');
+    instance = streaming
+      ? (await WebAssembly.instantiateStreaming(response, imports)).instance
+      : (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
+  }
+  const exports = instance.exports as unknown as RawExports;
+  exports._initialize();
+  return exports;
+}
+
+/**
+ * Load the wasm engine. Call once and await it before creating a world; later calls return the same promise.
+ * Rejects with a `SweepPruneError` (code `WasmLoadFailed`) if the module cannot be compiled or instantiated;
+ * a failed load can be retried.
+ */
+export function initWith(source: () => WasmSource | Promise<WasmSource>): Promise<void> {
+  if (pending) return pending;
+  pending = (async () => {
+    try {
+      engine = await instantiate(await source());
+    } catch (cause) {
+      pending = undefined;
+      const error = new SweepPruneError(
+        'WasmLoadFailed',
+        `init: the sweep-prune wasm module failed to load (${(cause as Error)?.message ?? cause}). ` +
+          'WebAssembly with SIMD (Node 16.4+, Chrome 91+, Firefox 89+, Safari 16.4+) is required.',
+      );
+      (error as { cause?: unknown }).cause = cause;
+      throw error;
+    }
+  })();
+  return pending;
+}
+
+/** The loaded engine; throws `NotInitialized` before `init()` has resolved. */
+export function getEngine(): RawExports {
+  if (engine === undefined) {
+    throw new SweepPruneError('NotInitialized', 'sweep-prune is not initialised: `await init()` once before creating a World or PruneJuice.');
+  }
+  return engine;
+}
+
+/** True once `init()` has resolved. */
+export function isInitialized(): boolean {
+  return engine !== undefined;
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// The wasm module's exports, typed by hand (c/wasm/exports.c is the other side). Pointers are byte offsets into
+// `memory`; box and world ids are uint32 values carried as numbers.
+
+export interface RawExports {
+  readonly memory: WebAssembly.Memory;
+  _initialize(): void;
+  sp_scratch(): number;
+  sp_result_string(result: number): number;
+  sp_create_world(dimensions: number, capacity: number): number;
+  sp_destroy_world(world: number): number;
+  sp_reserve(world: number, capacity: number): number;
+  sp_box_count(world: number): number;
+  sp_byte_count(world: number): number;
+  sp_add_box(world: number): number;
+  sp_remove_box(world: number, box: number): number;
+  sp_set_box(world: number, box: number): number;
+  sp_get_box(world: number, box: number): number;
+  sp_is_box_valid(world: number, box: number): number;
+  sp_bounds(world: number): number;
+  sp_update(world: number): number;
+  sp_last_invalid_box(world: number): number;
+  sp_pairs(world: number, which: number): number;
+  sp_counters(world: number): number;
+  sp_endpoints(world: number, axis: number): number;
+  malloc(size: number): number;
+  free(ptr: number): void;
+}
+
+/** Scratch block layout (c/wasm/exports.c): min floats at byte 0, max floats at 16, uint32 outputs at 32. */
+export const SCRATCH_MIN = 0;
+export const SCRATCH_MAX = 16;
+export const SCRATCH_OUT = 32;
+
+/** Box id bit split (c/include/sweep_prune/id.h): slot << GENERATION_BITS | generation. */
+export const GENERATION_BITS = 10;
+
+/** Number of int32 fields in `spCounters`. */
+export const COUNTER_FIELDS = 10;

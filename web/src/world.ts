@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: MIT
+// The low-level API: a world of boxes addressed by numeric ids, with typed-array views into wasm memory.
+import { RESULT_CODES, SweepPruneError } from './errors.js';
+import { getEngine } from './loader.js';
+import { COUNTER_FIELDS, GENERATION_BITS, type RawExports, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from './raw.js';
+
+/** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
+export type BoxId = number;
+
+export interface WorldOptions {
+  /** Number of axes, 1 to 4. Default 2. */
+  dimensions?: number;
+  /** Boxes to reserve room for up front (more can always be added). Default 0. */
+  capacity?: number;
+}
+
+/** Work done by the last `update()`. */
+export interface Counters {
+  /** Live boxes seen by the update. */
+  boxes: number;
+  /** Axis the boxes were sorted and swept along. */
+  sweepAxis: number;
+  /** Adjacent exchanges made by insertion sort (0 on a still frame). */
+  swaps: number;
+  /** 1 when the frame was incoherent and the order was rebuilt by radix sort. */
+  rebuilt: number;
+  /** Slabs the boxes were bucketed into along a second axis. */
+  slabs: number;
+  /** Candidate pairs (overlapping on the sweep axis) tested on the other axes. */
+  overlapTests: number;
+  /** Overlapping pairs. */
+  pairs: number;
+  /** Pairs that began overlapping in this update. */
+  began: number;
+  /** Pairs that stopped overlapping in this update (including pairs of removed boxes). */
+  ended: number;
+  /** Insertion-sort exchanges made by the last `endpoints()` call. */
+  endpointSwaps: number;
+}
+
+/** One axis's sorted endpoints: `values[i]` is a coordinate, `refs[i]` is `slot << 1 | isMax`. */
+export interface Endpoints {
+  values: Float32Array;
+  refs: Uint32Array;
+}
+
+const PAIRS = 0;
+const BEGAN = 1;
+const ENDED = 2;
+
+function checkNumberArray(what: string, name: string, v: ArrayLike<number>, dimensions: number): void {
+  if (v == null || typeof v.length !== 'number') {
+    throw new SweepPruneError('InvalidArgument', `${what}: ${name} must be an array of ${dimensions} numbers, got ${v === null ? 'null' : typeof v}`);
+  }
+  if (v.length !== dimensions) {
+    throw new SweepPruneError('InvalidDimensions', `${what}: ${name} has ${v.length} coordinates; this world has ${dimensions} dimensions`);
+  }
+}
+
+/** The slot of a box id: its bounds start at `slotOf(id) * 2 * dimensions` in `world.bounds`. */
+export function slotOf(id: BoxId): number {
+  return id >>> GENERATION_BITS;
+}
+
+/**
+ * A world of axis-aligned boxes in 1 to 4 dimensions, and all their overlapping pairs.
+ *
+ * Owns wasm memory: call `dispose()` (or use `using`) when done; it is not garbage-collected.
+ */
+export class World {
+  /** Number of axes. */
+  readonly dimensions: number;
+  #raw: RawExports | undefined;
+  #id = 0;
+  #scratch = 0;
+  #boundsView: Float32Array | undefined;
+
+  constructor(options: WorldOptions = {}) {
+    const raw = getEngine();
+    if (options === null || typeof options !== 'object') {
+      throw new SweepPruneError('InvalidArgument', `new World(options): options must be an object like { dimensions: 2 }, got ${options}`);
+    }
+    const dimensions = options.dimensions ?? 2;
+    const capacity = options.capacity ?? 0;
+    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4) {
+      throw new SweepPruneError('InvalidDimensions', `new World: options.dimensions must be 1, 2, 3 or 4, got ${dimensions}`);
+    }
+    if (!Number.isInteger(capacity) || capacity < 0 || capacity > 1 << 22) {
+      throw new SweepPruneError('CapacityExceeded', `new World: options.capacity must be an integer from 0 to 4194304, got ${capacity}`);
+    }
+    this.dimensions = dimensions;
+    this.#scratch = raw.sp_scratch();
+    const r = raw.sp_create_world(dimensions, capacity);
+    if (r !== 0) World.#fail(raw, r, 'new World');
+    this.#id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    this.#raw = raw;
+  }
+
+  static #fail(raw: RawExports, result: number, what: string, boxId?: number): never {
+    const code = RESULT_CODES[result] ?? 'InvalidArgument';
+    const ptr = raw.sp_result_string(result);
+    const bytes = new Uint8Array(raw.memory.buffer, ptr);
+    const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+    const hint =
+      code === 'StaleBox' ? ' Do not use an id after removeBox().' :
+      code === 'InvalidBox' ? ' Use an id returned by addBox() of this world.' :
+      code === 'OutOfMemory' ? ' The wasm module reached its memory limit (2 GB); remove boxes or dispose unused worlds.' : '';
+    throw new SweepPruneError(code === 'Ok' ? 'InvalidArgument' : code, `${what}: ${text}.${hint}`, boxId);
+  }
+
+  #engine(what: string): RawExports {
+    const raw = this.#raw;
+    if (raw === undefined) {
+      throw new SweepPruneError('Disposed', `${what}: this World was disposed; create a new World`);
+    }
+    return raw;
+  }
+
+  #writeBox(raw: RawExports, what: string, min: ArrayLike<number>, max: ArrayLike<number>): void {
+    const d = this.dimensions;
+    checkNumberArray(what, 'min', min, d);
+    checkNumberArray(what, 'max', max, d);
+    const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
+    for (let a = 0; a < d; a++) {
+      const lo = min[a]!;
+      const hi = max[a]!;
+      if (typeof lo !== 'number' || typeof hi !== 'number' || !Number.isFinite(lo) || !Number.isFinite(hi)) {
+        throw new SweepPruneError('InvalidBounds', `${what}: min[${a}] (${lo}) and max[${a}] (${hi}) must be finite numbers; NaN and Infinity are rejected (use a large finite bound instead)`);
+      }
+      if (!(lo <= hi)) {
+        throw new SweepPruneError('InvertedBounds', `${what}: min[${a}] (${lo}) must be <= max[${a}] (${hi})`);
+      }
+      f[SCRATCH_MIN / 4 + a] = lo;
+      f[SCRATCH_MAX / 4 + a] = hi;
+    }
+  }
+
+  /**
+   * Add a box with bounds `min` and `max` (`dimensions` finite numbers each, `min[a] <= max[a]`; stored as
+   * float32). Returns its id. The box takes part in pairs from the next `update()`.
+   * May grow wasm memory: views taken before this call must be taken again.
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `CapacityExceeded`, `OutOfMemory`, `Disposed`
+   */
+  addBox(min: ArrayLike<number>, max: ArrayLike<number>): BoxId {
+    const raw = this.#engine('addBox');
+    this.#writeBox(raw, 'addBox', min, max);
+    const r = raw.sp_add_box(this.#id);
+    if (r !== 0) World.#fail(raw, r, 'addBox');
+    return new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+  }
+
+  #checkId(what: string, id: BoxId): void {
+    if (!Number.isInteger(id) || id <= 0 || id > 0xffffffff) {
+      throw new SweepPruneError('InvalidBox', `${what}: ${String(id)} is not a box id; use an id returned by addBox()`);
+    }
+  }
+
+  /**
+   * Remove a box. Its pairs are reported in `ended` by the next `update()`; its id becomes stale.
+   * @throws SweepPruneError `StaleBox` (already removed), `InvalidBox`, `Disposed`
+   */
+  removeBox(id: BoxId): void {
+    const raw = this.#engine('removeBox');
+    this.#checkId('removeBox', id);
+    const r = raw.sp_remove_box(this.#id, id);
+    if (r !== 0) World.#fail(raw, r, `removeBox(${id})`, id);
+  }
+
+  /**
+   * Set a box's bounds (validated like `addBox`). For moving many boxes, write `bounds` directly instead.
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `StaleBox`, `InvalidBox`, `Disposed`
+   */
+  setBox(id: BoxId, min: ArrayLike<number>, max: ArrayLike<number>): void {
+    const raw = this.#engine('setBox');
+    this.#checkId('setBox', id);
+    if (!raw.sp_is_box_valid(this.#id, id)) {
+      const r = raw.sp_set_box(this.#id, id); // reports why the id is not valid
+      World.#fail(raw, r, `setBox(${id})`, id);
+    }
+    this.#writeBox(raw, `setBox(${id})`, min, max);
+    const r = raw.sp_set_box(this.#id, id);
+    if (r !== 0) World.#fail(raw, r, `setBox(${id})`, id);
+  }
+
+  /**
+   * A box's bounds, as float32 values widened to numbers.
+   * @throws SweepPruneError `StaleBox`, `InvalidBox`, `Disposed`
+   */
+  getBox(id: BoxId): { min: number[]; max: number[] } {
+    const raw = this.#engine('getBox');
+    this.#checkId('getBox', id);
+    const r = raw.sp_get_box(this.#id, id);
+    if (r !== 0) World.#fail(raw, r, `getBox(${id})`, id);
+    const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
+    const d = this.dimensions;
+    return { min: Array.from(f.subarray(0, d)), max: Array.from(f.subarray(4, 4 + d)) };
+  }
+
+  /** True if `id` names a live box of this world. False after `dispose()`. */
+  isBoxValid(id: BoxId): boolean {
+    const raw = this.#raw;
+    if (raw === undefined || !Number.isInteger(id) || id <= 0 || id > 0xffffffff) return false;
+    return raw.sp_is_box_valid(this.#id, id) !== 0;
+  }
+
+  /** Number of live boxes. */
+  get boxCount(): number {
+    return this.#engine('boxCount').sp_box_count(this.#id);
+  }
+
+  /** Bytes of wasm memory this world owns. */
+  get byteCount(): number {
+    return this.#engine('byteCount').sp_byte_count(this.#id);
+  }
+
+  /**
+   * Make room for `capacity` boxes, so adding up to that many neither allocates nor grows wasm memory.
+   * @throws SweepPruneError `CapacityExceeded`, `OutOfMemory`, `Disposed`
+   */
+  reserve(capacity: number): void {
+    const raw = this.#engine('reserve');
+    if (!Number.isInteger(capacity) || capacity < 0 || capacity > 1 << 22) {
+      throw new SweepPruneError('CapacityExceeded', `reserve: capacity must be an integer from 0 to 4194304, got ${capacity}`);
+    }
+    const r = raw.sp_reserve(this.#id, capacity);
+    if (r !== 0) World.#fail(raw, r, 'reserve');
+  }
+
+  /**
+   * The bounds of every slot, as a view into wasm memory: the box with id `id` has its `dimensions` mins at
+   * `slotOf(id) * 2 * dimensions` followed by its maxes. Write here to move many boxes with no call per box, then
+   * call `update()`, which validates every live box. Slots of removed boxes are ignored.
+   *
+   * Valid until the next `addBox()` or `reserve()` (which may move or grow memory); this getter always returns a
+   * live view, so take it again after adding boxes.
+   */
+  get bounds(): Float32Array {
+    const raw = this.#engine('bounds');
+    const buffer = raw.memory.buffer;
+    const ptr = raw.sp_bounds(this.#id);
+    const length = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    const view = this.#boundsView;
+    if (view !== undefined && view.buffer === buffer && view.byteOffset === ptr && view.length === length) return view;
+    return (this.#boundsView = new Float32Array(buffer, ptr, length));
+  }
+
+  /** Offset of a box's first min in `bounds` (`slotOf(id) * 2 * dimensions`). Does not check the id. */
+  offsetOf(id: BoxId): number {
+    return (id >>> GENERATION_BITS) * 2 * this.dimensions;
+  }
+
+  /**
+   * Bring the pairs up to date with the current bounds. Cost O(n + swaps + candidates) on coherent frames.
+   *
+   * Validates every live box first. If one has NaN, infinite or inverted bounds (written through `bounds`), it
+   * throws `InvalidBounds` or `InvertedBounds` with `error.boxId` set, and keeps the pairs, began and ended of the
+   * previous update: the frame is rejected as a whole.
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `OutOfMemory`, `Disposed`
+   */
+  update(): void {
+    const raw = this.#engine('update');
+    const r = raw.sp_update(this.#id);
+    if (r !== 0) {
+      const box = raw.sp_last_invalid_box(this.#id) >>> 0;
+      World.#fail(raw, r, box !== 0 ? `update: box ${box} (offset ${this.offsetOf(box)} in bounds)` : 'update', box !== 0 ? box : undefined);
+    }
+  }
+
+  #pairs(which: number, what: string): Uint32Array {
+    const raw = this.#engine(what);
+    const ptr = raw.sp_pairs(this.#id, which);
+    const buffer = raw.memory.buffer;
+    const count = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    return count === 0 ? new Uint32Array(0) : new Uint32Array(buffer, ptr, 2 * count);
+  }
+
+  /**
+   * Overlapping pairs after the last `update()`: box ids `a0, b0, a1, b1, ...`, `a < b` in each pair, sorted by
+   * `(a, b)`. A view into wasm memory, valid until the next `update()` or `dispose()`; use `slice()` to keep it.
+   */
+  get pairs(): Uint32Array {
+    return this.#pairs(PAIRS, 'pairs');
+  }
+
+  /** Pairs that began overlapping in the last `update()` (layout, order and lifetime as `pairs`). */
+  get began(): Uint32Array {
+    return this.#pairs(BEGAN, 'began');
+  }
+
+  /** Pairs that stopped overlapping in the last `update()`, including pairs of removed boxes (as `pairs`). */
+  get ended(): Uint32Array {
+    return this.#pairs(ENDED, 'ended');
+  }
+
+  /** Number of overlapping pairs after the last `update()`. */
+  get pairCount(): number {
+    return this.pairs.length >>> 1;
+  }
+
+  /** Call `fn(a, b)` for every overlapping pair, in `pairs` order, with no allocation per pair. */
+  forEachPair(fn: (a: BoxId, b: BoxId) => void): void {
+    const p = this.pairs;
+    for (let i = 0; i < p.length; i += 2) fn(p[i]!, p[i + 1]!);
+  }
+
+  /** Work done by the last `update()`. */
+  get counters(): Counters {
+    const raw = this.#engine('counters');
+    const c = new Int32Array(raw.memory.buffer, raw.sp_counters(this.#id), COUNTER_FIELDS);
+    return {
+      boxes: c[0]!, sweepAxis: c[1]!, swaps: c[2]!, rebuilt: c[3]!, slabs: c[4]!,
+      overlapTests: c[5]!, pairs: c[6]!, began: c[7]!, ended: c[8]!, endpointSwaps: c[9]!,
+    };
+  }
+
+  /**
+   * The sorted endpoint list of one axis, as the textbook sweep keeps it: two entries per live box, ascending, a min
+   * before a max at equal values. `refs[i] >> 1` is the box's slot, `refs[i] & 1` is 1 for a max. The list persists
+   * and is re-sorted by insertion sort on each call (`counters.endpointSwaps` counts the exchanges).
+   * Views into wasm memory, valid until the next call that changes the world.
+   * @throws SweepPruneError `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   */
+  endpoints(axis: number): Endpoints {
+    const raw = this.#engine('endpoints');
+    if (!Number.isInteger(axis) || axis < 0 || axis >= this.dimensions) {
+      throw new SweepPruneError('InvalidDimensions', `endpoints: axis must be an integer from 0 to ${this.dimensions - 1}, got ${axis}`);
+    }
+    const r = raw.sp_endpoints(this.#id, axis);
+    if (r !== 0) World.#fail(raw, r, 'endpoints');
+    const buffer = raw.memory.buffer;
+    const [valuesPtr, refsPtr, count] = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 3);
+    return { values: new Float32Array(buffer, valuesPtr!, count!), refs: new Uint32Array(buffer, refsPtr!, count!) };
+  }
+
+  /** True after `dispose()`. */
+  get disposed(): boolean {
+    return this.#raw === undefined;
+  }
+
+  /** Free the world's wasm memory. Idempotent; any other use afterwards throws `Disposed`. */
+  dispose(): void {
+    const raw = this.#raw;
+    if (raw === undefined) return;
+    raw.sp_destroy_world(this.#id);
+    this.#raw = undefined;
+    this.#boundsView = undefined;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
