@@ -130,7 +130,8 @@ int PairsMinus( const uint32_t* a, int aCount, const uint32_t* b, int bCount, ui
 	int n = 0;
 	for ( int i = 0; i < aCount; ++i )
 	{
-		if ( bsearch( a + 2 * i, b, (size_t)bCount, 2 * sizeof( uint32_t ), ComparePairs ) == NULL )
+		// bsearch must not be given a null array, even with zero elements
+		if ( bCount == 0 || bsearch( a + 2 * i, b, (size_t)bCount, 2 * sizeof( uint32_t ), ComparePairs ) == NULL )
 		{
 			out[2 * n] = a[2 * i];
 			out[2 * n + 1] = a[2 * i + 1];

@@ -88,9 +88,11 @@ static void Snap( spWorldId w, Snapshot* s )
 	memset( s, 0, sizeof( *s ) );
 	s->boxes = spWorld_GetBoxCount( w );
 	const float* b = spWorld_GetBounds( w, &s->floatCount );
-	memcpy( s->bounds, b, sizeof( float ) * (size_t)( s->floatCount < 256 ? s->floatCount : 256 ) );
+	if ( b != NULL ) // memcpy from null is undefined even for zero bytes
+		memcpy( s->bounds, b, sizeof( float ) * (size_t)( s->floatCount < 256 ? s->floatCount : 256 ) );
 	const uint32_t* p = spWorld_GetPairs( w, &s->pairCount );
-	memcpy( s->pairs, p, sizeof( uint32_t ) * 2 * (size_t)( s->pairCount < 128 ? s->pairCount : 128 ) );
+	if ( p != NULL )
+		memcpy( s->pairs, p, sizeof( uint32_t ) * 2 * (size_t)( s->pairCount < 128 ? s->pairCount : 128 ) );
 }
 
 static int SameSnapshot( const Snapshot* x, const Snapshot* y )
