@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 // sweep-prune: all overlapping pairs of axis-aligned boxes in 1 to 4 dimensions, on a WebAssembly engine.
+// The default entry: the wasm bytes are embedded (base64), so it loads with no fetch and no bundler configuration.
+// `sweep-prune/wasm` (wasm-entry.ts) is the same API loading the .wasm as a separate file.
 import { initWith, type WasmSource } from './loader.js';
 import { wasmBytes } from './generated/wasm-bytes.js';
+import { PruneJuice } from './prune-juice.js';
 
-export { SweepPruneError, type ErrorCode } from './errors.js';
-export { World, slotOf, type BoxId, type WorldOptions, type Counters, type Endpoints } from './world.js';
-export { PruneJuice, type DimensionExtractor, type SortFunction } from './prune-juice.js';
-export { isInitialized } from './loader.js';
-export type { WasmSource } from './loader.js';
+export * from './shared-entry.js';
 
 /**
  * Load the engine. Await it once before creating a `World` or `PruneJuice`; later calls return the same promise.
@@ -18,5 +17,4 @@ export function init(source?: WasmSource): Promise<void> {
   return initWith(() => source ?? wasmBytes());
 }
 
-import { PruneJuice } from './prune-juice.js';
 export default PruneJuice;

@@ -9,6 +9,31 @@ export type WasmSource = BufferSource | WebAssembly.Module | Response | PromiseL
 let engine: RawExports | undefined;
 let pending: Promise<void> | undefined;
 
+type NodeProcess = { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } };
+const nodeProcess = (globalThis as { process?: NodeProcess }).process;
+const inBrowser = typeof (globalThis as { location?: unknown }).location === 'object';
+
+/**
+ * Whether a URL or path names a file on disk: a `file:` URL, or, outside browsers, a string that is not an absolute
+ * URL. Node's `fetch` rejects both ("fetch failed" / "Failed to parse URL"), so these are read with `fs` instead.
+ */
+function isLocalFile(source: string | URL): boolean {
+  if (source instanceof URL) return source.protocol === 'file:';
+  if (/^file:/i.test(source)) return true;
+  return !inBrowser && nodeProcess?.versions?.node !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(source);
+}
+
+async function readLocalFile(source: string | URL): Promise<Uint8Array<ArrayBuffer>> {
+  // process.getBuiltinModule (Node 20.16+, 22.3+) instead of `import('node:fs')`, which bundlers would try to resolve
+  const fs = nodeProcess?.getBuiltinModule?.('fs/promises') as
+    | { readFile(path: string | URL): Promise<Uint8Array<ArrayBuffer>> }
+    | undefined;
+  if (fs === undefined) {
+    throw new Error(`cannot read ${String(source)} here; pass the bytes instead: init(await readFile(url))`);
+  }
+  return fs.readFile(typeof source === 'string' && /^file:/i.test(source) ? new URL(source) : source);
+}
+
 async function instantiate(source: WasmSource): Promise<RawExports> {
   const imports = { env: { emscripten_notify_memory_growth: () => {} } };
   let instance: WebAssembly.Instance;
@@ -16,6 +41,8 @@ async function instantiate(source: WasmSource): Promise<RawExports> {
     instance = await WebAssembly.instantiate(source, imports);
   } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
     instance = (await WebAssembly.instantiate(source as BufferSource, imports)).instance;
+  } else if ((typeof source === 'string' || source instanceof URL) && isLocalFile(source)) {
+    instance = (await WebAssembly.instantiate(await readLocalFile(source), imports)).instance;
   } else {
     const response = await (typeof source === 'string' || source instanceof URL ? fetch(source) : source);
     if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);

@@ -1,0 +1,239 @@
+// The published package, as users get it: build dist/, `npm pack`, install the tarball offline into a fresh
+// project (tests/package/app/), then use it from Node (ESM, CommonJS, the separate-.wasm entry), from a Vite app
+// (dev server and production build) and a page with no bundler in Chromium, and type-check a TypeScript consumer.
+// The package is staged in a temp dir so that concurrent runs never share dist/.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = (name: string) => join(root, 'node_modules', '.bin', name);
+const viteJs = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const WASM_LIMIT = 64 * 1024;
+
+// what scene.mjs returns when every check passes (pairs is checked separately)
+const PASSED = {
+  world: true, moved: true, events: true, pruneJuice: true,
+  errorCode: 'InvalidBounds', initialized: true, defaultExport: true,
+};
+
+let tmp: string;
+let app: string;
+let packed: { filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] };
+
+function run(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'sweep-prune-package-'));
+  // stage: package.json + README + a fresh dist/, packed with the package's own "files"
+  const stage = join(tmp, 'stage');
+  mkdirSync(stage);
+  copyFileSync(join(root, 'package.json'), join(stage, 'package.json'));
+  copyFileSync(join(root, 'README.md'), join(stage, 'README.md'));
+  run(process.execPath, [join(root, 'web', 'scripts', 'build.mjs'), '--out', join(stage, 'dist')], root);
+  const json = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], stage);
+  packed = JSON.parse(json)[0];
+
+  // a fresh project with only the tarball installed, offline
+  app = join(tmp, 'app');
+  cpSync(join(root, 'tests', 'package', 'app'), app, { recursive: true });
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const scene = readFileSync(join(app, 'scene.mjs'), 'utf8');
+  writeFileSync(join(app, 'scene.cjs'), scene.replace('export function runScene', 'function runScene') + 'module.exports = { runScene };\n');
+  // plain.html: index.html plus an import map, for browsers with no bundler
+  const importMap = { imports: { 'sweep-prune': './node_modules/sweep-prune/dist/index.js',
+    'sweep-prune/wasm': './node_modules/sweep-prune/dist/wasm-entry.js' } };
+  const index = readFileSync(join(app, 'index.html'), 'utf8');
+  writeFileSync(join(app, 'plain.html'),
+    index.replace('</head>', `<script type="importmap">${JSON.stringify(importMap)}</script>\n</head>`));
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(tmp, packed.filename)], app);
+}, 60_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  test('holds the ES modules, the CommonJS copy, the .d.ts files and the wasm, and nothing else', () => {
+    const paths = packed.files.map((f) => f.path);
+    for (const p of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/wasm-entry.js',
+      'dist/wasm-entry.d.ts', 'dist/generated/sweep_prune.wasm', 'dist/cjs/index.js', 'dist/cjs/index.d.ts',
+      'dist/cjs/package.json']) {
+      expect(paths).toContain(p);
+    }
+    expect(paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md')).toEqual([]);
+    expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  test(`keeps the wasm under ${WASM_LIMIT / 1024} KB`, () => {
+    const wasm = packed.files.find((f) => f.path === 'dist/generated/sweep_prune.wasm')!;
+    console.log(`package: ${packed.filename} packed ${(packed.size / 1024).toFixed(1)} KB, unpacked ` +
+      `${(packed.unpackedSize / 1024).toFixed(1)} KB, ${packed.files.length} files; wasm ${(wasm.size / 1024).toFixed(1)} KB`);
+    expect(wasm.size).toBeLessThan(WASM_LIMIT);
+  });
+});
+
+describe('Node', () => {
+  const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
+
+  test('import from the default entry (wasm embedded) gives the brute-force pairs', () => {
+    const result = node('node-esm.mjs');
+    expect(result).toMatchObject(PASSED);
+    expect(result.pairs).toBeGreaterThan(100);
+  });
+
+  test('import from sweep-prune/wasm reads the .wasm file beside the module', () => {
+    expect(node('node-wasm.mjs')).toMatchObject({ ...PASSED, wasmFile: true });
+  });
+
+  test('require() gets the CommonJS build', () => {
+    const result = node('node-cjs.cjs');
+    expect(result).toMatchObject(PASSED);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/index\.js$/);
+  });
+});
+
+describe('TypeScript', () => {
+  test('a consumer using World and PruneJuice from both entries, ESM and CommonJS, type-checks', () => {
+    // tsconfig: NodeNext, strict, skipLibCheck off; consumer.ts has @ts-expect-error lines, so `any` types would fail
+    expect(() => run(bin('tsc'), ['-p', '.'], app)).not.toThrow();
+  });
+});
+
+// ---- browsers ----
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up:\n${log()}`);
+}
+
+/** Start `vite <args>` in the app (the repo's vite binary, run by node so that kill() stops it). */
+async function startVite(args: string[]): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [viteJs, ...args, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
+    cwd: app,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}/`;
+  await waitFor(url, child, () => output);
+  return { url, stop: () => child.kill() };
+}
+
+/** A static file server: what a page with no bundler gets (import map to node_modules). */
+async function startStatic(): Promise<{ url: string; stop: () => void }> {
+  const types: Record<string, string> = {
+    '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
+  };
+  const server: Server = createServer((req, res) => {
+    const path = normalize(join(app, decodeURIComponent(new URL(req.url!, 'http://x').pathname)));
+    try {
+      const body = readFileSync(path);
+      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, stop: () => server.close() };
+}
+
+describe('browser (Chromium)', () => {
+  let context: BrowserContext;
+  const stops: (() => void)[] = [];
+
+  beforeAll(async () => {
+    context = await chromium.launchPersistentContext(mkdtempSync(join(tmp, 'chromium-')), {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    stops.forEach((stop) => stop());
+    await context?.close();
+  });
+
+  /** Load a page, wait for main.js to write its result; also report the .wasm requests and console errors. */
+  async function visit(url: string) {
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const wasmRequests: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname.endsWith('.wasm')) wasmRequests.push(`${r.status()} ${r.headers()['content-type']}`);
+    });
+    await page.goto(url);
+    const text = await page.locator('#out').filter({ hasText: /\S/ }).textContent({ timeout: 20_000 });
+    await page.close();
+    return { result: JSON.parse(text!), errors, wasmRequests };
+  }
+
+  async function expectBothEntries(base: string): Promise<void> {
+    const embedded = await visit(`${base}?entry=default`);
+    expect(embedded.result).toMatchObject({ entry: 'default', ...PASSED });
+    expect(embedded.wasmRequests).toEqual([]); // the bytes come with the JS
+    expect(embedded.errors).toEqual([]);
+
+    const separate = await visit(`${base}?entry=wasm`);
+    expect(separate.result).toMatchObject({ entry: 'wasm', ...PASSED, pairs: embedded.result.pairs });
+    expect(separate.wasmRequests).toEqual(['200 application/wasm']); // fetched and streamed
+    expect(separate.errors).toEqual([]);
+  }
+
+  test('a Vite production build (vite build + vite preview), no Vite config', async () => {
+    run(process.execPath, [viteJs, 'build', '--logLevel', 'warn'], app);
+    const server = await startVite(['preview']);
+    stops.push(server.stop);
+    await expectBothEntries(server.url);
+  });
+
+  test('the Vite dev server, no Vite config', async () => {
+    const server = await startVite([]);
+    stops.push(server.stop);
+    await expectBothEntries(server.url);
+  });
+
+  test('a page with no bundler (import map to node_modules)', async () => {
+    const server = await startStatic();
+    stops.push(server.stop);
+    await expectBothEntries(`${server.url}plain.html`);
+  });
+});

@@ -1,0 +1,42 @@
+// npm run build: the publishable package in dist/ (or --out DIR). Needs web/src/generated/ (web/scripts/setup.sh).
+//   dist/*.js, *.d.ts         ES modules: index.js (wasm embedded), wasm-entry.js (loads generated/sweep_prune.wasm)
+//   dist/generated/*.wasm     the engine, beside the module that fetches it
+//   dist/cjs/                 CommonJS copy of the default entry, for require('sweep-prune')
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outIndex = process.argv.indexOf('--out');
+const out = resolve(outIndex > 0 ? process.argv[outIndex + 1] : join(root, 'dist'));
+const generated = join(root, 'web', 'src', 'generated');
+const wasm = join(generated, 'sweep_prune.wasm');
+if (!existsSync(wasm) || !existsSync(join(generated, 'wasm-bytes.ts'))) {
+  console.error('build: web/src/generated/ is missing; run `bash web/scripts/setup.sh` first (npm run build does)');
+  process.exit(1);
+}
+
+function tsc(project, outDir) {
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(root, 'web', project), '--outDir', outDir], {
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+rmSync(out, { recursive: true, force: true });
+tsc('tsconfig.build.json', out);
+tsc('tsconfig.cjs.json', join(out, 'cjs'));
+// the root package.json says "type": "module"; this makes dist/cjs/*.js (and their .d.ts) CommonJS
+writeFileSync(join(out, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+mkdirSync(join(out, 'generated'), { recursive: true });
+copyFileSync(wasm, join(out, 'generated', 'sweep_prune.wasm'));
+
+function bytesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).reduce(
+    (sum, e) => sum + (e.isDirectory() ? bytesUnder(join(dir, e.name)) : statSync(join(dir, e.name)).size),
+    0,
+  );
+}
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`build: ${relative(process.cwd(), out) || '.'}/ ${kb(bytesUnder(out))}, wasm ${kb(statSync(wasm).size)}`);
