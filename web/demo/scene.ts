@@ -1,0 +1,269 @@
+// What every scene is, and the ball scene most of them build on: a ball simulation whose broadphase is the
+// scene's `detect()`, with the article's "checks" decoration (each tested pair drawn as a line, slowed down).
+import { World, slotOf } from 'sweep-prune';
+import { BALL, rainbow, type Surface } from './draw.js';
+import { collide, integrate, makeBalls, rng, settle, type Ball, type BallSpec } from './sim.js';
+
+/** A live number shown under a canvas; `key` is stable (tests and styles use it). */
+export interface Stat {
+  key: string;
+  label: string;
+  value: string | number;
+}
+
+/**
+ * A scene advances in frames. `frame()` is a generator: it yields pauses in milliseconds (the beats of a slowed-down
+ * visualisation) and returns when the frame is done, so the player can run it at full speed, in slow motion, or one
+ * beat at a time.
+ */
+export interface Scene {
+  /** Balls the pointer may pick up (empty when the scene has none). */
+  readonly balls: Ball[];
+  /** Balls carry the dashed "drag me" ring and the canvas captures touch. */
+  readonly draggable: boolean;
+  /** Nothing moves unless dragged: after a drag the player runs a frame even while paused. */
+  readonly still: boolean;
+  frame(): Generator<number, void, void>;
+  draw(): void;
+  stats(): Stat[];
+  /** Refresh HTML output under the canvas (edge strips, live output, event logs). */
+  panel?(): void;
+  dispose(): void;
+}
+
+export interface SceneOptions {
+  balls: BallSpec;
+  seed: number;
+  /** Collision detection runs on every (skip + 1)-th step. */
+  skip: number;
+  /** Colour of the "checks" decoration, or '' for none. */
+  checks: string;
+  /** Base pause per check in ms (a quarter on the check, +50 ms on a hit, three quarters at the end). */
+  delay: number;
+  rainbow: boolean;
+  labels: string[];
+  draggable: boolean;
+  still: boolean;
+  bounce: boolean;
+  /** Everything else from the figure's data attributes. */
+  data: DOMStringMap;
+}
+
+export interface SceneSetup {
+  options: SceneOptions;
+  /** Element under the canvas for HTML output. */
+  panel: HTMLElement;
+  /** Canvas for the axis view (the engine's sorted endpoint lists), when the figure has one. */
+  axis?: Surface;
+}
+
+export type CreateScene = (canvas: Surface, setup: SceneSetup) => Scene;
+
+export interface Check {
+  a: Ball;
+  b: Ball;
+  hit: boolean;
+}
+
+/** A ball simulation; subclasses supply `detect()`, the broadphase that feeds pairs to `check()`. */
+export abstract class BallScene implements Scene {
+  readonly balls: Ball[];
+  readonly draggable: boolean;
+  readonly still: boolean;
+  readonly options: SceneOptions;
+  step = 0;
+  /** Pairs tested in the current (or last) detection pass, in order. */
+  checks: Check[] = [];
+  tested = 0;
+  hits = 0;
+  world: World | undefined;
+  /** Update the world on every step, not only on detection passes. */
+  protected syncEveryStep = true;
+  readonly #bySlot = new Map<number, Ball>();
+
+  constructor(
+    readonly surface: Surface,
+    readonly setup: SceneSetup,
+  ) {
+    const o = (this.options = setup.options);
+    const random = rng(o.seed);
+    this.balls = makeBalls(o.balls, surface.width, surface.height, random, BALL);
+    this.balls.forEach((b, i) => {
+      if (o.rainbow) b.color = rainbow(i, this.balls.length);
+      const label = o.labels[i];
+      if (label !== undefined) b.label = label;
+    });
+    this.draggable = o.draggable;
+    this.still = o.still;
+    if (o.still) settle(this.balls);
+  }
+
+  /** Put every ball's bounding box in a World of `dimensions` axes (x, then y). */
+  protected useWorld(dimensions: 1 | 2): World {
+    const world = (this.world = new World({ dimensions, capacity: this.balls.length }));
+    for (const b of this.balls) {
+      b.id = dimensions === 1 ? world.addBox([b.x - b.r], [b.x + b.r]) : world.addBox([b.x - b.r, b.y - b.r], [b.x + b.r, b.y + b.r]);
+      this.#bySlot.set(slotOf(b.id), b);
+    }
+    world.update();
+    return world;
+  }
+
+  /** Copy the balls' boxes into the engine's bounds view (no call per ball) and update. */
+  protected syncWorld(): World {
+    const world = this.world!;
+    const bounds = world.bounds;
+    const d = world.dimensions;
+    for (const b of this.balls) {
+      const o = world.offsetOf(b.id);
+      bounds[o] = b.x - b.r;
+      bounds[o + d] = b.x + b.r;
+      if (d === 2) {
+        bounds[o + 1] = b.y - b.r;
+        bounds[o + 3] = b.y + b.r;
+      }
+    }
+    world.update();
+    return world;
+  }
+
+  /** The ball whose box has this slot (`refs[i] >> 1` of an endpoint list). */
+  ballAtSlot(slot: number): Ball {
+    return this.#bySlot.get(slot)!;
+  }
+
+  /** The ball with this box id. */
+  ballOf(id: number): Ball {
+    return this.#bySlot.get(slotOf(id))!;
+  }
+
+  *frame(): Generator<number, void, void> {
+    this.step++;
+    if (!this.still) integrate(this.balls, this.surface.width, this.surface.height);
+    if (this.world && this.syncEveryStep) this.syncWorld(); // the axis view follows every step
+    if (this.still || this.step % (this.options.skip + 1) === 0) {
+      this.checks = [];
+      this.tested = 0;
+      this.hits = 0;
+      yield* this.detect();
+      if (this.options.checks && this.checks.length > 0) yield this.options.delay * 0.75;
+    }
+  }
+
+  /** The broadphase: call `yield* this.check(a, b)` for every candidate pair. */
+  protected abstract detect(): Generator<number, void, void>;
+
+  /** The narrow phase for one pair, instrumented: counted, drawn, and slowed down when the figure asks for it. */
+  protected *check(a: Ball, b: Ball): Generator<number, boolean, void> {
+    const hit = collide(a, b, this.options.bounce);
+    this.tested++;
+    if (hit) this.hits++;
+    this.checks.push({ a, b, hit });
+    if (this.options.checks) {
+      yield this.options.delay * 0.25;
+      if (hit) yield 50;
+    }
+    return hit;
+  }
+
+  /** The colour a ball is drawn in this frame. */
+  protected colorOf(b: Ball): string {
+    const last = this.checks[this.checks.length - 1];
+    if (this.options.checks && last && (last.a === b || last.b === b)) return this.options.checks;
+    return b.color;
+  }
+
+  draw(): void {
+    const g = this.surface;
+    g.clear();
+    this.drawUnder();
+    const { checks } = this;
+    if (this.options.checks) {
+      checks.forEach((c, i) => {
+        const latest = i === checks.length - 1;
+        g.ctx.globalAlpha = latest ? 1 : 0.45;
+        g.line(c.a.x, c.a.y, c.b.x, c.b.y, this.options.checks, latest ? 3 : 2, c.hit ? undefined : [6, 5]);
+      });
+      g.ctx.globalAlpha = 1;
+    }
+    for (const b of this.balls) {
+      g.disc(b.x, b.y, b.r, this.colorOf(b));
+      if (this.draggable) g.grabRing(b.x, b.y, b.r);
+      if (b.label) g.text(b.label, b.x, b.y + 1, '#000', Math.min(30, b.r * 1.1), 'center', '600');
+    }
+    if (this.options.checks) {
+      // lines on top of the balls too, thinner, so pairs between overlapping balls stay visible
+      for (const c of checks) g.line(c.a.x, c.a.y, c.b.x, c.b.y, this.options.checks, 1);
+    }
+    this.drawOver();
+    if (this.setup.axis && this.world) drawAxisView(this.setup.axis, this.world, (slot) => this.ballAtSlot(slot).color);
+  }
+
+  protected drawUnder(): void {}
+  protected drawOver(): void {}
+
+  stats(): Stat[] {
+    return [
+      { key: 'frame', label: 'frame', value: this.step },
+      { key: 'tested', label: 'intersects() calls', value: this.tested },
+      { key: 'overlapping', label: 'touching pairs', value: this.hits },
+    ];
+  }
+
+  /** The engine's own numbers for its last update. */
+  protected engineStats(): Stat[] {
+    if (!this.world) return [];
+    const c = this.world.counters;
+    return [
+      { key: 'candidates', label: 'engine box pairs', value: c.pairs },
+      { key: 'swaps', label: 'engine swaps', value: c.swaps },
+      { key: 'engineTests', label: 'engine tests', value: c.overlapTests },
+    ];
+  }
+
+  dispose(): void {
+    this.world?.dispose();
+    this.world = undefined;
+  }
+}
+
+/**
+ * The axis view: each axis's sorted endpoint list as the engine keeps it, one glyph per endpoint in list order
+ * ( "(" a min, ")" a max ), in the box's colour; under the glyphs each box's span of the list is a bar, stacked in
+ * lanes, so boxes whose bars share a column overlap on that axis.
+ */
+export function drawAxisView(g: Surface, world: World, colorOf: (slot: number) => string): void {
+  g.clear('#0b0b0f');
+  const rowH = g.height / world.dimensions;
+  for (let axis = 0; axis < world.dimensions; axis++) {
+    const { refs } = world.endpoints(axis);
+    const n = refs.length;
+    const top = axis * rowH;
+    const left = 28;
+    const cell = (g.width - left - 8) / Math.max(1, n);
+    g.text('xyzw'[axis]!, 12, top + rowH * 0.3, '#888', 14, 'center', '600');
+    const lanes: number[] = []; // lane -> slot occupying it, or -1
+    const laneOf = new Map<number, number>();
+    const start = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      const ref = refs[i]!;
+      const slot = ref >>> 1;
+      const isMax = (ref & 1) === 1;
+      const cx = left + (i + 0.5) * cell;
+      const color = colorOf(slot);
+      g.text(isMax ? ')' : '(', cx, top + rowH * 0.3, color, Math.min(18, Math.max(10, cell * 1.4)), 'center', '700');
+      if (!isMax) {
+        let lane = lanes.indexOf(-1);
+        if (lane < 0) lane = lanes.push(-1) - 1;
+        lanes[lane] = slot;
+        laneOf.set(slot, lane);
+        start.set(slot, cx);
+      } else {
+        const lane = laneOf.get(slot) ?? 0;
+        lanes[lane] = -1;
+        const y = top + rowH * 0.58 + Math.min(lane, 5) * 4;
+        g.line(start.get(slot) ?? cx, y, cx, y, color, 2.5);
+      }
+    }
+  }
+}

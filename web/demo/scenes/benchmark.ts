@@ -1,0 +1,339 @@
+// Chapter 13: the live benchmark. N moving boxes (about one overlapping neighbour each); per frame, the time the
+// broadphase takes with a naive JS double loop, with sorted JS (persistent order, insertion sort, sweep), and with
+// the wasm engine (bounds copied into its view, then update()). All three count the same pairs; the chart plots
+// ms per frame against N on log scales while it runs.
+import { World } from 'sweep-prune';
+import type { Surface } from '../draw.js';
+import { rng } from '../sim.js';
+import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
+
+const SIZES = [100, 300, 1000, 3000, 10_000, 30_000, 100_000];
+const WARMUP = 3;
+const MAX_FRAMES = 30;
+const MEASURE_MS = 300; // stop measuring a method at one N after this much timed work (at least 5 frames)
+const NAIVE_LIMIT_MS = 400; // skip naive when the n^2 extrapolation predicts a slower frame than this
+const TICK_BUDGET_MS = 12; // frames run per animation frame, so the page stays responsive
+
+interface Method {
+  key: 'naive' | 'sorted' | 'wasm';
+  label: string;
+  color: string;
+}
+const METHODS: Method[] = [
+  { key: 'naive', label: 'naive JS (all pairs)', color: '#f77' },
+  { key: 'sorted', label: 'sorted JS (insertion sort + sweep)', color: '#fc5' },
+  { key: 'wasm', label: 'sweep-prune (wasm)', color: '#5cf' },
+];
+
+/** N boxes in a square whose side grows with sqrt(N), so the density (pairs per box) stays the same. */
+class Boxes {
+  readonly pos: Float32Array;
+  readonly vel: Float32Array;
+  readonly half: Float32Array;
+  /** minx, miny, maxx, maxy per box: the layout of a 2D World's bounds. */
+  readonly b: Float32Array;
+  readonly side: number;
+
+  constructor(readonly n: number) {
+    const random = rng(n * 7919);
+    this.side = Math.sqrt(n) * 10;
+    this.pos = new Float32Array(2 * n);
+    this.vel = new Float32Array(2 * n);
+    this.half = new Float32Array(n);
+    this.b = new Float32Array(4 * n);
+    for (let i = 0; i < n; i++) {
+      this.half[i] = 1 + random() * 3;
+      this.pos[2 * i] = random() * this.side;
+      this.pos[2 * i + 1] = random() * this.side;
+      this.vel[2 * i] = random() * 2 - 1;
+      this.vel[2 * i + 1] = random() * 2 - 1;
+    }
+    this.move();
+  }
+
+  move(): void {
+    const { pos, vel, half, b, side, n } = this;
+    for (let i = 0; i < n; i++) {
+      for (let a = 0; a < 2; a++) {
+        const k = 2 * i + a;
+        let p = pos[k]! + vel[k]!;
+        if (p < 0 || p > side) {
+          vel[k] = -vel[k]!;
+          p = Math.min(side, Math.max(0, p));
+        }
+        pos[k] = p;
+        b[4 * i + a] = p - half[i]!;
+        b[4 * i + 2 + a] = p + half[i]!;
+      }
+    }
+  }
+}
+
+function naivePairs(b: Float32Array, n: number): number {
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const x0 = b[4 * i]!, y0 = b[4 * i + 1]!, x1 = b[4 * i + 2]!, y1 = b[4 * i + 3]!;
+    for (let j = i + 1; j < n; j++) {
+      const o = 4 * j;
+      if (b[o]! <= x1 && x0 <= b[o + 2]! && b[o + 1]! <= y1 && y0 <= b[o + 3]!) count++;
+    }
+  }
+  return count;
+}
+
+/** Sorted pairwise in JS: an order kept between frames, repaired by insertion sort, then a sweep along x. */
+class SortedJs {
+  readonly order: Int32Array;
+  #first = true;
+
+  constructor(readonly n: number) {
+    this.order = Int32Array.from({ length: n }, (_, i) => i);
+  }
+
+  pairs(b: Float32Array): number {
+    const { order, n } = this;
+    if (this.#first) {
+      this.#first = false; // the first frame is incoherent: a comparison sort, not insertion sort
+      const sorted = Array.from(order).sort((p, q) => b[4 * p]! - b[4 * q]!);
+      order.set(sorted);
+    } else {
+      for (let i = 1; i < n; i++) {
+        const k = order[i]!;
+        const key = b[4 * k]!;
+        let j = i - 1;
+        while (j >= 0 && b[4 * order[j]!]! > key) {
+          order[j + 1] = order[j]!;
+          j--;
+        }
+        order[j + 1] = k;
+      }
+    }
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const p = 4 * order[i]!;
+      const x1 = b[p + 2]!, y0 = b[p + 1]!, y1 = b[p + 3]!;
+      for (let j = i + 1; j < n; j++) {
+        const q = 4 * order[j]!;
+        if (b[q]! > x1) break;
+        if (b[q + 1]! <= y1 && y0 <= b[q + 3]!) count++;
+      }
+    }
+    return count;
+  }
+}
+
+class Engine {
+  readonly world: World;
+  readonly offsets: Int32Array;
+  readonly contiguous: boolean;
+
+  constructor(boxes: Boxes) {
+    const world = (this.world = new World({ dimensions: 2, capacity: boxes.n }));
+    const { b } = boxes;
+    this.offsets = new Int32Array(boxes.n);
+    for (let i = 0; i < boxes.n; i++) {
+      this.offsets[i] = world.offsetOf(world.addBox([b[4 * i]!, b[4 * i + 1]!], [b[4 * i + 2]!, b[4 * i + 3]!]));
+    }
+    this.contiguous = this.offsets.every((o, i) => o === this.offsets[0]! + 4 * i);
+  }
+
+  pairs(b: Float32Array): number {
+    const bounds = this.world.bounds;
+    if (this.contiguous) bounds.set(b, this.offsets[0]);
+    else for (let i = 0; i < this.offsets.length; i++) bounds.set(b.subarray(4 * i, 4 * i + 4), this.offsets[i]);
+    this.world.update();
+    return this.world.counters.pairs;
+  }
+}
+
+export interface Result {
+  n: number;
+  /** Median ms per frame, or undefined when skipped. */
+  ms: number | undefined;
+  pairs: number;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((p, q) => p - q);
+  return s[s.length >> 1]!;
+}
+
+class Benchmark implements Scene {
+  readonly balls = [];
+  readonly draggable = false;
+  readonly still = false;
+  readonly sizes: number[];
+  readonly results = new Map<Method['key'], Result[]>(METHODS.map((m) => [m.key, []]));
+  #size = 0;
+  #method = 0;
+  #frames = 0;
+  #samples: number[] = [];
+  #pairs = 0;
+  #boxes: Boxes | undefined;
+  #runner: ((b: Float32Array) => number) | undefined;
+  #engine: Engine | undefined;
+  readonly #table: HTMLTableElement;
+
+  constructor(
+    readonly surface: Surface,
+    setup: SceneSetup,
+  ) {
+    const max = Number(setup.options.data.max ?? 100_000);
+    this.sizes = SIZES.filter((n) => n <= max);
+    const label = document.createElement('label');
+    label.className = 'bench-max';
+    label.textContent = 'Largest N ';
+    const select = document.createElement('select');
+    select.dataset.option = 'max';
+    for (const n of [1000, 10_000, 100_000]) select.add(new Option(n.toLocaleString('en-US'), String(n), false, n === max));
+    label.append(select);
+    this.#table = document.createElement('table');
+    this.#table.className = 'bench-table';
+    setup.panel.append(label, this.#table);
+  }
+
+  get done(): boolean {
+    return this.#size >= this.sizes.length;
+  }
+
+  #start(): void {
+    const n = this.sizes[this.#size]!;
+    const method = METHODS[this.#method]!;
+    this.#frames = 0;
+    this.#samples = [];
+    this.#engine?.world.dispose();
+    this.#engine = undefined;
+    const boxes = (this.#boxes = new Boxes(n));
+    if (method.key === 'naive') this.#runner = (b) => naivePairs(b, n);
+    else if (method.key === 'sorted') {
+      const s = new SortedJs(n);
+      this.#runner = (b) => s.pairs(b);
+    } else {
+      const e = (this.#engine = new Engine(boxes));
+      this.#runner = (b) => e.pairs(b);
+    }
+  }
+
+  /** Finish the current (N, method) cell and move to the next. */
+  #finish(ms: number | undefined): void {
+    const n = this.sizes[this.#size]!;
+    const method = METHODS[this.#method]!;
+    this.results.get(method.key)!.push({ n, ms, pairs: this.#pairs });
+    this.#runner = undefined;
+    this.#method++;
+    if (this.#method === METHODS.length) {
+      this.#method = 0;
+      this.#size++;
+    }
+    this.#engine?.world.dispose();
+    this.#engine = undefined;
+  }
+
+  /** Predicted naive ms at the current N from the last measured size (n^2). */
+  #naiveForecast(): number {
+    const last = this.results.get('naive')!.at(-1);
+    if (!last || last.ms === undefined) return last ? Infinity : 0;
+    const n = this.sizes[this.#size]!;
+    return last.ms * (n / last.n) ** 2;
+  }
+
+  *frame(): Generator<number, void, void> {
+    const tick = performance.now();
+    while (!this.done && performance.now() - tick < TICK_BUDGET_MS) {
+      if (!this.#runner) {
+        if (METHODS[this.#method]!.key === 'naive' && this.#naiveForecast() > NAIVE_LIMIT_MS) {
+          this.#finish(undefined);
+          continue;
+        }
+        this.#start();
+      }
+      const boxes = this.#boxes!;
+      boxes.move();
+      const t0 = performance.now();
+      this.#pairs = this.#runner!(boxes.b);
+      const ms = performance.now() - t0;
+      this.#frames++;
+      if (this.#frames > WARMUP) this.#samples.push(ms);
+      const spent = this.#samples.reduce((s, x) => s + x, 0);
+      if (this.#samples.length >= MAX_FRAMES || (this.#samples.length >= 5 && spent > MEASURE_MS)) {
+        this.#finish(median(this.#samples));
+      }
+      if (ms > TICK_BUDGET_MS) break;
+    }
+  }
+
+  draw(): void {
+    const g = this.surface;
+    const { ctx } = g;
+    g.clear('#07080c');
+    const L = 64, R = 16, T = 20, B = 50;
+    const w = g.width - L - R, h = g.height - T - B;
+    const nMin = 100, nMax = 100_000, msMin = 0.001, msMax = 1000;
+    const px = (n: number): number => L + (Math.log10(n / nMin) / Math.log10(nMax / nMin)) * w;
+    const py = (ms: number): number => T + h - (Math.log10(Math.max(ms, msMin) / msMin) / Math.log10(msMax / msMin)) * h;
+    for (let e = -3; e <= 3; e++) {
+      const y = py(10 ** e);
+      g.line(L, y, L + w, y, '#222', 1);
+      g.text(e >= 0 ? `${10 ** e} ms` : `${(10 ** e).toString()} ms`, L - 6, y, '#888', 11, 'right');
+    }
+    for (const n of [100, 1000, 10_000, 100_000]) {
+      g.line(px(n), T, px(n), T + h, '#222', 1);
+      g.text(n.toLocaleString('en-US'), px(n), T + h + 14, '#888', 11);
+    }
+    g.text('boxes (N)', L + w / 2, T + h + 32, '#aaa', 12);
+    const budget = py(1000 / 60);
+    g.line(L, budget, L + w, budget, '#666', 1, [4, 4]);
+    g.text('one 60 fps frame (16.7 ms)', L + w - 4, budget - 8, '#888', 11, 'right');
+    METHODS.forEach((m, k) => {
+      const pts = this.results.get(m.key)!.filter((r) => r.ms !== undefined);
+      ctx.beginPath();
+      pts.forEach((r, i) => (i ? ctx.lineTo(px(r.n), py(r.ms!)) : ctx.moveTo(px(r.n), py(r.ms!))));
+      ctx.strokeStyle = m.color;
+      ctx.lineWidth = 2.5;
+      ctx.stroke();
+      for (const r of pts) g.disc(px(r.n), py(r.ms!), 4, m.color);
+      g.disc(L + 14, T + 10 + k * 18, 5, m.color);
+      g.text(m.label, L + 26, T + 10 + k * 18, '#ddd', 12, 'left');
+    });
+    if (!this.done) {
+      const n = this.sizes[this.#size]!;
+      const m = METHODS[this.#method]!;
+      const live = this.#samples.length ? median(this.#samples) : undefined;
+      g.line(px(n), T, px(n), T + h, m.color, 1, [2, 4]);
+      if (live !== undefined) g.disc(px(n), py(live), 6, m.color);
+    }
+  }
+
+  panel(): void {
+    const fmt = (r: Result | undefined): string =>
+      r === undefined ? '…' : r.ms === undefined ? 'skipped' : r.ms < 0.1 ? r.ms.toFixed(3) : r.ms < 10 ? r.ms.toFixed(2) : r.ms.toFixed(1);
+    const rows = this.sizes.map((n, i) => {
+      const [naive, sorted, wasm] = METHODS.map((m) => this.results.get(m.key)![i]);
+      const counts = [naive, sorted, wasm].filter((r) => r && r.ms !== undefined).map((r) => r!.pairs);
+      const agree = counts.length > 1 ? (counts.every((c) => c === counts[0]) ? '✓' : '✗') : '';
+      const speedup = sorted?.ms && wasm?.ms ? `${(sorted.ms / wasm.ms).toFixed(1)}×` : '';
+      return `<tr><td>${n.toLocaleString('en-US')}</td><td>${fmt(naive)}</td><td>${fmt(sorted)}</td><td>${fmt(wasm)}</td>` +
+        `<td>${speedup}</td><td>${wasm ? wasm.pairs.toLocaleString('en-US') : ''} ${agree}</td></tr>`;
+    });
+    const html = '<thead><tr><th>N</th><th>naive JS</th><th>sorted JS</th><th>wasm</th><th>sorted ÷ wasm</th><th>pairs</th></tr></thead>' +
+      `<tbody>${rows.join('')}</tbody>`;
+    if (this.#table.innerHTML !== html) this.#table.innerHTML = html;
+    this.#table.dataset.done = String(this.done);
+  }
+
+  stats(): Stat[] {
+    const n = this.sizes[this.#size];
+    return [
+      { key: 'state', label: 'now', value: this.done ? 'done' : `N = ${n!.toLocaleString('en-US')}, ${METHODS[this.#method]!.label}` },
+      { key: 'frame', label: 'frames measured', value: this.#frames },
+      { key: 'pairs', label: 'pairs', value: this.#pairs },
+    ];
+  }
+
+  dispose(): void {
+    this.#engine?.world.dispose();
+    this.#engine = undefined;
+  }
+}
+
+export const createScene: CreateScene = (canvas, setup) => new Benchmark(canvas, setup);

@@ -1,0 +1,128 @@
+// Chapter 10: the sort itself. Ticks along the top are the slots of the edge array; each is joined to the edge it
+// holds. A crossing means two edges are in the wrong order. data-sort="quick" re-sorts the array with quicksort
+// every frame; data-sort="insertion" repairs it with insertion sort. Both are plain JS loops, instrumented:
+// comparisons flash cyan, swaps red. The balls themselves collide through the engine, whose own insertion-sorted
+// endpoint list is counted alongside.
+import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
+import type { Surface } from '../draw.js';
+import type { Ball } from '../sim.js';
+
+const COMPARE = '#0ff';
+const SWAP = '#f33';
+const COMPARE_MS = 25;
+const SWAP_MS = 80;
+const TICK_Y = 18;
+const JOIN_Y = 78;
+
+interface Edge {
+  ball: Ball;
+  isLeft: boolean;
+}
+
+const edgeX = (e: Edge): number => (e.isLeft ? e.ball.x - e.ball.r : e.ball.x + e.ball.r);
+
+class SortScene extends BallScene {
+  readonly edges: Edge[];
+  readonly quick: boolean;
+  comparisons = 0;
+  swaps = 0;
+  /** Slots flashing right now, and in which colour. */
+  flash: { i: number; j: number; color: string } | undefined;
+
+  constructor(surface: Surface, setup: SceneSetup) {
+    super(surface, setup);
+    this.quick = setup.options.data.sort === 'quick';
+    this.edges = this.balls.flatMap((ball) => [{ ball, isLeft: true }, { ball, isLeft: false }]);
+    this.useWorld(1);
+  }
+
+  *#compare(i: number, j: number): Generator<number, boolean, void> {
+    this.comparisons++;
+    this.flash = { i, j, color: COMPARE };
+    yield COMPARE_MS;
+    return edgeX(this.edges[i]!) > edgeX(this.edges[j]!);
+  }
+
+  *#swap(i: number, j: number): Generator<number, void, void> {
+    const e = this.edges;
+    [e[i], e[j]] = [e[j]!, e[i]!];
+    this.swaps++;
+    this.flash = { i, j, color: SWAP };
+    yield SWAP_MS;
+  }
+
+  *#insertion(): Generator<number, void, void> {
+    for (let i = 1; i < this.edges.length; i++) {
+      for (let j = i; j > 0 && (yield* this.#compare(j - 1, j)); j--) yield* this.#swap(j - 1, j);
+    }
+  }
+
+  /** Quicksort (Hoare partition, middle pivot) over edges[lo..hi]. */
+  *#quicksort(lo: number, hi: number): Generator<number, void, void> {
+    if (lo >= hi) return;
+    const pivot = edgeX(this.edges[(lo + hi) >> 1]!);
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (true) {
+        this.comparisons++;
+        this.flash = { i, j: i, color: COMPARE };
+        yield COMPARE_MS;
+        if (!(edgeX(this.edges[i]!) < pivot)) break;
+        i++;
+      }
+      while (true) {
+        this.comparisons++;
+        this.flash = { i: j, j, color: COMPARE };
+        yield COMPARE_MS;
+        if (!(edgeX(this.edges[j]!) > pivot)) break;
+        j--;
+      }
+      if (i <= j) {
+        if (i < j) yield* this.#swap(i, j);
+        i++;
+        j--;
+      }
+    }
+    yield* this.#quicksort(lo, j);
+    yield* this.#quicksort(i, hi);
+  }
+
+  protected *detect(): Generator<number, void, void> {
+    this.comparisons = 0;
+    this.swaps = 0;
+    if (this.quick) yield* this.#quicksort(0, this.edges.length - 1);
+    else yield* this.#insertion();
+    this.flash = undefined;
+    this.world!.endpoints(0); // the engine's own list, repaired the same way (counted in endpointSwaps)
+    const pairs = this.world!.pairs.slice();
+    for (let i = 0; i < pairs.length; i += 2) yield* this.check(this.ballOf(pairs[i]!), this.ballOf(pairs[i + 1]!));
+  }
+
+  protected override drawUnder(): void {
+    const g = this.surface;
+    const n = this.edges.length;
+    const slotX = (i: number): number => ((i + 0.5) / n) * g.width;
+    for (const e of this.edges) g.line(edgeX(e), JOIN_Y, edgeX(e), g.height, e.ball.color, 1.5, [6, 6]);
+    this.edges.forEach((e, i) => {
+      const f = this.flash;
+      const lit = f && (f.i === i || f.j === i);
+      const color = lit ? f.color : e.ball.color;
+      g.line(slotX(i), TICK_Y, edgeX(e), JOIN_Y, color, lit ? 3 : 1.5);
+      g.line(slotX(i), 4, slotX(i), TICK_Y, color, lit ? 4 : 2);
+      g.text(e.isLeft ? '(' : ')', slotX(i), TICK_Y + 10, color, 13, 'center', '700');
+    });
+  }
+
+  override stats(): Stat[] {
+    const c = this.world!.counters;
+    return [
+      { key: 'frame', label: 'frame', value: this.step },
+      { key: 'comparisons', label: `${this.quick ? 'quicksort' : 'insertion sort'} comparisons`, value: this.comparisons },
+      { key: 'swaps', label: 'swaps', value: this.swaps },
+      { key: 'engineSwaps', label: 'engine endpoint swaps', value: c.endpointSwaps },
+    ];
+  }
+}
+
+export const createScene: CreateScene = (canvas, setup) => new SortScene(canvas, setup);

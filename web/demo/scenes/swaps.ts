@@ -1,0 +1,146 @@
+// Chapter 11: swaps are events. An insertion sort of the edge array (a plain JS loop) keeps a persistent map of
+// x-overlapping pairs: when a right edge is passed by a left edge moving west, a pair begins; when a left edge is
+// passed by a right edge, a pair ends. The engine (a 1D World) reports began and ended for the same moves, shown
+// alongside so the two can be compared.
+import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
+import type { Surface } from '../draw.js';
+import type { Ball } from '../sim.js';
+
+const BEGAN = '#4c8';
+const ENDED = '#f66';
+const EVENT_MS = 350;
+const LOG_LINES = 7;
+
+interface Edge {
+  ball: Ball;
+  isLeft: boolean;
+  x: number;
+}
+
+class Swaps extends BallScene {
+  readonly edges: Edge[];
+  readonly overlapping = new Map<string, [Ball, Ball]>();
+  began = 0;
+  ended = 0;
+  swaps = 0;
+  flash: { a: Edge; b: Edge; color: string } | undefined;
+  readonly #log: HTMLOListElement;
+  readonly #summary: HTMLElement;
+  #lines: Array<{ text: string; kind: string }> = [];
+  engineBegan = 0;
+  engineEnded = 0;
+
+  constructor(surface: Surface, setup: SceneSetup) {
+    super(surface, setup);
+    this.syncEveryStep = false; // the engine moves in step with the JS sort, so their events line up
+    // every edge starts at its ball's centre: the first sort discovers each initial overlap as a "began" swap
+    this.edges = this.balls.flatMap((ball) => [
+      { ball, isLeft: true, x: ball.x },
+      { ball, isLeft: false, x: ball.x },
+    ]);
+    this.edges.sort((p, q) => p.x - q.x);
+    const world = this.useWorld(1);
+    for (const b of this.balls) world.setBox(b.id, [b.x], [b.x]);
+    world.update();
+    const title = document.createElement('div');
+    title.className = 'panel-title';
+    title.textContent = 'Events from swaps (JS) and from the engine';
+    this.#summary = document.createElement('div');
+    this.#summary.className = 'event-summary';
+    this.#log = document.createElement('ol');
+    this.#log.className = 'event-log';
+    setup.panel.append(title, this.#summary, this.#log);
+  }
+
+  #name(b: Ball): string {
+    return b.label ?? String(this.balls.indexOf(b) + 1);
+  }
+
+  #key(a: Ball, b: Ball): string {
+    const i = this.balls.indexOf(a);
+    const j = this.balls.indexOf(b);
+    return i < j ? `${i}-${j}` : `${j}-${i}`;
+  }
+
+  #event(kind: 'began' | 'ended', a: Ball, b: Ball): void {
+    const [p, q] = this.balls.indexOf(a) < this.balls.indexOf(b) ? [a, b] : [b, a];
+    this.#lines.unshift({ text: `frame ${this.step}: ${this.#name(p)}–${this.#name(q)} ${kind}`, kind });
+    this.#lines.length = Math.min(this.#lines.length, LOG_LINES);
+  }
+
+  protected *detect(): Generator<number, void, void> {
+    const e = this.edges;
+    this.began = this.ended = this.swaps = 0;
+    for (let i = 1; i < e.length; i++) {
+      const edge = e[i]!;
+      edge.x = edge.isLeft ? edge.ball.x - edge.ball.r : edge.ball.x + edge.ball.r;
+      for (let j = i; j > 0; j--) {
+        const west = e[j - 1]!;
+        west.x = west.isLeft ? west.ball.x - west.ball.r : west.ball.x + west.ball.r;
+        if (west.x <= edge.x) break;
+        e[j - 1] = edge;
+        e[j] = west;
+        this.swaps++;
+        if (edge.ball === west.ball) continue;
+        if (edge.isLeft && !west.isLeft) {
+          // a left edge moved west past a right edge: ")(" became "()": entering
+          this.overlapping.set(this.#key(edge.ball, west.ball), [west.ball, edge.ball]);
+          this.began++;
+          this.#event('began', west.ball, edge.ball);
+          this.flash = { a: edge, b: west, color: BEGAN };
+          yield EVENT_MS;
+        } else if (!edge.isLeft && west.isLeft) {
+          // a right edge moved west past a left edge: exiting
+          this.overlapping.delete(this.#key(edge.ball, west.ball));
+          this.ended++;
+          this.#event('ended', west.ball, edge.ball);
+          this.flash = { a: edge, b: west, color: ENDED };
+          yield EVENT_MS;
+        }
+      }
+    }
+    this.flash = undefined;
+    const world = this.syncWorld();
+    this.engineBegan = world.counters.began;
+    this.engineEnded = world.counters.ended;
+    for (const [a, b] of this.overlapping.values()) yield* this.check(a, b);
+  }
+
+  protected override drawUnder(): void {
+    const g = this.surface;
+    for (const e of this.edges) {
+      const lit = this.flash && (this.flash.a === e || this.flash.b === e);
+      g.vline(e.x, lit ? this.flash!.color : '#555', lit ? 4 : 1.5, lit ? [] : [6, 6]);
+    }
+    if (this.flash) {
+      const { a, b, color } = this.flash;
+      const x = (a.x + b.x) / 2;
+      g.text(color === BEGAN ? 'began' : 'ended', x, 20, color, 18, 'center', '700');
+    }
+  }
+
+  panel(): void {
+    this.#summary.innerHTML =
+      `this pass — swaps: <b>${this.swaps}</b>, JS events: <b class="began">${this.began} began</b> <b class="ended">${this.ended} ended</b>; ` +
+      `engine: <b class="began">${this.engineBegan} began</b> <b class="ended">${this.engineEnded} ended</b>`;
+    this.#log.replaceChildren(
+      ...this.#lines.map((l) => {
+        const li = document.createElement('li');
+        li.className = l.kind;
+        li.textContent = l.text;
+        return li;
+      }),
+    );
+  }
+
+  override stats(): Stat[] {
+    return [
+      ...super.stats(),
+      { key: 'swaps', label: 'sort swaps', value: this.swaps },
+      { key: 'overlapsX', label: 'x-overlaps kept', value: this.overlapping.size },
+      { key: 'candidates', label: 'engine x-overlap pairs', value: this.world!.counters.pairs },
+    ];
+  }
+}
+
+export const createScene: CreateScene = (canvas, setup) => new Swaps(canvas, setup);

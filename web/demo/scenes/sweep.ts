@@ -1,0 +1,86 @@
+// Chapter 7: the sweep. A line walks the engine's sorted x endpoint list from left to right, keeping the set of
+// balls it is inside. With data-report, entering a ball pairs it with every ball already in the set: those are
+// exactly the x-overlapping pairs, which the engine's own pair list confirms.
+import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
+import type { Surface } from '../draw.js';
+import type { Ball } from '../sim.js';
+
+const LINE = '#f33';
+const INSIDE = '#d88';
+const STEP_PX = 6;
+const STEP_MS = 25;
+const EDGE_MS = 120;
+
+class Sweep extends BallScene {
+  sweepX = -1;
+  touching = new Set<Ball>();
+  reported = 0;
+  readonly report: boolean;
+
+  constructor(surface: Surface, setup: SceneSetup) {
+    super(surface, setup);
+    this.report = setup.options.data.report !== undefined;
+    this.useWorld(1);
+  }
+
+  protected *detect(): Generator<number, void, void> {
+    const { values, refs } = this.world!.endpoints(0);
+    const xs = Array.from(values);
+    const list = Array.from(refs);
+    this.touching = new Set();
+    this.reported = 0;
+    let next = 0;
+    for (let x = 0; x <= this.surface.width + STEP_PX; x += STEP_PX) {
+      this.sweepX = x;
+      while (next < list.length && xs[next]! <= x) {
+        const ball = this.ballAtSlot(list[next]! >>> 1);
+        if (list[next]! & 1) {
+          this.touching.delete(ball);
+        } else {
+          if (this.report) {
+            for (const other of this.touching) {
+              this.reported++;
+              yield* this.check(other, ball);
+            }
+          }
+          this.touching.add(ball);
+        }
+        next++;
+        yield EDGE_MS; // the line stops at each edge
+      }
+      yield STEP_MS;
+    }
+    this.sweepX = -1;
+  }
+
+  protected override colorOf(b: Ball): string {
+    return this.touching.has(b) && this.sweepX >= 0 ? INSIDE : super.colorOf(b);
+  }
+
+  protected override drawUnder(): void {
+    for (const b of this.balls) {
+      this.surface.vline(b.x - b.r, '#666', 1.5);
+      this.surface.vline(b.x + b.r, '#666', 1.5);
+    }
+  }
+
+  protected override drawOver(): void {
+    if (this.sweepX >= 0) this.surface.line(this.sweepX, 0, this.sweepX, this.surface.height, LINE, 3);
+  }
+
+  override stats(): Stat[] {
+    const s: Stat[] = [
+      { key: 'frame', label: 'frame', value: this.step },
+      { key: 'touching', label: 'balls on the line', value: this.sweepX >= 0 ? this.touching.size : 0 },
+    ];
+    if (this.report) {
+      s.push(
+        { key: 'tested', label: 'pairs reported', value: this.reported },
+        { key: 'candidates', label: 'engine x-overlap pairs', value: this.world!.counters.pairs },
+      );
+    }
+    return s;
+  }
+}
+
+export const createScene: CreateScene = (canvas, setup) => new Sweep(canvas, setup);
