@@ -35,6 +35,35 @@ typedef struct spEndpointList
 	int capacity;
 } spEndpointList;
 
+/// Boxes sorted along one axis and bucketed into slabs along a second one: the sorted data the sweep, the
+/// static-box queries and the public queries all read. Each entry holds 2d floats: min and max on `axis`, then
+/// min and max of every other axis in increasing axis order. Entries of a slab are sorted by min on `axis`.
+typedef struct spIndex
+{
+	int axis;	  // sweep axis, or -1 when the index is empty
+	int slabAxis; // -1 when there is one slab
+	int slabCount;
+	double slabLo, slabScale; // slab of coordinate v: floor((v - slabLo) * slabScale), clamped
+	float* entries;
+	uint32_t* ids;
+	int* first; // per entry: first slab its box touches (a pair or a hit is reported in one slab only)
+	int entryCount;
+	int entryCapacity;
+	int* slabStart;		 // slabCount + 1 entries, then slabCount cursors (scratch)
+	float* slabMaxWidth; // per slab: largest extent on `axis`, so a query can binary-search its start
+	int slabCapacity;
+	int* range; // scratch: first and last slab per box
+	int rangeCapacity;
+} spIndex;
+
+/// Per-axis statistics of a set of boxes, for choosing axes and slabs.
+typedef struct spAxisStats
+{
+	double sum, sumSq; // of centers
+	double width;	   // sum of widths
+	float lo, hi;	   // smallest min, largest max
+} spAxisStats;
+
 typedef struct spWorld
 {
 	int dimensions;
@@ -47,36 +76,41 @@ typedef struct spWorld
 	uint32_t* ids;
 	uint16_t* generations;
 	uint8_t* flags; // SP_FLAG_*
-	int* freeNext;	// free list link per slot
-	int freeHead;	// -1 when empty
-	int slotCount;	// slots ever used (high-water mark)
+	uint32_t* categories;
+	uint32_t* masks;
+	int* freeNext; // free list link per slot
+	int freeHead;  // -1 when empty
+	int slotCount; // slots ever used (high-water mark)
 	int slotCapacity;
 	int boxCount;
 
-	// Sweep order: slots sorted by min on sweepAxis. May hold removed slots until the next update compacts it.
+	// Sweep order of the moving (non-static) boxes: slots sorted by min on the dynamic index's axis. May hold
+	// removed or now-static slots until the next update compacts it.
 	int* order;
 	float* orderKeys;
 	int orderCount;
-	int orderSorted; // entries [0, orderSorted) were sorted at the last update; the rest were appended since
 	int orderCapacity;
-	int sweepAxis;
-	int slabAxis;
+
+	// Static boxes: never paired with each other; their index is rebuilt only when one of them changes.
+	int* statics;			// static slots (may hold removed or no-longer-static slots until compacted)
+	float* staticCache;		// bounds of statics[i] when the static index was built, to detect writes
+	int staticCount;
+	int staticCapacity;
+	int staticCacheCapacity;
+	int staticDirty;
+
+	spIndex dynamicIndex;
+	spIndex staticIndex;
 
 	// Scratch for the update, kept between frames so steady state does not allocate.
 	uint32_t* radixKeys;
 	int* radixTemp;
 	int radixCapacity; // of radixKeys (2 per box)
 	int radixTempCapacity;
-	float* slabBoxes; // per slab entry: sweep min, sweep max, then (d-1) mins and (d-1) maxes
-	uint32_t* slabIds;
-	int* slabFirst; // per slab entry: index of the first slab the box touches (for pair de-duplication)
-	int slabEntryCapacity;
-	int* slabStart; // per slab: first entry; slabStart[slabCount] = end
-	int slabStartCapacity;
-	int* slotRange; // per order entry: first and last slab
-	int slotRangeCapacity;
-	spPairArray found;		// pairs found by the sweep, unsorted
-	int* bucketStart;		// counting sort by the slot of the first id
+	float* sortKeys; // scratch keys for sorting the statics
+	int sortKeysCapacity;
+	spPairArray found; // pairs found by the sweep, unsorted
+	int* bucketStart;  // counting sort by the slot of the first id
 	int bucketCapacity;
 
 	// Results: pairs[current] is public, pairs[1 - current] is the scratch for the next update.
@@ -87,6 +121,13 @@ typedef struct spWorld
 	spCounters counters;
 	spBoxId lastInvalidBox;
 
+	// Query results, valid until the next query.
+	uint32_t* queryIds;
+	float* queryDistances;
+	int queryCount;
+	int queryCapacity;
+	int queryDistanceCapacity;
+
 	spEndpointList endpoints[SP_MAX_DIMENSIONS];
 	uint32_t structureVersion; // bumps when a box is added or removed
 	uint32_t endpointsVersion[SP_MAX_DIMENSIONS];
@@ -94,9 +135,14 @@ typedef struct spWorld
 
 enum
 {
-	SP_FLAG_IN_ORDER = 1,		   // the slot has an entry in the sweep order
-	SP_FLAG_IN_ENDPOINTS_0 = 1 << 1 // bit (1 << (1 + axis)): the slot has endpoints in that axis's list
+	SP_FLAG_IN_ORDER = 1,			 // the slot has an entry in the sweep order
+	SP_FLAG_IN_ENDPOINTS_0 = 1 << 1, // bit (1 << (1 + axis)): the slot has endpoints in that axis's list
+	SP_FLAG_STATIC = 1 << 5,		 // the box is static
+	SP_FLAG_IN_STATICS = 1 << 6		 // the slot has an entry in the statics list
 };
+
+/// The world of an id, or null.
+spWorld* spGetWorldPtr( spWorldId id );
 
 /// Allocation through the installed allocator. spAlloc(0) and friends are not used.
 void* spRealloc( void* ptr, size_t size );
@@ -127,6 +173,35 @@ void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray*
 
 /// The update: validation, sorting, sweep, pair diff.
 spResult spUpdateWorld( spWorld* world );
+
+/// Choose the sweep axis (the highest spread-to-width score) and the slab axis (the next best) of a set of boxes.
+/// `stickyAxis` (or -1) is kept unless another axis scores 1.5 times better, so coherent frames stay coherent.
+void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stickyAxis, int* axis, int* slabAxis );
+
+/// Build an index from `count` slots already sorted by min on `axis`. Returns false on allocation failure (the
+/// index is then empty but valid).
+bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots, int count, int axis, int slabAxis,
+				   const spAxisStats* stats );
+
+/// Free an index's memory.
+void spFreeIndex( spIndex* index );
+
+/// Bytes an index owns.
+size_t spIndexByteCount( const spIndex* index, int stride );
+
+/// Find the indexed boxes that overlap the box (min, max) (closed intervals), each once, and append to *out
+/// (grown as needed):
+/// - when pairWith is 0: the pair (id, 0) for each box whose category & mask is non-zero (a query);
+/// - otherwise: the pair (lower, higher) of pairWith and each box whose filter accepts pairWith's (a sweep).
+/// Returns false on allocation failure.
+bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min, const float* max, uint32_t mask,
+				   spPairArray* out, uint32_t pairWith );
+
+/// True if two boxes' filters accept each other.
+static inline bool spShouldPair( const spWorld* w, uint32_t slotA, uint32_t slotB )
+{
+	return ( w->categories[slotA] & w->masks[slotB] ) != 0 && ( w->categories[slotB] & w->masks[slotA] ) != 0;
+}
 
 /// Bring one axis's endpoint list up to date.
 spResult spUpdateEndpoints( spWorld* world, int axis );

@@ -139,6 +139,11 @@ static spWorld* spGetWorld( spWorldId id )
 	return world;
 }
 
+spWorld* spGetWorldPtr( spWorldId id )
+{
+	return spGetWorld( id );
+}
+
 spWorldDef spDefaultWorldDef( void )
 {
 	spWorldDef def = { 0 };
@@ -155,15 +160,19 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->generations );
 	spFree( w->flags );
 	spFree( w->freeNext );
+	spFree( w->categories );
+	spFree( w->masks );
 	spFree( w->order );
 	spFree( w->orderKeys );
+	spFree( w->statics );
+	spFree( w->staticCache );
+	spFreeIndex( &w->dynamicIndex );
+	spFreeIndex( &w->staticIndex );
 	spFree( w->radixKeys );
 	spFree( w->radixTemp );
-	spFree( w->slabBoxes );
-	spFree( w->slabIds );
-	spFree( w->slabFirst );
-	spFree( w->slabStart );
-	spFree( w->slotRange );
+	spFree( w->sortKeys );
+	spFree( w->queryIds );
+	spFree( w->queryDistances );
 	spFree( w->found.data );
 	spFree( w->bucketStart );
 	spFree( w->pairs[0].data );
@@ -219,6 +228,16 @@ static spResult spReserveSlots( spWorld* w, int need )
 	c = w->slotCapacity;
 	if ( !spGrow( (void**)&w->freeNext, &c, cap, sizeof( int ) ) )
 		return sp_resultOutOfMemory;
+	c = w->slotCapacity;
+	if ( !spGrow( (void**)&w->categories, &c, cap, sizeof( uint32_t ) ) )
+		return sp_resultOutOfMemory;
+	c = w->slotCapacity;
+	if ( !spGrow( (void**)&w->masks, &c, cap, sizeof( uint32_t ) ) )
+		return sp_resultOutOfMemory;
+	c = w->staticCapacity;
+	if ( !spGrow( (void**)&w->statics, &c, cap, sizeof( int ) ) )
+		return sp_resultOutOfMemory;
+	w->staticCapacity = cap;
 	c = w->orderCapacity;
 	if ( !spGrow( (void**)&w->order, &c, cap, sizeof( int ) ) )
 		return sp_resultOutOfMemory;
@@ -271,8 +290,10 @@ spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld )
 	w->dimensions = def->dimensions;
 	w->stride = 2 * def->dimensions;
 	w->freeHead = -1;
-	w->sweepAxis = -1;
-	w->slabAxis = -1;
+	w->dynamicIndex.axis = -1;
+	w->dynamicIndex.slabAxis = -1;
+	w->staticIndex.axis = -1;
+	w->staticIndex.slabAxis = -1;
 	w->counters.sweepAxis = -1;
 	if ( def->capacity > 0 && spReserveSlots( w, def->capacity ) != sp_resultOk )
 	{
@@ -329,14 +350,15 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 		return 0;
 	}
 	size_t n = sizeof( spWorld );
-	n += (size_t)w->slotCapacity * ( (size_t)w->stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( uint16_t ) +
-									 sizeof( uint8_t ) + sizeof( int ) );
+	n += (size_t)w->slotCapacity * ( (size_t)w->stride * sizeof( float ) + 3 * sizeof( uint32_t ) +
+									 sizeof( uint16_t ) + sizeof( uint8_t ) + sizeof( int ) );
 	n += (size_t)w->orderCapacity * ( sizeof( int ) + sizeof( float ) );
+	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
+	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
 	n += (size_t)w->radixCapacity * sizeof( uint32_t ) + (size_t)w->radixTempCapacity * sizeof( int );
-	n += (size_t)w->slabEntryCapacity * ( (size_t)w->stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) );
-	n += (size_t)w->slabStartCapacity * sizeof( int );
-	n += (size_t)w->slotRangeCapacity * sizeof( int );
+	n += (size_t)w->sortKeysCapacity * sizeof( float );
 	n += (size_t)w->bucketCapacity * sizeof( int );
+	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity ) *
 		 sizeof( spPair );
@@ -435,6 +457,9 @@ spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, 
 		w->order[w->orderCount++] = slot;
 		w->flags[slot] |= SP_FLAG_IN_ORDER;
 	}
+	w->flags[slot] &= (uint8_t)~SP_FLAG_STATIC;
+	w->categories[slot] = SP_DEFAULT_CATEGORY;
+	w->masks[slot] = SP_DEFAULT_MASK;
 	float* b = w->bounds + (size_t)slot * w->stride;
 	memcpy( b, min, sizeof( float ) * w->dimensions );
 	memcpy( b + w->dimensions, max, sizeof( float ) * w->dimensions );
@@ -458,6 +483,10 @@ spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 	if ( r != sp_resultOk )
 	{
 		return r;
+	}
+	if ( ( w->flags[slot] & SP_FLAG_STATIC ) != 0 )
+	{
+		w->staticDirty = 1;
 	}
 	w->ids[slot] = 0;
 	w->boxCount -= 1;
@@ -502,7 +531,101 @@ spResult spWorld_SetBox( spWorldId worldId, spBoxId boxId, const float* min, con
 	float* b = w->bounds + (size_t)slot * w->stride;
 	memcpy( b, min, sizeof( float ) * w->dimensions );
 	memcpy( b + w->dimensions, max, sizeof( float ) * w->dimensions );
+	if ( ( w->flags[slot] & SP_FLAG_STATIC ) != 0 )
+	{
+		w->staticDirty = 1;
+	}
 	return sp_resultOk;
+}
+
+spResult spWorld_SetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t category, uint32_t mask )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	int slot;
+	spResult r = spResolveBox( w, boxId, &slot );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	w->categories[slot] = category;
+	w->masks[slot] = mask;
+	return sp_resultOk;
+}
+
+spResult spWorld_GetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t* category, uint32_t* mask )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	int slot;
+	spResult r = spResolveBox( w, boxId, &slot );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	if ( category == NULL || mask == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	*category = w->categories[slot];
+	*mask = w->masks[slot];
+	return sp_resultOk;
+}
+
+spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	int slot;
+	spResult r = spResolveBox( w, boxId, &slot );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	bool was = ( w->flags[slot] & SP_FLAG_STATIC ) != 0;
+	if ( was == isStatic )
+	{
+		return sp_resultOk;
+	}
+	// Both lists have one entry per slot of capacity, so appending cannot fail.
+	if ( isStatic )
+	{
+		w->flags[slot] |= SP_FLAG_STATIC;
+		if ( ( w->flags[slot] & SP_FLAG_IN_STATICS ) == 0 )
+		{
+			SP_ASSERT( w->staticCount < w->staticCapacity );
+			w->statics[w->staticCount++] = slot;
+			w->flags[slot] |= SP_FLAG_IN_STATICS;
+		}
+	}
+	else
+	{
+		w->flags[slot] &= (uint8_t)~SP_FLAG_STATIC;
+		if ( ( w->flags[slot] & SP_FLAG_IN_ORDER ) == 0 )
+		{
+			SP_ASSERT( w->orderCount < w->orderCapacity );
+			w->order[w->orderCount++] = slot;
+			w->flags[slot] |= SP_FLAG_IN_ORDER;
+		}
+	}
+	w->staticDirty = 1;
+	return sp_resultOk;
+}
+
+bool spWorld_IsBoxStatic( spWorldId worldId, spBoxId boxId )
+{
+	spWorld* w = spGetWorld( worldId );
+	int slot;
+	return w != NULL && spResolveBox( w, boxId, &slot ) == sp_resultOk && ( w->flags[slot] & SP_FLAG_STATIC ) != 0;
 }
 
 spResult spWorld_GetBox( spWorldId worldId, spBoxId boxId, float* min, float* max )

@@ -130,3 +130,52 @@ SP_EXPORT int sp_endpoints( uint32_t world, int axis )
 	sp_scratch_block.out[2] = (uint32_t)count;
 	return r;
 }
+
+SP_EXPORT int sp_set_box_filter( uint32_t world, uint32_t box, uint32_t category, uint32_t mask )
+{
+	return spWorld_SetBoxFilter( ( spWorldId ){ world }, ( spBoxId ){ box }, category, mask );
+}
+
+// out[0] = category, out[1] = mask
+SP_EXPORT int sp_get_box_filter( uint32_t world, uint32_t box )
+{
+	return spWorld_GetBoxFilter( ( spWorldId ){ world }, ( spBoxId ){ box }, &sp_scratch_block.out[0],
+								 &sp_scratch_block.out[1] );
+}
+
+SP_EXPORT int sp_set_box_static( uint32_t world, uint32_t box, int isStatic )
+{
+	return spWorld_SetBoxStatic( ( spWorldId ){ world }, ( spBoxId ){ box }, isStatic != 0 );
+}
+
+SP_EXPORT int sp_is_box_static( uint32_t world, uint32_t box )
+{
+	return spWorld_IsBoxStatic( ( spWorldId ){ world }, ( spBoxId ){ box } );
+}
+
+// Region query: the box is the scratch min/max. out[0] = ids pointer, out[2] = count.
+SP_EXPORT int sp_query_box( uint32_t world, uint32_t mask )
+{
+	const uint32_t* ids = 0;
+	int count = 0;
+	spResult r = spWorld_QueryBox( ( spWorldId ){ world }, sp_scratch_block.min, sp_scratch_block.max, mask, &ids,
+								   &count );
+	sp_scratch_block.out[0] = (uint32_t)(uintptr_t)ids;
+	sp_scratch_block.out[1] = 0;
+	sp_scratch_block.out[2] = (uint32_t)count;
+	return r;
+}
+
+// Ray cast: origin is the scratch min, direction the scratch max. out[0] = ids, out[1] = distances, out[2] = count.
+SP_EXPORT int sp_cast_ray( uint32_t world, float maxDistance, uint32_t mask )
+{
+	const uint32_t* ids = 0;
+	const float* distances = 0;
+	int count = 0;
+	spResult r = spWorld_CastRay( ( spWorldId ){ world }, sp_scratch_block.min, sp_scratch_block.max, maxDistance,
+								  mask, &ids, &distances, &count );
+	sp_scratch_block.out[0] = (uint32_t)(uintptr_t)ids;
+	sp_scratch_block.out[1] = (uint32_t)(uintptr_t)distances;
+	sp_scratch_block.out[2] = (uint32_t)count;
+	return r;
+}

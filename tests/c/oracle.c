@@ -14,6 +14,9 @@ void MirrorFree( Mirror* m )
 {
 	free( m->ids );
 	free( m->bounds );
+	free( m->categories );
+	free( m->masks );
+	free( m->statics );
 	memset( m, 0, sizeof( *m ) );
 }
 
@@ -25,14 +28,20 @@ void MirrorAdd( Mirror* m, uint32_t id, const float* min, const float* max )
 		m->capacity = m->capacity ? 2 * m->capacity : 64;
 		m->ids = realloc( m->ids, sizeof( uint32_t ) * (size_t)m->capacity );
 		m->bounds = realloc( m->bounds, sizeof( float ) * 2 * (size_t)d * (size_t)m->capacity );
+		m->categories = realloc( m->categories, sizeof( uint32_t ) * (size_t)m->capacity );
+		m->masks = realloc( m->masks, sizeof( uint32_t ) * (size_t)m->capacity );
+		m->statics = realloc( m->statics, (size_t)m->capacity );
 	}
 	m->ids[m->count] = id;
+	m->categories[m->count] = 1u;
+	m->masks[m->count] = 0xFFFFFFFFu;
+	m->statics[m->count] = 0;
 	memcpy( m->bounds + (size_t)m->count * 2 * d, min, sizeof( float ) * (size_t)d );
 	memcpy( m->bounds + (size_t)m->count * 2 * d + d, max, sizeof( float ) * (size_t)d );
 	m->count += 1;
 }
 
-static int MirrorFind( const Mirror* m, uint32_t id )
+int MirrorFind( const Mirror* m, uint32_t id )
 {
 	for ( int i = 0; i < m->count; ++i )
 		if ( m->ids[i] == id )
@@ -54,6 +63,9 @@ void MirrorRemove( Mirror* m, uint32_t id )
 	int d = m->dimensions;
 	m->count -= 1;
 	m->ids[i] = m->ids[m->count];
+	m->categories[i] = m->categories[m->count];
+	m->masks[i] = m->masks[m->count];
+	m->statics[i] = m->statics[m->count];
 	memcpy( m->bounds + (size_t)i * 2 * d, m->bounds + (size_t)m->count * 2 * d, sizeof( float ) * 2 * (size_t)d );
 }
 
@@ -68,27 +80,30 @@ static int ComparePairs( const void* x, const void* y )
 	return 0;
 }
 
-int BruteForcePairs( const Mirror* m, uint32_t** out )
+int MirrorPairs( const Mirror* m, int i, int j )
 {
 	int d = m->dimensions;
+	const float* bi = m->bounds + (size_t)i * 2 * d;
+	const float* bj = m->bounds + (size_t)j * 2 * d;
+	for ( int a = 0; a < d; ++a )
+	{
+		if ( bi[a] > bj[d + a] || bj[a] > bi[d + a] )
+			return 0;
+	}
+	if ( ( m->categories[i] & m->masks[j] ) == 0 || ( m->categories[j] & m->masks[i] ) == 0 )
+		return 0;
+	return !( m->statics[i] && m->statics[j] );
+}
+
+int BruteForcePairs( const Mirror* m, uint32_t** out )
+{
 	int cap = 64, n = 0;
 	uint32_t* pairs = malloc( sizeof( uint32_t ) * 2 * (size_t)cap );
 	for ( int i = 0; i < m->count; ++i )
 	{
-		const float* bi = m->bounds + (size_t)i * 2 * d;
 		for ( int j = i + 1; j < m->count; ++j )
 		{
-			const float* bj = m->bounds + (size_t)j * 2 * d;
-			int overlap = 1;
-			for ( int a = 0; a < d; ++a )
-			{
-				if ( bi[a] > bj[d + a] || bj[a] > bi[d + a] )
-				{
-					overlap = 0;
-					break;
-				}
-			}
-			if ( !overlap )
+			if ( !MirrorPairs( m, i, j ) )
 				continue;
 			if ( n == cap )
 			{

@@ -60,6 +60,9 @@ typedef struct Mirror
 	int capacity;
 	uint32_t* ids;
 	float* bounds; // per box: d mins then d maxes
+	uint32_t* categories;
+	uint32_t* masks;
+	uint8_t* statics;
 } Mirror;
 
 void MirrorInit( Mirror* m, int dimensions );
@@ -67,6 +70,11 @@ void MirrorFree( Mirror* m );
 void MirrorAdd( Mirror* m, uint32_t id, const float* min, const float* max );
 void MirrorSet( Mirror* m, uint32_t id, const float* min, const float* max );
 void MirrorRemove( Mirror* m, uint32_t id );
+int MirrorFind( const Mirror* m, uint32_t id );
+
+/// True if the oracle pairs boxes i and j of the mirror: overlap on every axis, filters accept each other, and not
+/// both static.
+int MirrorPairs( const Mirror* m, int i, int j );
 
 /// Brute force: every pair of live boxes that overlap on every axis (closed intervals), as (lower id, higher id),
 /// sorted. Returns the count; *out is malloc'd (caller frees).

@@ -17,6 +17,26 @@ int EventsMatchBruteForceSequences( void );
 int InvalidBoundsViewRejectsFrame( void );
 int EndpointsSorted( void );
 int LargeSceneMatchesBruteForce( void );
+int FiltersAndStaticsMatchBruteForce( void );
+int BipartiteGroupsReportCrossPairsOnly( void );
+int StaticBoxesCostNothingWhileStill( void );
+int QueriesMatchBruteForce( void );
+// robustness (test_robust.c)
+int RobustInvalidBounds( void );
+int RobustInvertedBounds( void );
+int RobustInvalidDimensions( void );
+int RobustNullArgument( void );
+int RobustInvalidWorld( void );
+int RobustInvalidBox( void );
+int RobustStaleBox( void );
+int RobustCapacityExceeded( void );
+int RobustCapacityLimit( void );
+int RobustTooManyWorlds( void );
+int RobustInvalidDef( void );
+int RobustOutOfMemory( void );
+int RobustBoundsViewRejectsFrame( void );
+int RobustExtremeFiniteBounds( void );
+int RobustSoakChurn( void );
 
 static const struct
 {
@@ -36,6 +56,26 @@ static const struct
 	{ "invalid_bounds_view_rejects_frame", InvalidBoundsViewRejectsFrame },
 	{ "endpoints_sorted", EndpointsSorted },
 	{ "large_scene_matches_brute_force", LargeSceneMatchesBruteForce },
+	{ "filters_and_statics_match_brute_force", FiltersAndStaticsMatchBruteForce },
+	{ "bipartite_groups_report_cross_pairs_only", BipartiteGroupsReportCrossPairsOnly },
+	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },
+	{ "queries_match_brute_force", QueriesMatchBruteForce },
+	// robustness (test_robust.c)
+	{ "robust_invalid_bounds", RobustInvalidBounds },
+	{ "robust_inverted_bounds", RobustInvertedBounds },
+	{ "robust_invalid_dimensions", RobustInvalidDimensions },
+	{ "robust_null_argument", RobustNullArgument },
+	{ "robust_invalid_world", RobustInvalidWorld },
+	{ "robust_invalid_box", RobustInvalidBox },
+	{ "robust_stale_box", RobustStaleBox },
+	{ "robust_capacity_exceeded", RobustCapacityExceeded },
+	{ "robust_capacity_limit", RobustCapacityLimit },
+	{ "robust_too_many_worlds", RobustTooManyWorlds },
+	{ "robust_invalid_def", RobustInvalidDef },
+	{ "robust_out_of_memory", RobustOutOfMemory },
+	{ "robust_bounds_view_rejects_frame", RobustBoundsViewRejectsFrame },
+	{ "robust_extreme_finite_bounds", RobustExtremeFiniteBounds },
+	{ "robust_soak_churn", RobustSoakChurn },
 };
 
 int main( int argc, char** argv )

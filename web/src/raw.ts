@@ -23,6 +23,12 @@ export interface RawExports {
   sp_pairs(world: number, which: number): number;
   sp_counters(world: number): number;
   sp_endpoints(world: number, axis: number): number;
+  sp_set_box_filter(world: number, box: number, category: number, mask: number): number;
+  sp_get_box_filter(world: number, box: number): number;
+  sp_set_box_static(world: number, box: number, isStatic: number): number;
+  sp_is_box_static(world: number, box: number): number;
+  sp_query_box(world: number, mask: number): number;
+  sp_cast_ray(world: number, maxDistance: number, mask: number): number;
   malloc(size: number): number;
   free(ptr: number): void;
 }
@@ -36,4 +42,4 @@ export const SCRATCH_OUT = 32;
 export const GENERATION_BITS = 10;
 
 /** Number of int32 fields in `spCounters`. */
-export const COUNTER_FIELDS = 10;
+export const COUNTER_FIELDS = 12;

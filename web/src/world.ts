@@ -36,6 +36,16 @@ export interface Counters {
   ended: number;
   /** Insertion-sort exchanges made by the last `endpoints()` call. */
   endpointSwaps: number;
+  /** Static boxes. */
+  staticBoxes: number;
+  /** 1 when a static box changed, so the static boxes' index was rebuilt. */
+  staticRebuilt: number;
+}
+
+/** Hits of `castRay`: box ids ordered by distance (ties by id), and the distance to where the ray enters each. */
+export interface RayHits {
+  ids: Uint32Array;
+  distances: Float32Array;
 }
 
 /** One axis's sorted endpoints: `values[i]` is a coordinate, `refs[i]` is `slot << 1 | isMax`. */
@@ -67,9 +77,10 @@ export function slotOf(id: BoxId): number {
  *
  * Owns wasm memory: call `dispose()` (or use `using`) when done; it is not garbage-collected.
  */
-export class World {
+export class World<T = unknown> {
   /** Number of axes. */
   readonly dimensions: number;
+  #data: (T | undefined)[] = [];
   #raw: RawExports | undefined;
   #id = 0;
   #scratch = 0;
@@ -141,12 +152,19 @@ export class World {
    * May grow wasm memory: views taken before this call must be taken again.
    * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `CapacityExceeded`, `OutOfMemory`, `Disposed`
    */
-  addBox(min: ArrayLike<number>, max: ArrayLike<number>): BoxId {
+  addBox(min: ArrayLike<number>, max: ArrayLike<number>, data?: T): BoxId {
     const raw = this.#engine('addBox');
     this.#writeBox(raw, 'addBox', min, max);
     const r = raw.sp_add_box(this.#id);
     if (r !== 0) World.#fail(raw, r, 'addBox');
-    return new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    const id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    this.#data[id >>> GENERATION_BITS] = data;
+    return id;
+  }
+
+  /** The `data` given to `addBox` for a live box (undefined for a stale or unknown id). */
+  dataOf(id: BoxId): T | undefined {
+    return this.isBoxValid(id) ? this.#data[id >>> GENERATION_BITS] : undefined;
   }
 
   #checkId(what: string, id: BoxId): void {
@@ -164,6 +182,124 @@ export class World {
     this.#checkId('removeBox', id);
     const r = raw.sp_remove_box(this.#id, id);
     if (r !== 0) World.#fail(raw, r, `removeBox(${id})`, id);
+    // the data stays until the slot is reused, so forEachEnded can still pass it for this box's ended pairs
+  }
+
+  #checkLive(raw: RawExports, what: string, id: BoxId): void {
+    this.#checkId(what, id);
+    if (!raw.sp_is_box_valid(this.#id, id)) {
+      World.#fail(raw, this.#whyInvalid(raw, id), `${what}(${id})`, id);
+    }
+  }
+
+  #whyInvalid(raw: RawExports, id: BoxId): number {
+    return raw.sp_get_box(this.#id, id); // reports StaleBox or InvalidBox without changing anything
+  }
+
+  /**
+   * Set a box's collision filter: boxes A and B pair only if `(A.category & B.mask) !== 0` and
+   * `(B.category & A.mask) !== 0`. Defaults: category 1, mask 0xFFFFFFFF. For two groups that report only cross
+   * pairs (bullets and enemies), give one group category 1 / mask 2 and the other category 2 / mask 1.
+   * Takes effect at the next `update()`.
+   * @throws SweepPruneError `StaleBox`, `InvalidBox`, `InvalidArgument`, `Disposed`
+   */
+  setBoxFilter(id: BoxId, category: number, mask: number): void {
+    const raw = this.#engine('setBoxFilter');
+    this.#checkLive(raw, 'setBoxFilter', id);
+    for (const [name, v] of [['category', category], ['mask', mask]] as const) {
+      if (!Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
+        throw new SweepPruneError('InvalidArgument', `setBoxFilter(${id}): ${name} must be a 32-bit integer bit mask, got ${v}`);
+      }
+    }
+    raw.sp_set_box_filter(this.#id, id, category >>> 0, mask >>> 0);
+  }
+
+  /** A box's filter. @throws SweepPruneError `StaleBox`, `InvalidBox`, `Disposed` */
+  getBoxFilter(id: BoxId): { category: number; mask: number } {
+    const raw = this.#engine('getBoxFilter');
+    this.#checkLive(raw, 'getBoxFilter', id);
+    raw.sp_get_box_filter(this.#id, id);
+    const out = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 2);
+    return { category: out[0]!, mask: out[1]! };
+  }
+
+  /**
+   * Make a box static (true) or moving (false). Static boxes never pair with each other and, while none of them
+   * changes, cost the update almost nothing (their sorted index is rebuilt only when a static box is added,
+   * removed or moved). For level geometry and sleeping bodies.
+   * @throws SweepPruneError `StaleBox`, `InvalidBox`, `Disposed`
+   */
+  setBoxStatic(id: BoxId, isStatic: boolean): void {
+    const raw = this.#engine('setBoxStatic');
+    this.#checkLive(raw, 'setBoxStatic', id);
+    raw.sp_set_box_static(this.#id, id, isStatic ? 1 : 0);
+  }
+
+  /** True if the box is static (false for moving boxes and invalid ids). */
+  isBoxStatic(id: BoxId): boolean {
+    const raw = this.#raw;
+    if (raw === undefined || !Number.isInteger(id) || id <= 0 || id > 0xffffffff) return false;
+    return raw.sp_is_box_static(this.#id, id) !== 0;
+  }
+
+  #queryResult(raw: RawExports): [number, number, number] {
+    const out = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 3);
+    return [out[0]!, out[1]!, out[2]!];
+  }
+
+  /**
+   * Ids of the boxes overlapping the box `(min, max)` (closed intervals) whose category shares a bit with `mask`,
+   * sorted by id. Answered from the sorted data of the last `update()` (O(log n + candidates)), so it sees the
+   * boxes as they were then: call it after `update()`. A view valid until the next query or `update()`.
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `Disposed`
+   */
+  queryBox(min: ArrayLike<number>, max: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
+    const raw = this.#engine('queryBox');
+    this.#writeBox(raw, 'queryBox', min, max);
+    const r = raw.sp_query_box(this.#id, mask >>> 0);
+    if (r !== 0) World.#fail(raw, r, 'queryBox');
+    const [ptr, , count] = this.#queryResult(raw);
+    return count === 0 ? new Uint32Array(0) : new Uint32Array(raw.memory.buffer, ptr, count);
+  }
+
+  /** Ids of the boxes containing `point` (closed), as `queryBox(point, point, mask)`. */
+  queryPoint(point: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
+    return this.queryBox(point, point, mask);
+  }
+
+  /**
+   * Boxes hit by the ray from `origin` along `direction` (non-zero, any length) within `maxDistance`
+   * (default Infinity), whose category shares a bit with `mask`, nearest first. `distances[i]` is the Euclidean
+   * distance to where the ray enters box `ids[i]` (0 if the origin is inside). Sees the boxes of the last
+   * `update()`; views valid until the next query or `update()`.
+   * @throws SweepPruneError `InvalidBounds` (NaN, zero direction, negative maxDistance), `InvalidDimensions`, `Disposed`
+   */
+  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance = Infinity, mask = 0xffffffff): RayHits {
+    const raw = this.#engine('castRay');
+    const d = this.dimensions;
+    checkNumberArray('castRay', 'origin', origin, d);
+    checkNumberArray('castRay', 'direction', direction, d);
+    const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
+    let len = 0;
+    for (let a = 0; a < d; a++) {
+      const o = origin[a]!;
+      const v = direction[a]!;
+      if (!Number.isFinite(o) || !Number.isFinite(v)) {
+        throw new SweepPruneError('InvalidBounds', `castRay: origin[${a}] (${o}) and direction[${a}] (${v}) must be finite numbers`);
+      }
+      len += v * v;
+      f[SCRATCH_MIN / 4 + a] = o;
+      f[SCRATCH_MAX / 4 + a] = v;
+    }
+    if (!(len > 0)) throw new SweepPruneError('InvalidBounds', 'castRay: direction must not be the zero vector');
+    if (!(maxDistance >= 0)) throw new SweepPruneError('InvalidBounds', `castRay: maxDistance must be >= 0 (Infinity for an unbounded ray), got ${maxDistance}`);
+    const r = raw.sp_cast_ray(this.#id, maxDistance, mask >>> 0);
+    if (r !== 0) World.#fail(raw, r, 'castRay');
+    const [ids, distances, count] = this.#queryResult(raw);
+    const buffer = raw.memory.buffer;
+    return count === 0
+      ? { ids: new Uint32Array(0), distances: new Float32Array(0) }
+      : { ids: new Uint32Array(buffer, ids, count), distances: new Float32Array(buffer, distances, count) };
   }
 
   /**
@@ -172,11 +308,7 @@ export class World {
    */
   setBox(id: BoxId, min: ArrayLike<number>, max: ArrayLike<number>): void {
     const raw = this.#engine('setBox');
-    this.#checkId('setBox', id);
-    if (!raw.sp_is_box_valid(this.#id, id)) {
-      const r = raw.sp_set_box(this.#id, id); // reports why the id is not valid
-      World.#fail(raw, r, `setBox(${id})`, id);
-    }
+    this.#checkLive(raw, 'setBox', id);
     this.#writeBox(raw, `setBox(${id})`, min, max);
     const r = raw.sp_set_box(this.#id, id);
     if (r !== 0) World.#fail(raw, r, `setBox(${id})`, id);
@@ -297,10 +429,34 @@ export class World {
     return this.pairs.length >>> 1;
   }
 
-  /** Call `fn(a, b)` for every overlapping pair, in `pairs` order, with no allocation per pair. */
-  forEachPair(fn: (a: BoxId, b: BoxId) => void): void {
-    const p = this.pairs;
-    for (let i = 0; i < p.length; i += 2) fn(p[i]!, p[i + 1]!);
+  #forEach(p: Uint32Array, fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
+    const data = this.#data;
+    for (let i = 0; i < p.length; i += 2) {
+      const a = p[i]!;
+      const b = p[i + 1]!;
+      fn(a, b, data[a >>> GENERATION_BITS], data[b >>> GENERATION_BITS]);
+    }
+  }
+
+  /**
+   * Call `fn(a, b, dataA, dataB)` for every overlapping pair, in `pairs` order, with no allocation per pair.
+   * `dataA`/`dataB` are the values given to `addBox`.
+   */
+  forEachPair(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
+    this.#forEach(this.pairs, fn);
+  }
+
+  /** As `forEachPair`, for the pairs that began overlapping in the last `update()`. */
+  forEachBegan(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
+    this.#forEach(this.began, fn);
+  }
+
+  /**
+   * As `forEachPair`, for the pairs that stopped overlapping in the last `update()`. For a pair of a removed box
+   * its data is still passed (kept until the slot is reused by a later `addBox`).
+   */
+  forEachEnded(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
+    this.#forEach(this.ended, fn);
   }
 
   /** Work done by the last `update()`. */
@@ -310,6 +466,7 @@ export class World {
     return {
       boxes: c[0]!, sweepAxis: c[1]!, swaps: c[2]!, rebuilt: c[3]!, slabs: c[4]!,
       overlapTests: c[5]!, pairs: c[6]!, began: c[7]!, ended: c[8]!, endpointSwaps: c[9]!,
+      staticBoxes: c[10]!, staticRebuilt: c[11]!,
     };
   }
 

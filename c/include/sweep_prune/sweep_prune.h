@@ -65,6 +65,24 @@ SP_API spResult spWorld_GetBox( spWorldId worldId, spBoxId boxId, float* min, fl
 /// True if the box id names a live box of this world.
 SP_API bool spWorld_IsBoxValid( spWorldId worldId, spBoxId boxId );
 
+/// Set a box's collision filter. Two boxes A and B pair only if (A.category & B.mask) != 0 and
+/// (B.category & A.mask) != 0. New boxes have category SP_DEFAULT_CATEGORY and mask SP_DEFAULT_MASK.
+/// Two groups that report only cross pairs (bullets and enemies): category 1, mask 2 for one group and category 2,
+/// mask 1 for the other. Takes effect at the next spWorld_Update; pairs it forbids are then reported as ended.
+SP_API spResult spWorld_SetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t category, uint32_t mask );
+
+/// Read a box's collision filter.
+SP_API spResult spWorld_GetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t* category, uint32_t* mask );
+
+/// Make a box static (or moving again). Static boxes never pair with each other, and while none of them changes
+/// they cost the update only a comparison of their bounds with a cached copy: their sorted index is rebuilt only
+/// when a static box is added, removed or moved (through spWorld_SetBox or the bounds array). Use it for level
+/// geometry, and for sleeping bodies. New boxes are moving.
+SP_API spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic );
+
+/// True if the box is static; false for moving boxes and invalid ids.
+SP_API bool spWorld_IsBoxStatic( spWorldId worldId, spBoxId boxId );
+
 /// The bounds array: for the box in slot s (spBoxId_Slot), floats [s*2d, s*2d+d) are its mins and
 /// [s*2d+d, s*2d+2d) its maxes, d = dimensions. Writing there moves boxes with no call per box; writes are
 /// not validated until spWorld_Update, which rejects the whole frame if any live box is NaN, infinite or
@@ -80,7 +98,8 @@ SP_API float* spWorld_GetBounds( spWorldId worldId, int* floatCount );
 /// Cost: O(n + swaps + candidates) on coherent frames; incoherent frames fall back to a radix sort.
 SP_API spResult spWorld_Update( spWorldId worldId );
 
-/// The box that made the last spWorld_Update fail validation, or the null id.
+/// The box that made the last spWorld_Update or spWorld_GetEndpoints call fail validation, or the null id when
+/// that call's validation passed.
 SP_API spBoxId spWorld_GetLastInvalidBox( spWorldId worldId );
 
 /// Overlapping pairs after the last spWorld_Update, as 2 * (*pairCount) box id values: a0, b0, a1, b1, ...
@@ -102,9 +121,33 @@ SP_API spCounters spWorld_GetCounters( spWorldId worldId );
 /// before a max (closed intervals). values[i] is the coordinate; refs[i] = slot << 1 | isMax. The list is kept
 /// between calls and re-sorted by insertion sort, so a call after coherent motion costs O(n + swaps); the swaps
 /// are reported in spCounters.endpointSwaps. Reflects the bounds at the time of the call.
+/// Validates every live box first, like spWorld_Update: on NaN, infinite or inverted bounds (written through the
+/// bounds array) it returns sp_resultInvalidBounds or sp_resultInvertedBounds, records the box
+/// (spWorld_GetLastInvalidBox) and changes nothing else. Also fails with sp_resultNullArgument,
+/// sp_resultInvalidDimensions (axis outside 0..dimensions-1) or sp_resultOutOfMemory.
 /// Owned by the world; valid until the next call that changes the world or asks for endpoints again.
 SP_API spResult spWorld_GetEndpoints( spWorldId worldId, int axis, const float** values, const uint32_t** refs,
 									  int* count );
+
+/// Ids of the boxes that overlap the box (min, max) (closed intervals) and whose category & mask is non-zero,
+/// sorted by id. Answered from the sorted data of the last spWorld_Update, in O(log n + candidates) per slab
+/// crossed: it sees the boxes as they were at that update (boxes added since are not found; removed ones are
+/// skipped). `min` and `max` must be finite with min <= max. The array is owned by the world and valid until the
+/// next query or update.
+SP_API spResult spWorld_QueryBox( spWorldId worldId, const float* min, const float* max, uint32_t mask,
+								  const uint32_t** ids, int* count );
+
+/// Ids of the boxes that contain `point` (closed), as spWorld_QueryBox with min = max = point.
+SP_API spResult spWorld_QueryPoint( spWorldId worldId, const float* point, uint32_t mask, const uint32_t** ids,
+									int* count );
+
+/// Boxes hit by the ray from `origin` along `direction` (non-zero; need not be unit length) within
+/// `maxDistance` (>= 0; INFINITY for an unbounded ray), whose category & mask is non-zero, ordered by distance
+/// (ties by id). distances[i] is the Euclidean distance from the origin to where the ray enters box ids[i]
+/// (0 when the origin is inside). As spWorld_QueryBox, it sees the boxes of the last update; arrays are valid until
+/// the next query or update.
+SP_API spResult spWorld_CastRay( spWorldId worldId, const float* origin, const float* direction, float maxDistance,
+								 uint32_t mask, const uint32_t** ids, const float** distances, int* count );
 
 #ifdef __cplusplus
 }

@@ -82,4 +82,12 @@ typedef struct spCounters
 	int ended;
 	/// Adjacent exchanges made by insertion sort in the last spWorld_GetEndpoints call.
 	int endpointSwaps;
+	/// Static boxes (see spWorld_SetBoxStatic).
+	int staticBoxes;
+	/// 1 when a static box was added, removed or moved, so the static boxes' index was rebuilt.
+	int staticRebuilt;
 } spCounters;
+
+/// Default filter: category bit 0, collides with every category (as box2d's b2DefaultFilter).
+#define SP_DEFAULT_CATEGORY 0x00000001u
+#define SP_DEFAULT_MASK 0xFFFFFFFFu

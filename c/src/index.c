@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// The slab index: boxes sorted along one axis, bucketed into slabs along a second. Built by the update for the
+// moving boxes (then swept for pairs) and for the static boxes (then queried), and read by the public queries.
+#include "core.h"
+
+#include <math.h>
+#include <string.h>
+
+void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stickyAxis, int* axis, int* slabAxis )
+{
+	// score: spread of the centers over the mean width; sweeping the best axis gives the fewest candidates
+	double scores[SP_MAX_DIMENSIONS] = { 0 };
+	int best = 0;
+	for ( int a = 0; a < dimensions && count > 0; ++a )
+	{
+		const spAxisStats* s = stats + a;
+		double mean = s->sum / count;
+		double var = s->sumSq / count - mean * mean;
+		double spread = var > 0.0 ? sqrt( var ) : 0.0;
+		scores[a] = spread / ( s->width / count + 1e-30 );
+		if ( scores[a] > scores[best] )
+		{
+			best = a;
+		}
+	}
+	int chosen = stickyAxis >= 0 && stickyAxis < dimensions && !( scores[best] > 1.5 * scores[stickyAxis] )
+					 ? stickyAxis
+					 : best;
+	int second = -1;
+	for ( int a = 0; a < dimensions; ++a )
+	{
+		if ( a != chosen && ( second < 0 || scores[a] > scores[second] ) )
+		{
+			second = a;
+		}
+	}
+	*axis = chosen;
+	*slabAxis = second;
+}
+
+void spFreeIndex( spIndex* index )
+{
+	spFree( index->entries );
+	spFree( index->ids );
+	spFree( index->first );
+	spFree( index->slabStart );
+	spFree( index->slabMaxWidth );
+	spFree( index->range );
+	memset( index, 0, sizeof( *index ) );
+	index->axis = -1;
+	index->slabAxis = -1;
+}
+
+size_t spIndexByteCount( const spIndex* index, int stride )
+{
+	return (size_t)index->entryCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
+		   (size_t)index->slabCapacity * ( 2 * sizeof( int ) + sizeof( float ) ) +
+		   (size_t)index->rangeCapacity * sizeof( int );
+}
+
+static inline int spSlabOf( const spIndex* index, float v )
+{
+	double s = floor( ( (double)v - index->slabLo ) * index->slabScale );
+	int last = index->slabCount - 1;
+	return s < 0.0 ? 0 : s > last ? last : (int)s;
+}
+
+bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots, int n, int axis, int slabAxis,
+				   const spAxisStats* stats )
+{
+	const int d = world->dimensions;
+	const int stride = world->stride;
+	const float* bounds = world->bounds;
+	index->entryCount = 0;
+	index->axis = axis;
+	index->slabAxis = -1;
+	index->slabCount = 1;
+	index->slabLo = 0.0;
+	index->slabScale = 0.0;
+
+	// Slabs along the second axis: about sqrt(n * fA / fB) of them balances sweep candidates (fewer with more
+	// slabs) against boxes copied into several slabs (more with more slabs).
+	int slabCount = 1;
+	if ( slabAxis >= 0 && n >= 64 )
+	{
+		const spAxisStats* sa = stats + axis;
+		const spAxisStats* sb = stats + slabAxis;
+		double rangeA = (double)sa->hi - (double)sa->lo;
+		double rangeB = (double)sb->hi - (double)sb->lo;
+		if ( rangeA > 0.0 && rangeB > 0.0 )
+		{
+			double fA = ( sa->width / n ) / rangeA;
+			double fB = ( sb->width / n ) / rangeB;
+			double k = sqrt( (double)n * fA / ( fB + 1.0 / n ) );
+			double kMax = n / 8.0 < 4096.0 ? n / 8.0 : 4096.0;
+			k = k < 1.0 ? 1.0 : k > kMax ? kMax : k;
+			slabCount = (int)k;
+			if ( slabCount > 1 )
+			{
+				index->slabAxis = slabAxis;
+				index->slabLo = sb->lo;
+				index->slabScale = slabCount / rangeB;
+			}
+		}
+	}
+
+	int cap = index->slabCapacity;
+	if ( !spGrow( (void**)&index->slabStart, &cap, 2 * ( slabCount + 1 ), sizeof( int ) ) )
+		return false;
+	cap = index->slabCapacity;
+	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
+		return false;
+	if ( 2 * ( slabCount + 1 ) > index->slabCapacity )
+		index->slabCapacity = 2 * ( slabCount + 1 );
+	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n, sizeof( int ) ) )
+		return false;
+	index->slabCount = slabCount;
+
+	int* start = index->slabStart;
+	int* cursor = index->slabStart + slabCount + 1;
+	int* range = index->range;
+	float* maxWidth = index->slabMaxWidth;
+	memset( start, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	for ( int s = 0; s < slabCount; ++s )
+		maxWidth[s] = 0.0f;
+	if ( slabCount == 1 )
+	{
+		for ( int i = 0; i < n; ++i )
+		{
+			range[2 * i] = range[2 * i + 1] = 0;
+		}
+		start[1] = n;
+	}
+	else
+	{
+		for ( int i = 0; i < n; ++i )
+		{
+			const float* b = bounds + (size_t)sortedSlots[i] * stride;
+			// monotone in the coordinate, so boxes that overlap on the slab axis share a slab
+			int s0 = spSlabOf( index, b[slabAxis] );
+			int s1 = spSlabOf( index, b[d + slabAxis] );
+			range[2 * i] = s0;
+			range[2 * i + 1] = s1;
+			for ( int s = s0; s <= s1; ++s )
+			{
+				start[s + 1] += 1;
+			}
+		}
+		for ( int s = 0; s < slabCount; ++s )
+		{
+			start[s + 1] += start[s];
+		}
+	}
+	const int entries = start[slabCount];
+	cap = index->entryCapacity;
+	int cap2 = index->entryCapacity;
+	int cap3 = index->entryCapacity;
+	if ( !spGrow( (void**)&index->entries, &cap, entries * stride, sizeof( float ) ) ||
+		 !spGrow( (void**)&index->ids, &cap2, entries, sizeof( uint32_t ) ) ||
+		 !spGrow( (void**)&index->first, &cap3, entries, sizeof( int ) ) )
+	{
+		index->slabCount = 1;
+		index->slabAxis = -1;
+		start[1] = 0;
+		return false;
+	}
+	if ( entries > index->entryCapacity )
+		index->entryCapacity = entries;
+
+	// Fill the slabs in sorted order, so each slab is sorted.
+	memcpy( cursor, start, sizeof( int ) * (size_t)slabCount );
+	float* e = index->entries;
+	for ( int i = 0; i < n; ++i )
+	{
+		const int slot = sortedSlots[i];
+		const float* b = bounds + (size_t)slot * stride;
+		float packed[2 * SP_MAX_DIMENSIONS];
+		packed[0] = b[axis];
+		packed[1] = b[d + axis];
+		for ( int a = 0, k = 2; a < d; ++a )
+		{
+			if ( a != axis )
+			{
+				packed[k++] = b[a];
+				packed[k++] = b[d + a];
+			}
+		}
+		const float width = packed[1] - packed[0];
+		const int s0 = range[2 * i];
+		const int s1 = range[2 * i + 1];
+		const uint32_t id = world->ids[slot];
+		for ( int s = s0; s <= s1; ++s )
+		{
+			int dst = cursor[s]++;
+			memcpy( e + (size_t)dst * stride, packed, sizeof( float ) * (size_t)stride );
+			index->ids[dst] = id;
+			index->first[dst] = s0;
+			maxWidth[s] = width > maxWidth[s] ? width : maxWidth[s];
+		}
+	}
+	index->entryCount = entries;
+	return true;
+}
+
+bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min, const float* max, uint32_t mask,
+				   spPairArray* out, uint32_t pairWith )
+{
+	if ( index->axis < 0 || index->entryCount == 0 )
+	{
+		return true;
+	}
+	const int d = world->dimensions;
+	const int stride = world->stride;
+	const int axis = index->axis;
+	// the query in entry layout
+	float q[2 * SP_MAX_DIMENSIONS];
+	q[0] = min[axis];
+	q[1] = max[axis];
+	for ( int a = 0, k = 2; a < d; ++a )
+	{
+		if ( a != axis )
+		{
+			q[k++] = min[a];
+			q[k++] = max[a];
+		}
+	}
+	int s0 = 0, s1 = 0;
+	if ( index->slabCount > 1 )
+	{
+		s0 = spSlabOf( index, min[index->slabAxis] );
+		s1 = spSlabOf( index, max[index->slabAxis] );
+	}
+	const uint32_t pairSlot = spBoxId_Slot( ( spBoxId ){ pairWith } );
+	for ( int s = s0; s <= s1; ++s )
+	{
+		int lo = index->slabStart[s];
+		int hi = index->slabStart[s + 1];
+		// first entry whose min can reach the query: min >= q.min - (widest box of the slab). The margin covers
+		// rounding; entries it lets through are rejected by the exact test below.
+		const double width = index->slabMaxWidth[s];
+		const double reach = (double)q[0] - width - ( fabs( (double)q[0] ) + width ) * 1e-6;
+		while ( lo < hi )
+		{
+			int mid = lo + ( hi - lo ) / 2;
+			if ( (double)index->entries[(size_t)mid * stride] < reach )
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hi = index->slabStart[s + 1];
+		for ( int i = lo; i < hi; ++i )
+		{
+			const float* e = index->entries + (size_t)i * stride;
+			if ( e[0] > q[1] )
+			{
+				break;
+			}
+			int overlap = 1;
+			for ( int a = 0; a < stride; a += 2 )
+			{
+				overlap &= ( e[a] <= q[a + 1] ) & ( q[a] <= e[a + 1] );
+			}
+			if ( !overlap )
+			{
+				continue;
+			}
+			// reported in the first slab shared by the box and the query
+			int f = index->first[i] > s0 ? index->first[i] : s0;
+			if ( f != s )
+			{
+				continue;
+			}
+			const uint32_t id = index->ids[i];
+			const uint32_t slot = spBoxId_Slot( ( spBoxId ){ id } );
+			if ( world->ids[slot] != id )
+			{
+				continue; // removed since the index was built
+			}
+			spPair p;
+			if ( pairWith == 0 )
+			{
+				if ( ( world->categories[slot] & mask ) == 0 )
+					continue;
+				p.a = id;
+				p.b = 0;
+			}
+			else
+			{
+				if ( id == pairWith || !spShouldPair( world, pairSlot, slot ) )
+					continue;
+				p.a = id < pairWith ? id : pairWith;
+				p.b = id < pairWith ? pairWith : id;
+			}
+			if ( out->count == out->capacity &&
+				 !spGrow( (void**)&out->data, &out->capacity, out->count + 1, sizeof( spPair ) ) )
+			{
+				return false;
+			}
+			out->data[out->count++] = p;
+		}
+	}
+	return true;
+}

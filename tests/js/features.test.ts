@@ -1,0 +1,254 @@
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { init, World } from '../../web/src/index.js';
+import { f32, minus, mulberry32, overlaps, pairStrings, randomBox, type Box } from './oracle.js';
+
+beforeAll(() => init());
+
+let worlds: World<unknown>[] = [];
+afterEach(() => {
+  worlds.forEach((w) => w.dispose());
+  worlds = [];
+});
+
+function make<T = unknown>(dimensions: number): World<T> {
+  const w = new World<T>({ dimensions });
+  worlds.push(w as World<unknown>);
+  return w;
+}
+
+interface Entry extends Box {
+  category: number;
+  mask: number;
+  isStatic: boolean;
+}
+
+/** Brute force with filters and static boxes. */
+function oracle(boxes: Map<number, Entry>): string[] {
+  const entries = [...boxes.entries()].sort((p, q) => p[0] - q[0]);
+  const out: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    for (let j = i + 1; j < entries.length; j++) {
+      const [x, p] = entries[i]!;
+      const [y, q] = entries[j]!;
+      if (p.isStatic && q.isStatic) continue;
+      if ((p.category & q.mask) === 0 || (q.category & p.mask) === 0) continue;
+      if (overlaps(p, q)) out.push(`${x},${y}`);
+    }
+  }
+  return out;
+}
+
+describe('filters, groups and static boxes follow brute force', () => {
+  for (const d of [1, 2, 3, 4]) {
+    test(`${d}D random sequences`, () => {
+      const rand = mulberry32(500 + d);
+      const w = make(d);
+      const boxes = new Map<number, Entry>();
+      let prev: string[] = [];
+      for (let step = 0; step < 200; step++) {
+        const op = rand();
+        const ids = [...boxes.keys()];
+        if (op < 0.25 || ids.length < 4) {
+          for (let k = 0; k < 5; k++) {
+            const b = randomBox(rand, d, 0.2);
+            boxes.set(w.addBox(b.min, b.max), { ...b, category: 1, mask: 0xffffffff, isStatic: false });
+          }
+        } else if (op < 0.35) {
+          const id = ids[Math.floor(rand() * ids.length)]!;
+          w.removeBox(id);
+          boxes.delete(id);
+        } else if (op < 0.5) {
+          const id = ids[Math.floor(rand() * ids.length)]!;
+          const e = boxes.get(id)!;
+          e.category = 1 << Math.floor(rand() * 3);
+          e.mask = rand() < 0.5 ? 0xffffffff : 1 << Math.floor(rand() * 3);
+          w.setBoxFilter(id, e.category, e.mask);
+          expect(w.getBoxFilter(id)).toEqual({ category: e.category, mask: e.mask >>> 0 });
+        } else if (op < 0.65) {
+          const id = ids[Math.floor(rand() * ids.length)]!;
+          const e = boxes.get(id)!;
+          e.isStatic = rand() < 0.7;
+          w.setBoxStatic(id, e.isStatic);
+          expect(w.isBoxStatic(id)).toBe(e.isStatic);
+        } else {
+          const view = w.bounds;
+          for (const [id, e] of boxes) {
+            if (e.isStatic && rand() < 0.95) continue; // statics rarely move
+            const o = w.offsetOf(id);
+            for (let a = 0; a < d; a++) {
+              const dx = (rand() - 0.5) * 4;
+              e.min[a] = f32(e.min[a]! + dx);
+              e.max[a] = f32(e.max[a]! + dx);
+              view[o + a] = e.min[a]!;
+              view[o + d + a] = e.max[a]!;
+            }
+          }
+        }
+        w.update();
+        const now = oracle(boxes);
+        expect(pairStrings(w.pairs)).toEqual(now);
+        expect(pairStrings(w.began)).toEqual(minus(now, prev));
+        expect(pairStrings(w.ended)).toEqual(minus(prev, now));
+        expect(w.counters.staticBoxes).toBe([...boxes.values()].filter((e) => e.isStatic).length);
+        prev = now;
+      }
+    });
+  }
+
+  test('bipartite groups: bullets pair with enemies, never with each other', () => {
+    const w = make(2);
+    const bullets = [0, 1, 2].map(() => w.addBox([0, 0], [1, 1]));
+    const enemies = [0, 1].map(() => w.addBox([0.5, 0.5], [2, 2]));
+    bullets.forEach((id) => w.setBoxFilter(id, 1, 2));
+    enemies.forEach((id) => w.setBoxFilter(id, 2, 1));
+    w.update();
+    expect(w.pairCount).toBe(6);
+    w.forEachPair((a, b) => expect(bullets.includes(a)).not.toBe(bullets.includes(b)));
+  });
+
+  test('thousands of still static boxes and a few moving ones: statics are not rebuilt or swept', () => {
+    const w = make(2);
+    const rand = mulberry32(4);
+    for (let i = 0; i < 5000; i++) {
+      const b = randomBox(rand, 2, 0.01);
+      w.setBoxStatic(w.addBox(b.min, b.max), true);
+    }
+    const movers = Array.from({ length: 5 }, () => w.addBox([0, 0], [2, 2]));
+    w.update();
+    expect(w.counters.staticRebuilt).toBe(1);
+    for (let frame = 0; frame < 10; frame++) {
+      movers.forEach((id, i) => w.setBox(id, [frame * 9 + i, frame * 9], [frame * 9 + i + 2, frame * 9 + 2]));
+      w.update();
+      const c = w.counters;
+      expect(c.staticRebuilt).toBe(0);
+      expect(c.overlapTests).toBeLessThanOrEqual(10); // 5 moving boxes: at most 10 candidate pairs among them
+    }
+  });
+});
+
+describe('queries equal brute force', () => {
+  for (const d of [1, 2, 3]) {
+    test(`${d}D: queryBox, queryPoint and castRay`, () => {
+      const rand = mulberry32(900 + d);
+      const w = make(d);
+      const boxes = new Map<number, Entry>();
+      for (let i = 0; i < 1200; i++) {
+        const b = randomBox(rand, d, 0.05);
+        const id = w.addBox(b.min, b.max);
+        const category = i % 4 === 0 ? 2 : 1;
+        w.setBoxFilter(id, category, 0xffffffff);
+        if (i % 3 === 0) w.setBoxStatic(id, true);
+        boxes.set(id, { ...b, category, mask: 0xffffffff, isStatic: i % 3 === 0 });
+      }
+      w.update();
+      for (let q = 0; q < 40; q++) {
+        const region = randomBox(rand, d, 0.3);
+        const mask = q % 3 === 0 ? 2 : 0xffffffff;
+        const want = [...boxes.entries()]
+          .filter(([, e]) => (e.category & mask) !== 0 && overlaps(e, region))
+          .map(([id]) => id)
+          .sort((x, y) => x - y);
+        expect(Array.from(w.queryBox(region.min, region.max, mask))).toEqual(want);
+        const point = region.min;
+        const inside = [...boxes.entries()]
+          .filter(([, e]) => overlaps(e, { min: point, max: point }))
+          .map(([id]) => id)
+          .sort((x, y) => x - y);
+        expect(Array.from(w.queryPoint(point))).toEqual(inside);
+
+        // ray: brute force entry distance with unit direction
+        const dir = Array.from({ length: d }, () => rand() - 0.5);
+        const len = Math.hypot(...dir);
+        const u = dir.map((v) => Math.fround(v) / Math.hypot(...dir.map(Math.fround)));
+        const maxDistance = q % 2 ? Infinity : 30;
+        const hits: [number, number][] = [];
+        for (const [id, e] of boxes) {
+          if ((e.category & mask) === 0) continue;
+          let t0 = 0;
+          let t1 = maxDistance;
+          let hit = true;
+          for (let a = 0; a < d; a++) {
+            const o = Math.fround(point[a]!);
+            if (u[a] === 0) {
+              if (o < e.min[a]! || o > e.max[a]!) hit = false;
+              continue;
+            }
+            const ta = (e.min[a]! - o) / u[a]!;
+            const tb = (e.max[a]! - o) / u[a]!;
+            t0 = Math.max(t0, Math.min(ta, tb));
+            t1 = Math.min(t1, Math.max(ta, tb));
+          }
+          if (hit && t0 <= t1) hits.push([id, t0]);
+        }
+        expect(len).toBeGreaterThan(0);
+        const got = w.castRay(point, dir, maxDistance, mask);
+        expect([...got.ids].sort((x, y) => x - y)).toEqual(hits.map(([id]) => id).sort((x, y) => x - y));
+        for (let i = 0; i < got.ids.length; i++) {
+          const t = hits.find(([id]) => id === got.ids[i])![1];
+          expect(Math.abs(got.distances[i]! - t)).toBeLessThan(1e-3 * (1 + t));
+          if (i > 0) expect(got.distances[i]!).toBeGreaterThanOrEqual(got.distances[i - 1]!);
+        }
+      }
+    });
+  }
+
+  test('query errors: bad regions and rays throw and change nothing', () => {
+    const w = make(2);
+    w.addBox([0, 0], [1, 1]);
+    w.update();
+    expect(() => w.queryBox([0, NaN], [1, 1])).toThrow(expect.objectContaining({ code: 'InvalidBounds' }));
+    expect(() => w.queryBox([2, 0], [1, 1])).toThrow(expect.objectContaining({ code: 'InvertedBounds' }));
+    expect(() => w.castRay([0, 0], [0, 0])).toThrow(/zero vector/);
+    expect(() => w.castRay([0, 0], [1, 0], -1)).toThrow(/maxDistance/);
+    expect(() => w.queryPoint([0])).toThrow(expect.objectContaining({ code: 'InvalidDimensions' }));
+    expect(w.pairCount).toBe(0);
+    expect(Array.from(w.queryPoint([0.5, 0.5]))).toHaveLength(1);
+  });
+});
+
+describe('game loop helpers', () => {
+  test('user data rides along with ids, and began / ended iterate without allocating pairs', () => {
+    const w = make<{ name: string }>(2);
+    const ship = { name: 'ship' };
+    const rock = { name: 'rock' };
+    const a = w.addBox([0, 0], [1, 1], ship);
+    const b = w.addBox([0.5, 0.5], [2, 2], rock);
+    expect(w.dataOf(a)).toBe(ship);
+    w.update();
+    const began: string[] = [];
+    w.forEachBegan((x, y, dx, dy) => began.push(`${dx!.name}-${dy!.name}`, `${x < y}`));
+    expect(began).toEqual(['ship-rock', 'true']);
+    w.removeBox(b);
+    expect(w.dataOf(b)).toBeUndefined();
+    w.update();
+    const ended: string[] = [];
+    w.forEachEnded((_x, _y, dx, dy) => ended.push(`${dx!.name}-${dy!.name}`));
+    expect(ended).toEqual(['ship-rock']);
+  });
+
+  test('deterministic order: the same operations give the same pair lists, sorted by (a, b)', () => {
+    const run = () => {
+      const w = make(2);
+      const rand = mulberry32(42);
+      const ids: number[] = [];
+      const log: number[][] = [];
+      for (let frame = 0; frame < 20; frame++) {
+        for (let k = 0; k < 30; k++) {
+          const b = randomBox(rand, 2, 0.2);
+          ids.push(w.addBox(b.min, b.max));
+        }
+        for (let k = 0; k < 10; k++) w.removeBox(ids.splice(Math.floor(rand() * ids.length), 1)[0]!);
+        w.update();
+        log.push(Array.from(w.pairs), Array.from(w.began), Array.from(w.ended));
+      }
+      return log;
+    };
+    const first = run();
+    expect(run()).toEqual(first);
+    for (const list of first) {
+      for (let i = 2; i < list.length; i += 2) {
+        expect(list[i - 2]! < list[i]! || (list[i - 2] === list[i] && list[i - 1]! < list[i + 1]!)).toBe(true);
+      }
+    }
+  });
+});
