@@ -181,7 +181,7 @@ export abstract class BallScene implements Scene {
     if (this.options.checks) {
       checks.forEach((c, i) => {
         const latest = i === checks.length - 1;
-        g.ctx.globalAlpha = latest ? 1 : 0.45;
+        g.ctx.globalAlpha = latest ? 1 : 0.7;
         g.line(c.a.x, c.a.y, c.b.x, c.b.y, this.options.checks, latest ? 3 : 2, c.hit ? undefined : [6, 5]);
       });
       g.ctx.globalAlpha = 1;

@@ -84,6 +84,8 @@ class View {
   /** Advance up to one frame, honouring the scene's pauses. `beat`: run to the next pause regardless of time. */
   advance(now: number, slow: number, beat = false): void {
     if (!beat && now < this.#wakeAt) return;
+    // pauses shorter than an animation frame add up: run every beat that is due (catching up at most 50 ms)
+    let t = Math.max(this.#wakeAt, now - 50);
     for (let guard = 0; guard < 100_000; guard++) {
       if (!this.#gen) this.#gen = this.scene.frame();
       const r = this.#gen.next();
@@ -94,8 +96,11 @@ class View {
         return;
       }
       if (r.value > 0) {
-        this.#wakeAt = now + r.value * slow;
-        return;
+        t += r.value * slow;
+        if (beat || t > now) {
+          this.#wakeAt = beat ? now + r.value * slow : t;
+          return;
+        }
       }
     }
   }
@@ -111,6 +116,8 @@ class View {
     this.#statsAt = now;
     this.scene.panel?.();
     this.root.dataset.frames = String(this.frames);
+    // ball positions (logical canvas units), for anyone scripting the page
+    this.root.dataset.positions = this.scene.balls.map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`).join(' ');
     const stats = this.scene.stats();
     if (this.stats.childElementCount !== stats.length) {
       this.stats.replaceChildren(
