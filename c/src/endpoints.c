@@ -26,6 +26,25 @@ static int spCompareEndpoints( const void* x, const void* y )
 
 spResult spUpdateEndpoints( spWorld* w, int axis )
 {
+	// Bounds written through the view are unchecked until now. Validate every live box before touching the list:
+	// NaN would make the comparisons inconsistent (qsort's behaviour is then undefined), and a rejected call must
+	// change nothing.
+	const int d = w->dimensions;
+	const int stride = w->stride;
+	for ( int s = 0; s < w->slotCount; ++s )
+	{
+		if ( w->ids[s] == 0 )
+			continue;
+		const float* b = w->bounds + (size_t)s * stride;
+		spResult r = spCheckBounds( b, b + d, d );
+		if ( r != sp_resultOk )
+		{
+			w->lastInvalidBox.bits = w->ids[s];
+			return r;
+		}
+	}
+	w->lastInvalidBox = sp_nullBoxId;
+
 	spEndpointList* list = &w->endpoints[axis];
 	const uint8_t bit = (uint8_t)( SP_FLAG_IN_ENDPOINTS_0 << axis );
 	if ( w->endpointsVersion[axis] != w->structureVersion || list->count != 2 * w->boxCount )
@@ -62,8 +81,6 @@ spResult spUpdateEndpoints( spWorld* w, int axis )
 		list->count = n;
 		w->endpointsVersion[axis] = w->structureVersion;
 	}
-	const int d = w->dimensions;
-	const int stride = w->stride;
 	float* values = list->values;
 	uint32_t* refs = list->refs;
 	const int n = list->count;
