@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+// The C engine on the scenes of tests/bench/scenes.mjs (same generator, same seeds, same float32 boxes), built
+// natively (gcc) and as wasm (emcc, run in Node), so the two builds of the same C can be compared:
+//   sp_bench [filter] [maxN]      e.g. sp_bench one-shot 100000
+// Instruction counts (hardware counters are not available on these machines):
+//   valgrind --tool=callgrind --callgrind-out-file=build/cg.out build/bench-native/sp_bench motion 100000
+//   callgrind_annotate build/cg.out | head -30
+#define _POSIX_C_SOURCE 199309L // clock_gettime
+#include "sweep_prune/sweep_prune.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define K 100.0
+
+static double Now( void )
+{
+	struct timespec t;
+	clock_gettime( CLOCK_MONOTONIC, &t );
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+typedef struct Rng
+{
+	uint32_t a;
+} Rng;
+
+// mulberry32, as scenes.mjs
+static double Next( Rng* r )
+{
+	r->a += 0x6d2b79f5u;
+	uint32_t t = r->a;
+	t = ( t ^ ( t >> 15 ) ) * ( t | 1u );
+	t ^= t + ( t ^ ( t >> 7 ) ) * ( t | 61u );
+	return (double)( t ^ ( t >> 14 ) ) / 4294967296.0;
+}
+
+static double Side( int n, int d )
+{
+	return K * pow( (double)n, 1.0 / d );
+}
+
+static float* Uniform( int n, int d, uint32_t seed, uint32_t placeSeed )
+{
+	Rng rnd = { seed }, place = { placeSeed };
+	double L = Side( n, d );
+	float* b = malloc( sizeof( float ) * 2 * (size_t)d * (size_t)n );
+	for ( int i = 0; i < n; ++i )
+	{
+		for ( int a = 0; a < d; ++a )
+		{
+			double size = 2 * K * ( 0.05 + 0.95 * Next( &rnd ) );
+			double lo = Next( &place ) * ( L - size );
+			b[(size_t)i * 2 * d + a] = (float)lo;
+			b[(size_t)i * 2 * d + d + a] = (float)( lo + size );
+		}
+	}
+	return b;
+}
+
+static float* Clustered( int n, uint32_t seed, uint32_t placeSeed )
+{
+	Rng rnd = { seed }, place = { placeSeed };
+	double L = Side( n, 2 );
+	int clusters = ( n + 499 ) / 500;
+	double* centers = malloc( sizeof( double ) * 2 * (size_t)clusters );
+	for ( int c = 0; c < 2 * clusters; ++c )
+		centers[c] = Next( &place ) * L;
+	float* b = malloc( sizeof( float ) * 4 * (size_t)n );
+	for ( int i = 0; i < n; ++i )
+	{
+		int c = i % clusters;
+		for ( int a = 0; a < 2; ++a )
+		{
+			double size = 2 * K * ( 0.05 + 0.95 * Next( &rnd ) );
+			double u = Next( &place );
+			u += Next( &place );
+			u += Next( &place );
+			double lo = centers[2 * c + a] + ( u - 1.5 ) * 8 * K;
+			b[(size_t)i * 4 + a] = (float)lo;
+			b[(size_t)i * 4 + 2 + a] = (float)( lo + size );
+		}
+	}
+	free( centers );
+	return b;
+}
+
+static int Overlap( const float* b, int i, int j, int d )
+{
+	const float* p = b + (size_t)i * 2 * d;
+	const float* q = b + (size_t)j * 2 * d;
+	for ( int a = 0; a < d; ++a )
+		if ( p[a] > q[d + a] || q[a] > p[d + a] )
+			return 0;
+	return 1;
+}
+
+typedef struct Entry
+{
+	uint64_t key;
+	int box;
+} Entry;
+
+static int CompareEntries( const void* x, const void* y )
+{
+	const Entry* p = x;
+	const Entry* q = y;
+	return p->key < q->key ? -1 : p->key > q->key ? 1 : p->box - q->box;
+}
+
+// Oracle: brute force for small n; otherwise a grid with cells larger than any box, each pair counted in the cell
+// holding the corner made of the larger mins (as gridCount in scenes.mjs). Shares no code with the engine.
+static long long OracleCount( const float* b, int n, int d )
+{
+	long long count = 0;
+	if ( n <= 5000 )
+	{
+		for ( int i = 0; i < n; ++i )
+			for ( int j = i + 1; j < n; ++j )
+				count += Overlap( b, i, j, d );
+		return count;
+	}
+	double cell = 0;
+	for ( int i = 0; i < n; ++i )
+		for ( int a = 0; a < d; ++a )
+		{
+			double w = (double)b[(size_t)i * 2 * d + d + a] - b[(size_t)i * 2 * d + a];
+			cell = w > cell ? w : cell;
+		}
+	cell = cell * 1.001 + 1e-9;
+	Entry* e = malloc( sizeof( Entry ) * ( (size_t)n << d ) );
+	size_t m = 0;
+	for ( int i = 0; i < n; ++i )
+	{
+		int lo[4], hi[4];
+		for ( int a = 0; a < d; ++a )
+		{
+			lo[a] = (int)floor( b[(size_t)i * 2 * d + a] / cell );
+			hi[a] = (int)floor( b[(size_t)i * 2 * d + d + a] / cell );
+		}
+		for ( int mask = 0; mask < 1 << d; ++mask )
+		{
+			uint64_t key = 0;
+			int skip = 0;
+			for ( int a = d - 1; a >= 0; --a )
+			{
+				int c = ( mask >> a ) & 1 ? hi[a] : lo[a];
+				skip |= ( ( mask >> a ) & 1 ) && hi[a] == lo[a];
+				key = key * 4096 + (uint64_t)( c + 2048 );
+			}
+			if ( !skip )
+				e[m++] = ( Entry ){ key, i };
+		}
+	}
+	qsort( e, m, sizeof( Entry ), CompareEntries );
+	for ( size_t s = 0; s < m; )
+	{
+		size_t t = s;
+		while ( t < m && e[t].key == e[s].key )
+			++t;
+		for ( size_t x = s; x < t; ++x )
+			for ( size_t y = x + 1; y < t; ++y )
+			{
+				int i = e[x].box, j = e[y].box;
+				if ( !Overlap( b, i, j, d ) )
+					continue;
+				uint64_t key = 0;
+				for ( int a = d - 1; a >= 0; --a )
+				{
+					float lo = b[(size_t)i * 2 * d + a] > b[(size_t)j * 2 * d + a] ? b[(size_t)i * 2 * d + a] : b[(size_t)j * 2 * d + a];
+					key = key * 4096 + (uint64_t)( (int)floor( lo / cell ) + 2048 );
+				}
+				count += key == e[s].key;
+			}
+		s = t;
+	}
+	free( e );
+	return count;
+}
+
+static void Check( spResult r, const char* what )
+{
+	if ( r != sp_resultOk )
+	{
+		fprintf( stderr, "%s: %s\n", what, spResultString( r ) );
+		exit( 1 );
+	}
+}
+
+static spWorldId MakeWorld( const float* b, int n, int d )
+{
+	spWorldDef def = spDefaultWorldDef();
+	def.dimensions = d;
+	def.capacity = n;
+	spWorldId w;
+	Check( spCreateWorld( &def, &w ), "create" );
+	for ( int i = 0; i < n; ++i )
+	{
+		spBoxId id;
+		Check( spWorld_AddBox( w, b + (size_t)i * 2 * d, b + (size_t)i * 2 * d + d, &id ), "add" );
+	}
+	Check( spWorld_Update( w ), "update" );
+	return w;
+}
+
+// One frame: every box moved by one copy into the bounds array (slots are consecutive), then the update.
+static int Frame( spWorldId w, const float* b, int n, int d, int* events )
+{
+	int floats;
+	float* bounds = spWorld_GetBounds( w, &floats );
+	memcpy( bounds, b, sizeof( float ) * 2 * (size_t)d * (size_t)n );
+	Check( spWorld_Update( w ), "update" );
+	int count, began, ended;
+	spWorld_GetPairs( w, &count );
+	spWorld_GetBeganPairs( w, &began );
+	spWorld_GetEndedPairs( w, &ended );
+	*events += began + ended;
+	return count;
+}
+
+static int CompareDoubles( const void* x, const void* y )
+{
+	double p = *(const double*)x, q = *(const double*)y;
+	return p < q ? -1 : p > q;
+}
+
+static void Report( const char* workload, int n, int d, double* t, int runs, long long pairs, spWorldId w )
+{
+	double mean = 0, var = 0;
+	for ( int i = 0; i < runs; ++i )
+		mean += t[i] / runs;
+	for ( int i = 0; i < runs; ++i )
+		var += ( t[i] - mean ) * ( t[i] - mean ) / runs;
+	qsort( t, (size_t)runs, sizeof( double ), CompareDoubles );
+	spCounters c = spWorld_GetCounters( w );
+	printf( "%-22s n=%-8d %dD  median %9.3f ms  mean %9.3f ± %7.3f  min %9.3f  (%d runs)  pairs %lld  slabs %d  tests %d  "
+			"%.0f bytes/box\n",
+			workload, n, d, t[runs / 2], mean, sqrt( var ), t[0], runs, pairs, c.slabs, c.overlapTests,
+			(double)spWorld_GetByteCount( w ) / n );
+	fflush( stdout );
+}
+
+typedef float* SceneFcn( int n, int d, uint32_t seed, uint32_t placeSeed );
+
+static float* UniformScene( int n, int d, uint32_t seed, uint32_t placeSeed )
+{
+	return Uniform( n, d, seed, placeSeed );
+}
+
+static float* ClusteredScene( int n, int d, uint32_t seed, uint32_t placeSeed )
+{
+	(void)d;
+	return Clustered( n, seed, placeSeed );
+}
+
+// Every timed run moves every box to a fresh random place (the same boxes in two arrangements, alternating).
+static void OneShot( const char* workload, int n, int d, SceneFcn* make )
+{
+	float* scenes[2] = { make( n, d, 1, 1001 ), make( n, d, 1, 1002 ) };
+	long long expected[2] = { OracleCount( scenes[0], n, d ), OracleCount( scenes[1], n, d ) };
+	int runs = n <= 1000 ? 21 : n <= 10000 ? 11 : n <= 100000 ? 7 : 5;
+	spWorldId w = MakeWorld( scenes[1], n, d );
+	double t[32];
+	int events = 0;
+	for ( int r = 0; r <= runs; ++r )
+	{
+		double t0 = Now();
+		int count = Frame( w, scenes[r & 1 ? 1 : 0], n, d, &events );
+		double t1 = Now();
+		if ( count != expected[r & 1 ? 1 : 0] )
+		{
+			fprintf( stderr, "%s n=%d: %d pairs, oracle %lld\n", workload, n, count, expected[r & 1 ? 1 : 0] );
+			exit( 1 );
+		}
+		if ( r > 0 )
+			t[r - 1] = t1 - t0;
+	}
+	Report( workload, n, d, t, runs, expected[0], w );
+	spDestroyWorld( w );
+	free( scenes[0] );
+	free( scenes[1] );
+}
+
+// Coherent motion, as Motion in scenes.mjs; reports the mean per frame over 60 frames as the median column too.
+static void Motion( int n, int d )
+{
+	float* b = Uniform( n, d, 7, 1007 );
+	double L = Side( n, d );
+	Rng rnd = { 7u ^ 0x9e3779b9u };
+	double* vel = malloc( sizeof( double ) * (size_t)n * d );
+	for ( int i = 0; i < n * d; ++i )
+		vel[i] = ( 2 * Next( &rnd ) - 1 ) * 0.02 * 2 * K;
+	spWorldId w = MakeWorld( b, n, d );
+	enum
+	{
+		frames = 60
+	};
+	double t[frames];
+	int events = 0;
+	long long last = 0;
+	for ( int f = 0; f < frames; ++f )
+	{
+		for ( int i = 0; i < n; ++i )
+			for ( int a = 0; a < d; ++a )
+			{
+				float* p = b + (size_t)i * 2 * d + a;
+				double size = (double)p[d] - (double)p[0];
+				double lo = (double)p[0] + vel[i * d + a];
+				if ( lo < 0 || lo + size > L )
+				{
+					vel[i * d + a] = -vel[i * d + a];
+					lo = (double)p[0] + vel[i * d + a];
+				}
+				p[0] = (float)lo;
+				p[d] = (float)( lo + size );
+			}
+		double t0 = Now();
+		last = Frame( w, b, n, d, &events );
+		t[f] = Now() - t0;
+		if ( f == 0 || f == frames - 1 )
+		{
+			long long o = OracleCount( b, n, d );
+			if ( o != last )
+			{
+				fprintf( stderr, "motion n=%d frame %d: %lld pairs, oracle %lld\n", n, f, last, o );
+				exit( 1 );
+			}
+		}
+	}
+	double mean = 0;
+	for ( int f = 0; f < frames; ++f )
+		mean += t[f] / frames;
+	Report( "motion (per frame)", n, d, t, frames, last, w );
+	printf( "%-22s n=%-8d %dD  mean per frame %9.3f ms, %d began+ended events in 60 frames\n", "", n, d, mean, events );
+	spDestroyWorld( w );
+	free( vel );
+	free( b );
+}
+
+int main( int argc, char** argv )
+{
+	const char* filter = argc > 1 ? argv[1] : "";
+	int maxN = argc > 2 ? atoi( argv[2] ) : 1000000;
+	const int sizes[] = { 1000, 10000, 100000, 1000000 };
+	for ( int s = 0; s < 4; ++s )
+		if ( sizes[s] <= maxN && strstr( "one-shot uniform 2D", filter ) )
+			OneShot( "one-shot uniform 2D", sizes[s], 2, UniformScene );
+	for ( int s = 0; s < 3; ++s )
+		if ( sizes[s] <= maxN && strstr( "motion 2D", filter ) )
+			Motion( sizes[s], 2 );
+	for ( int s = 1; s < 3; ++s )
+		if ( sizes[s] <= maxN && strstr( "one-shot clustered 2D", filter ) )
+			OneShot( "one-shot clustered 2D", sizes[s], 2, ClusteredScene );
+	for ( int s = 1; s < 3; ++s )
+		if ( sizes[s] <= maxN && strstr( "one-shot uniform 3D", filter ) )
+			OneShot( "one-shot uniform 3D", sizes[s], 3, UniformScene );
+	return 0;
+}
