@@ -71,16 +71,19 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots,
 	const int d = world->dimensions;
 	const int stride = world->stride;
 	const float* bounds = world->bounds;
-	index->entryCount = 0;
-	index->axis = axis;
-	index->slabAxis = -1;
-	index->slabCount = 1;
-	index->slabLo = 0.0;
-	index->slabScale = 0.0;
+
+	// The new layout is planned in `plan` and in the scratch array, and the index is written only after every
+	// allocation has succeeded: a failed build leaves the previous index whole (realloc keeps contents), so
+	// queries after a failed update still see the boxes of the last update.
+	spIndex plan = *index;
+	plan.axis = axis;
+	plan.slabAxis = -1;
+	plan.slabCount = 1;
+	plan.slabLo = 0.0;
+	plan.slabScale = 0.0;
 
 	// Slabs along the second axis: about sqrt(n * fA / fB) of them balances sweep candidates (fewer with more
 	// slabs) against boxes copied into several slabs (more with more slabs).
-	int slabCount = 1;
 	if ( slabAxis >= 0 && n >= 64 )
 	{
 		const spAxisStats* sa = stats + axis;
@@ -94,15 +97,52 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots,
 			double k = sqrt( (double)n * fA / ( fB + 1.0 / n ) );
 			double kMax = n / 8.0 < 4096.0 ? n / 8.0 : 4096.0;
 			k = k < 1.0 ? 1.0 : k > kMax ? kMax : k;
-			slabCount = (int)k;
-			if ( slabCount > 1 )
+			if ( (int)k > 1 )
 			{
-				index->slabAxis = slabAxis;
-				index->slabLo = sb->lo;
-				index->slabScale = slabCount / rangeB;
+				plan.slabCount = (int)k;
+				plan.slabAxis = slabAxis;
+				plan.slabLo = sb->lo;
+				plan.slabScale = plan.slabCount / rangeB;
 			}
 		}
 	}
+	const int slabCount = plan.slabCount;
+
+	// scratch: first and last slab per box, then the entry count per slab
+	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n + slabCount + 1, sizeof( int ) ) )
+		return false;
+	int* range = index->range;
+	int* counts = index->range + 2 * n;
+	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	if ( slabCount == 1 )
+	{
+		for ( int i = 0; i < n; ++i )
+		{
+			range[2 * i] = range[2 * i + 1] = 0;
+		}
+		counts[1] = n;
+	}
+	else
+	{
+		for ( int i = 0; i < n; ++i )
+		{
+			const float* b = bounds + (size_t)sortedSlots[i] * stride;
+			// monotone in the coordinate, so boxes that overlap on the slab axis share a slab
+			int s0 = spSlabOf( &plan, b[slabAxis] );
+			int s1 = spSlabOf( &plan, b[d + slabAxis] );
+			range[2 * i] = s0;
+			range[2 * i + 1] = s1;
+			for ( int s = s0; s <= s1; ++s )
+			{
+				counts[s + 1] += 1;
+			}
+		}
+		for ( int s = 0; s < slabCount; ++s )
+		{
+			counts[s + 1] += counts[s];
+		}
+	}
+	const int entries = counts[slabCount];
 
 	int cap = index->slabCapacity;
 	if ( !spGrow( (void**)&index->slabStart, &cap, 2 * ( slabCount + 1 ), sizeof( int ) ) )
@@ -112,60 +152,28 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots,
 		return false;
 	if ( 2 * ( slabCount + 1 ) > index->slabCapacity )
 		index->slabCapacity = 2 * ( slabCount + 1 );
-	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n, sizeof( int ) ) )
-		return false;
-	index->slabCount = slabCount;
-
-	int* start = index->slabStart;
-	int* cursor = index->slabStart + slabCount + 1;
-	int* range = index->range;
-	float* maxWidth = index->slabMaxWidth;
-	memset( start, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	for ( int s = 0; s < slabCount; ++s )
-		maxWidth[s] = 0.0f;
-	if ( slabCount == 1 )
-	{
-		for ( int i = 0; i < n; ++i )
-		{
-			range[2 * i] = range[2 * i + 1] = 0;
-		}
-		start[1] = n;
-	}
-	else
-	{
-		for ( int i = 0; i < n; ++i )
-		{
-			const float* b = bounds + (size_t)sortedSlots[i] * stride;
-			// monotone in the coordinate, so boxes that overlap on the slab axis share a slab
-			int s0 = spSlabOf( index, b[slabAxis] );
-			int s1 = spSlabOf( index, b[d + slabAxis] );
-			range[2 * i] = s0;
-			range[2 * i + 1] = s1;
-			for ( int s = s0; s <= s1; ++s )
-			{
-				start[s + 1] += 1;
-			}
-		}
-		for ( int s = 0; s < slabCount; ++s )
-		{
-			start[s + 1] += start[s];
-		}
-	}
-	const int entries = start[slabCount];
 	cap = index->entryCapacity;
 	int cap2 = index->entryCapacity;
 	int cap3 = index->entryCapacity;
 	if ( !spGrow( (void**)&index->entries, &cap, entries * stride, sizeof( float ) ) ||
 		 !spGrow( (void**)&index->ids, &cap2, entries, sizeof( uint32_t ) ) ||
 		 !spGrow( (void**)&index->first, &cap3, entries, sizeof( int ) ) )
-	{
-		index->slabCount = 1;
-		index->slabAxis = -1;
-		start[1] = 0;
 		return false;
-	}
 	if ( entries > index->entryCapacity )
 		index->entryCapacity = entries;
+
+	// Commit.
+	index->axis = plan.axis;
+	index->slabAxis = plan.slabAxis;
+	index->slabCount = slabCount;
+	index->slabLo = plan.slabLo;
+	index->slabScale = plan.slabScale;
+	int* start = index->slabStart;
+	int* cursor = index->slabStart + slabCount + 1;
+	float* maxWidth = index->slabMaxWidth;
+	memcpy( start, counts, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	for ( int s = 0; s < slabCount; ++s )
+		maxWidth[s] = 0.0f;
 
 	// Fill the slabs in sorted order, so each slab is sorted.
 	memcpy( cursor, start, sizeof( int ) * (size_t)slabCount );

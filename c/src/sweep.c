@@ -311,7 +311,8 @@ spResult spUpdateWorld( spWorld* w )
 	c.sweepAxis = axis;
 	if ( !spBuildIndex( &w->dynamicIndex, w, w->order, n, axis, slabAxis, stats ) )
 	{
-		w->dynamicIndex.axis = -1; // next update re-sorts from scratch
+		// the index of the last update is intact, so queries still answer from it (the order may now be sorted on
+		// another axis: the next update's insertion sort then gives up and falls back to radix sort)
 		return sp_resultOutOfMemory;
 	}
 	c.slabs = w->dynamicIndex.slabCount;

@@ -659,7 +659,7 @@ int RobustOutOfMemory( void )
 		}
 	}
 	// Every other allocating call, for each of its allocations: fail it, require no change, then retry.
-	int seen[5] = { 0 };
+	int seen[6] = { 0 };
 	for ( int d = 1; d <= SP_MAX_DIMENSIONS; ++d )
 	{
 		Scene s;
@@ -668,6 +668,17 @@ int RobustOutOfMemory( void )
 		Rng rng = { 99u + (uint32_t)d };
 		uint32_t* prev = NULL;
 		int prevCount = BruteForcePairs( &s.mirror, &prev );
+		// what a query over everything answers after the last successful update
+		float all[2 * SP_MAX_DIMENSIONS];
+		Fill( all, d, -FLT_MAX );
+		Fill( all + d, d, FLT_MAX );
+		uint32_t* seen0 = NULL;
+		int seenCount = 0;
+		{
+			const uint32_t* ids;
+			ENSURE_OK( spWorld_QueryBox( w, all, all + d, 0xFFFFFFFFu, &ids, &seenCount ) );
+			seen0 = Dup( ids, sizeof( uint32_t ) * (size_t)seenCount );
+		}
 		for ( int round = 0; round < 3; ++round )
 		{
 			// reserve
@@ -742,8 +753,23 @@ int RobustOutOfMemory( void )
 					break;
 				ENSURE( r == sp_resultOutOfMemory && same );
 				seen[2] += 1;
+				// queries answer from a whole index: the last successful update's (when the failure came while
+				// indexing), or the failed update's, which already holds every box (when it came later)
+				const uint32_t* ids;
+				int count;
+				ENSURE_OK( spWorld_QueryBox( w, all, all + d, 0xFFFFFFFFu, &ids, &count ) );
+				int previous = count == seenCount && ( count == 0 || memcmp( ids, seen0, sizeof( uint32_t ) * (size_t)count ) == 0 );
+				ENSURE( previous || count == s.mirror.count );
+				seen[5] += previous && seenCount != s.mirror.count;
 			}
 			RUN_SUB( CheckWorld( w, &s.mirror, &prev, &prevCount ) );
+			{
+				const uint32_t* ids;
+				ENSURE_OK( spWorld_QueryBox( w, all, all + d, 0xFFFFFFFFu, &ids, &seenCount ) );
+				ENSURE( seenCount == s.mirror.count );
+				free( seen0 );
+				seen0 = Dup( ids, sizeof( uint32_t ) * (size_t)seenCount );
+			}
 			// endpoints: membership changed and the list is far from sorted (the fallback sort allocates)
 			for ( int axis = 0; axis < d; ++axis )
 			{
@@ -775,11 +801,12 @@ int RobustOutOfMemory( void )
 			}
 		}
 		free( prev );
+		free( seen0 );
 		FreeScene( &s );
 	}
 	spSetAllocator( NULL );
 	// every kind of call was made to fail at least once
-	for ( int i = 0; i < 5; ++i )
+	for ( int i = 0; i < 6; ++i )
 	{
 		if ( seen[i] == 0 )
 			fprintf( stderr, "out-of-memory case %d never happened\n", i );
