@@ -12,3 +12,35 @@ ctest --test-dir build/native -j"$jobs" --output-on-failure
 echo "== C tests, wasm (emcc, run in node)"
 cmake --build build/wasm -j"$jobs" >/dev/null
 ctest --test-dir build/wasm -j"$jobs" --output-on-failure
+
+# Native gates: sanitizers, valgrind and the fuzzer. SP_FUZZ_SECONDS sets the fuzzing time (0 skips it).
+echo "== C tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang-14; any report fails)"
+cmake -S . -B build/asan -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSP_SANITIZE=ON >/dev/null
+cmake --build build/asan -j"$jobs" >/dev/null
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest --test-dir build/asan -j"$jobs" --output-on-failure
+
+echo "== valgrind memcheck (a fast subset: error paths, out of memory, bounds view, the fuzz corpus)"
+cmake -S . -B build/valgrind -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build/valgrind -j"$jobs" >/dev/null
+memcheck=(valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite,indirect)
+printf '%s\n' ids_are_generational stale_and_foreign_ids bad_input_changes_nothing out_of_memory_changes_nothing \
+  world_registry invalid_bounds_view endpoints_sorted robust_invalid robust_inverted robust_null robust_stale \
+  robust_capacity_exceeded robust_too_many robust_out_of_memory robust_bounds_view |
+  xargs -P"$jobs" -I{} sh -c '"$@" build/valgrind/sp_tests {} >/dev/null || { echo "valgrind: {} failed" >&2; exit 255; }' \
+    _ "${memcheck[@]}"
+"${memcheck[@]}" build/valgrind/fuzz_world_replay tests/fuzz/corpus >/dev/null
+echo "valgrind: clean"
+
+seconds=${SP_FUZZ_SECONDS:-20}
+if (( seconds > 0 )); then
+  echo "== libFuzzer, ${seconds} s (tests/fuzz/run.sh; run it longer by hand)"
+  log=build/fuzz-ci.log
+  mkdir -p build
+  if ! bash tests/fuzz/run.sh "$seconds" >"$log" 2>&1; then
+    tail -60 "$log" >&2
+    echo "fuzzer found a failure: see $log and build/fuzz/artifacts/" >&2
+    exit 1
+  fi
+  grep -E 'stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' "$log" || true
+fi
