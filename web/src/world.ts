@@ -254,17 +254,22 @@ export class World<T = unknown> {
    * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `Disposed`
    */
   queryBox(min: ArrayLike<number>, max: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
-    const raw = this.#engine('queryBox');
-    this.#writeBox(raw, 'queryBox', min, max);
-    const r = raw.sp_query_box(this.#id, mask >>> 0);
-    if (r !== 0) World.#fail(raw, r, 'queryBox');
-    const [ptr, , count] = this.#queryResult(raw);
-    return count === 0 ? new Uint32Array(0) : new Uint32Array(raw.memory.buffer, ptr, count);
+    return this.#query('queryBox', min, max, mask);
   }
 
   /** Ids of the boxes containing `point` (closed), as `queryBox(point, point, mask)`. */
   queryPoint(point: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
-    return this.queryBox(point, point, mask);
+    return this.#query('queryPoint', point, point, mask);
+  }
+
+  // errors name the method the caller used
+  #query(what: string, min: ArrayLike<number>, max: ArrayLike<number>, mask: number): Uint32Array {
+    const raw = this.#engine(what);
+    this.#writeBox(raw, what, min, max);
+    const r = raw.sp_query_box(this.#id, mask >>> 0);
+    if (r !== 0) World.#fail(raw, r, what);
+    const [ptr, , count] = this.#queryResult(raw);
+    return count === 0 ? new Uint32Array(0) : new Uint32Array(raw.memory.buffer, ptr, count);
   }
 
   /**
@@ -392,10 +397,25 @@ export class World<T = unknown> {
   update(): void {
     const raw = this.#engine('update');
     const r = raw.sp_update(this.#id);
-    if (r !== 0) {
-      const box = raw.sp_last_invalid_box(this.#id) >>> 0;
-      World.#fail(raw, r, box !== 0 ? `update: box ${box} (offset ${this.offsetOf(box)} in bounds)` : 'update', box !== 0 ? box : undefined);
+    if (r !== 0) this.#failValidated(raw, r, 'update');
+  }
+
+  // A failure of a call that validates every live box first (update, endpoints): name the bad box and the fix.
+  #failValidated(raw: RawExports, result: number, what: string): never {
+    const box = raw.sp_last_invalid_box(this.#id) >>> 0;
+    if (box === 0 || (RESULT_CODES[result] !== 'InvalidBounds' && RESULT_CODES[result] !== 'InvertedBounds')) {
+      World.#fail(raw, result, what);
     }
+    const o = this.offsetOf(box);
+    const d = this.dimensions;
+    const values = Array.from(this.bounds.subarray(o, o + 2 * d));
+    World.#fail(
+      raw,
+      result,
+      `${what}: box ${box} has min [${values.slice(0, d).join(', ')}] and max [${values.slice(d).join(', ')}] ` +
+        `(bounds[${o}..${o + 2 * d - 1}]); fix them through bounds or setBox(${box}) and call ${what}() again; the frame was rejected`,
+      box,
+    );
   }
 
   #pairs(which: number, what: string): Uint32Array {
@@ -426,7 +446,7 @@ export class World<T = unknown> {
 
   /** Number of overlapping pairs after the last `update()`. */
   get pairCount(): number {
-    return this.pairs.length >>> 1;
+    return this.#pairs(PAIRS, 'pairCount').length >>> 1;
   }
 
   #forEach(p: Uint32Array, fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
@@ -443,12 +463,12 @@ export class World<T = unknown> {
    * `dataA`/`dataB` are the values given to `addBox`.
    */
   forEachPair(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
-    this.#forEach(this.pairs, fn);
+    this.#forEach(this.#pairs(PAIRS, 'forEachPair'), fn);
   }
 
   /** As `forEachPair`, for the pairs that began overlapping in the last `update()`. */
   forEachBegan(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
-    this.#forEach(this.began, fn);
+    this.#forEach(this.#pairs(BEGAN, 'forEachBegan'), fn);
   }
 
   /**
@@ -456,7 +476,7 @@ export class World<T = unknown> {
    * its data is still passed (kept until the slot is reused by a later `addBox`).
    */
   forEachEnded(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
-    this.#forEach(this.ended, fn);
+    this.#forEach(this.#pairs(ENDED, 'forEachEnded'), fn);
   }
 
   /** Work done by the last `update()`. */
@@ -475,7 +495,9 @@ export class World<T = unknown> {
    * before a max at equal values. `refs[i] >> 1` is the box's slot, `refs[i] & 1` is 1 for a max. The list persists
    * and is re-sorted by insertion sort on each call (`counters.endpointSwaps` counts the exchanges).
    * Views into wasm memory, valid until the next call that changes the world.
-   * @throws SweepPruneError `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   * Validates every live box first, like `update()`: NaN, infinite or inverted bounds written through `bounds` throw
+   * `InvalidBounds` or `InvertedBounds` with `error.boxId` set, and change nothing.
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
    */
   endpoints(axis: number): Endpoints {
     const raw = this.#engine('endpoints');
@@ -483,7 +505,7 @@ export class World<T = unknown> {
       throw new SweepPruneError('InvalidDimensions', `endpoints: axis must be an integer from 0 to ${this.dimensions - 1}, got ${axis}`);
     }
     const r = raw.sp_endpoints(this.#id, axis);
-    if (r !== 0) World.#fail(raw, r, 'endpoints');
+    if (r !== 0) this.#failValidated(raw, r, 'endpoints');
     const buffer = raw.memory.buffer;
     const [valuesPtr, refsPtr, count] = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 3);
     return { values: new Float32Array(buffer, valuesPtr!, count!), refs: new Uint32Array(buffer, refsPtr!, count!) };
