@@ -11,6 +11,7 @@
 // Static boxes cost nothing while they stay still beyond a comparison of their bounds with a cached copy.
 #include "core.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -45,14 +46,38 @@ static spResult spReject( spWorld* w, int slot, spResult r )
 }
 
 // Validate every live box and gather the moving boxes' statistics. Sets *staticChanged when a static box was
-// added, removed, switched or moved since the static index was built. Changes nothing else.
-static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged )
+// added, removed, switched or moved since the static index was built, and *allPair when every moving box's
+// filter accepts every other (the default filters), so the sweep can skip the per-pair filter lookups.
+// Changes nothing else.
+static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* allPair )
 {
 	const int d = w->dimensions;
 	const int stride = w->stride;
 	const float* bounds = w->bounds;
 	spResetStats( stats, d );
-	for ( int i = 0; i < w->orderCount; ++i )
+
+	// Fast pass in slot order (sequential memory, no call per box): finite and ordered is
+	// -FLT_MAX <= min <= max <= FLT_MAX, which NaN fails too. On failure the exact pass below finds the box.
+	int valid = 1;
+	uint32_t filters = 1;
+	const uint32_t* ids = w->ids;
+	const uint8_t* flags = w->flags;
+	for ( int slot = 0; slot < w->slotCount; ++slot )
+	{
+		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			continue;
+		}
+		const float* b = bounds + (size_t)slot * stride;
+		for ( int a = 0; a < d; ++a )
+		{
+			valid &= ( b[a] >= -FLT_MAX ) & ( b[a] <= b[d + a] ) & ( b[d + a] <= FLT_MAX );
+		}
+		filters &= ( w->masks[slot] == 0xFFFFFFFFu ) & ( w->categories[slot] != 0 );
+		spAddStats( stats, b, d );
+	}
+	*allPair = (int)filters;
+	for ( int i = 0; !valid && i < w->orderCount; ++i )
 	{
 		int slot = w->order[i];
 		if ( w->ids[slot] == 0 || ( w->flags[slot] & SP_FLAG_STATIC ) != 0 )
@@ -65,7 +90,18 @@ static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged )
 		{
 			return spReject( w, slot, r );
 		}
-		spAddStats( stats, b, d );
+	}
+	for ( int slot = 0; !valid && slot < w->slotCount; ++slot )
+	{
+		// a moving box outside the order (not expected): still never let it through
+		if ( ids[slot] != 0 && ( flags[slot] & SP_FLAG_STATIC ) == 0 )
+		{
+			spResult r = spCheckBounds( bounds + (size_t)slot * stride, bounds + (size_t)slot * stride + d, d );
+			if ( r != sp_resultOk )
+			{
+				return spReject( w, slot, r );
+			}
+		}
 	}
 	int changed = w->staticDirty;
 	for ( int i = 0; i < w->staticCount; ++i )
@@ -179,8 +215,9 @@ static spResult spRebuildStatics( spWorld* w )
 }
 
 // Sweep one slab of the moving boxes' index. A pair is reported only in the first slab both boxes touch.
+// `filtered` is 0 when every filter accepts every pair (spValidate's allPair): no per-pair lookups then.
 static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, int begin, int end, int slab, int d,
-																  int* tests )
+																  int filtered, int* tests )
 {
 	const int stride = 2 * d;
 	const spIndex* index = &w->dynamicIndex;
@@ -218,7 +255,7 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 				continue;
 			}
 			uint32_t x = ids[i], y = ids[j];
-			if ( !spShouldPair( w, x >> SP_GENERATION_BITS, y >> SP_GENERATION_BITS ) )
+			if ( filtered && !spShouldPair( w, x >> SP_GENERATION_BITS, y >> SP_GENERATION_BITS ) )
 			{
 				continue;
 			}
@@ -236,7 +273,7 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 	return 1;
 }
 
-static int spSweepAll( spWorld* w, int* tests )
+static int spSweepAll( spWorld* w, int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
 	const int* start = index->slabStart;
@@ -246,16 +283,20 @@ static int spSweepAll( spWorld* w, int* tests )
 		switch ( w->dimensions )
 		{
 			case 1:
-				ok = spSweepSlab( w, start[s], start[s + 1], s, 1, tests );
+				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 1, 1, tests )
+						  : spSweepSlab( w, start[s], start[s + 1], s, 1, 0, tests );
 				break;
 			case 2:
-				ok = spSweepSlab( w, start[s], start[s + 1], s, 2, tests );
+				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 2, 1, tests )
+						  : spSweepSlab( w, start[s], start[s + 1], s, 2, 0, tests );
 				break;
 			case 3:
-				ok = spSweepSlab( w, start[s], start[s + 1], s, 3, tests );
+				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 3, 1, tests )
+						  : spSweepSlab( w, start[s], start[s + 1], s, 3, 0, tests );
 				break;
 			default:
-				ok = spSweepSlab( w, start[s], start[s + 1], s, 4, tests );
+				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 4, 1, tests )
+						  : spSweepSlab( w, start[s], start[s + 1], s, 4, 0, tests );
 				break;
 		}
 		if ( !ok )
@@ -272,7 +313,8 @@ spResult spUpdateWorld( spWorld* w )
 	const int stride = w->stride;
 	spAxisStats stats[SP_MAX_DIMENSIONS];
 	int staticChanged = 0;
-	spResult r = spValidate( w, stats, &staticChanged );
+	int allPair = 0;
+	spResult r = spValidate( w, stats, &staticChanged, &allPair );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -320,7 +362,7 @@ spResult spUpdateWorld( spWorld* w )
 	// Pairs among the moving boxes, then between moving and static boxes.
 	w->found.count = 0;
 	int tests = 0;
-	if ( !spSweepAll( w, &tests ) )
+	if ( !spSweepAll( w, !allPair, &tests ) )
 		return sp_resultOutOfMemory;
 	if ( w->staticIndex.entryCount > 0 )
 	{

@@ -26,7 +26,8 @@ const PruneJuiceOriginal = createRequire(import.meta.url)('@b3gm/prune-juice').d
 const libraries = peers(sp, PruneJuiceOriginal);
 
 const LIMIT_MS = 4000; // a library whose next size is predicted slower than this per run is skipped
-const FRAME_LIMIT_MS = 250; // same, per motion frame
+const FRAME_LIMIT_MS = 500; // same, per motion frame (coherent motion scales about as n^1.5 for the peers)
+const MOTION_LIMIT_MS = 20000; // a library stops after this many ms of frames at one size (fewer frames, noted)
 const now = () => performance.now();
 
 function stats(times) {
@@ -36,11 +37,11 @@ function stats(times) {
   return { median: s[s.length >> 1], mean, std, min: s[0], runs: s.length };
 }
 
-function predictSkip(history, n, limit) {
-  // extrapolate from the last two sizes (exponent at least 1), or from one size with exponent 2
+function predictSkip(history, n, limit, p1 = 2) {
+  // extrapolate from the last two sizes (exponent at least 1), or from one size with exponent p1
   if (history.length === 0) return null;
   const [n1, t1] = history[history.length - 1];
-  let p = 2;
+  let p = p1;
   if (history.length > 1) {
     const [n0, t0] = history[history.length - 2];
     p = Math.max(1, Math.log(t1 / t0) / Math.log(n1 / n0));
@@ -88,7 +89,7 @@ function oneShot(workload, sizes, d, make) {
       if (!lib.dims.includes(d)) continue;
       const key = `${workload}/${lib.name}`;
       const h = history.get(key) ?? [];
-      const skip = predictSkip(h, n, LIMIT_MS);
+      const skip = n > (lib.maxOneShot ?? Infinity) ? `skipped above n=${lib.maxOneShot}` : predictSkip(h, n, LIMIT_MS);
       if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
       const state = lib.create(scenes[1], d);
       const times = [];
@@ -123,7 +124,7 @@ function motion(workload, sizes, d, filter = () => true, frames = 60) {
       if (!lib.dims.includes(d) || !filter(lib)) continue;
       const key = `${workload}/${lib.name}`;
       const h = history.get(key) ?? [];
-      const skip = predictSkip(h, n, FRAME_LIMIT_MS);
+      const skip = predictSkip(h, n, FRAME_LIMIT_MS, 1.5);
       if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
       const m = new Motion(n, d, 7);
       const state = lib.create(m.boxes, d);
@@ -131,7 +132,9 @@ function motion(workload, sizes, d, filter = () => true, frames = 60) {
       const times = [];
       const counts = [];
       let note;
+      const start = now();
       for (let f = 0; f < frames; f++) {
+        if (f > 0 && now() - start > MOTION_LIMIT_MS) { note = `${f} frames (time limit)`; break; }
         m.step();
         const t0 = now();
         counts.push(state.run(m.boxes));
@@ -145,12 +148,12 @@ function motion(workload, sizes, d, filter = () => true, frames = 60) {
       if (state.world) bytesPerBox = state.world.byteCount / n;
       state.dispose?.();
       reference ??= counts;
-      if (verbose) console.log(`  .. ${lib.name} ${(times.reduce((x, y) => x + y) / frames).toFixed(3)} ms per frame`);
+      if (verbose) console.log(`  .. ${lib.name} ${(times.reduce((x, y) => x + y) / times.length).toFixed(3)} ms per frame`);
       const s = stats(times);
+      h.push([n, s.median]); // predictions use the median, robust to collector pauses
       s.median = s.mean; // motion reports the mean per frame
-      h.push([n, s.mean]);
       history.set(key, h);
-      rows.push({ name: lib.name, ours: lib.ours, stats: s, pairs: counts[frames - 1], note: bytesPerBox ? `${bytesPerBox.toFixed(0)} bytes per box` : note, bytesPerBox });
+      rows.push({ name: lib.name, ours: lib.ours, stats: s, pairs: counts[counts.length - 1], note: bytesPerBox ? `${bytesPerBox.toFixed(0)} bytes per box` : note, bytesPerBox });
     }
     report(workload, n, d, rows);
   }

@@ -18,6 +18,7 @@ export function peers(sp, PruneJuiceOriginal) {
   const pruneJuice = (name, PruneJuiceClass, ours) => ({
     name,
     ours,
+    maxOneShot: ours ? Infinity : 1000, // a teleport costs prune-juice O(n^2) marker moves: minutes at 10k
     dims: [2, 3],
     create(boxes, d) {
       // the same user code for both classes: objects with extractors, positions read on every call
