@@ -121,7 +121,7 @@ async function drag(from: { x: number; y: number }, to: { x: number; y: number }
 describe('demo page in Chromium', () => {
   test('loads every chapter with no console error', async () => {
     const sections = page.locator('main section');
-    expect(await sections.count()).toBe(13);
+    expect(await sections.count()).toBe(14);
     for (const s of await sections.all()) expect(await s.locator('figure.demo canvas.sim').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
@@ -225,6 +225,58 @@ describe('demo page in Chromium', () => {
     const view = figure.locator('.view');
     await figure.locator('input[type=range]').fill('8');
     await expect.poll(() => stat(view, 'pairs')).toBe('28');
+  });
+
+  test('game chapter: the pointer moves the ray and the queries, the eye can be dragged', async () => {
+    const figure = page.locator('#game figure');
+    const view = figure.locator('.view');
+    const out = view.locator('.live-output');
+    const canvas = view.locator('canvas.sim');
+    await figure.locator('[data-action=play]').click(); // paused: only the pointer changes what is shown
+    await canvas.scrollIntoViewIfNeeded(); // the figure is taller than the window: the canvas must be on screen
+    const box = (await canvas.boundingBox())!;
+    const at = (x: number, y: number): Promise<void> => page.mouse.move(box.x + (x * box.width) / 600, box.y + (y * box.height) / 390);
+    const hitDistances = async (): Promise<number[]> =>
+      [...((await out.textContent()) ?? '').matchAll(/^ {2}\d+ +([\d.]+) /gm)].map((m) => Number(m[1]));
+    await at(7.5, 7.5); // the top-left wall block
+    await expect.poll(() => out.getAttribute('data-point')).toBe('wall (0, 0)');
+    const corner = { text: await out.textContent(), pixels: (await pixels(canvas)).hash };
+    expect(Number(await out.getAttribute('data-ray-hits'))).toBeGreaterThan(0);
+    expect(Number(await out.getAttribute('data-query-hits'))).toBeGreaterThan(0);
+    await at(52.5, 52.5); // the block at column 3, row 3
+    await expect.poll(() => out.getAttribute('data-point')).toBe('wall (3, 3)');
+    expect(await out.textContent()).not.toBe(corner.text);
+    expect((await pixels(canvas)).hash).not.toBe(corner.pixels);
+    const distances = await hitDistances();
+    expect(distances.length).toBeGreaterThan(0);
+    expect(distances).toEqual([...distances].sort((p, q) => p - q)); // nearest first
+    // drag the eye (ball 0 of the view): the ray starts from where it is dropped
+    expect(await out.textContent()).toContain('castRay from (300, 60)');
+    await drag(await ballAt(view, 0), { x: box.x + (450 * box.width) / 600, y: box.y + (200 * box.height) / 390 });
+    await expect.poll(() => out.textContent()).toMatch(/castRay from \((449|450|451), (199|200|201)\)/);
+    await figure.locator('[data-action=play]').click();
+    expect(await figure.getAttribute('data-state')).toBe('playing');
+  });
+
+  test('game chapter: 250 static boxes, rebuilt only on the frames the door moves', async () => {
+    const figure = page.locator('#game figure');
+    const view = figure.locator('.view');
+    const door = view.locator('.event-summary');
+    await figure.scrollIntoViewIfNeeded();
+    await expect.poll(async () => Number(await stat(view, 'frame'))).toBeGreaterThan(0);
+    expect(await stat(view, 'staticBoxes')).toBe('250');
+    // the door moves for 30 frames at a time: within 40 steps there are still frames
+    const seen = new Set<string>();
+    for (let k = 0; k < 40 && (k < 8 || !(seen.has('closed') || seen.has('open'))); k++) {
+      await figure.locator('[data-action=step]').click(); // one frame, stats shown at once
+      const state = (await door.getAttribute('data-door'))!;
+      seen.add(state);
+      const moving = state === 'opening' || state === 'closing';
+      expect(await stat(view, 'staticRebuilt'), `door ${state}`).toBe(moving ? '1' : '0');
+      expect(await stat(view, 'staticBoxes')).toBe('250');
+    }
+    expect(seen.has('closed') || seen.has('open')).toBe(true);
+    await figure.locator('[data-action=play]').click();
   });
 
   test('the benchmark runs a small N and draws its chart', async () => {

@@ -5,6 +5,7 @@ import type { CreateScene } from './scene.js';
 import { mountAll } from './ui.js';
 import * as benchmark from './scenes/benchmark.js';
 import * as edges from './scenes/edges.js';
+import * as game from './scenes/game.js';
 import * as pairwise from './scenes/pairwise.js';
 import * as sap from './scenes/sap.js';
 import * as sort from './scenes/sort.js';
@@ -22,6 +23,7 @@ const scenes = new Map<string, CreateScene>([
   ['sap', sap.createScene],
   ['sort', sort.createScene],
   ['swaps', swaps.createScene],
+  ['game', game.createScene],
   ['benchmark', benchmark.createScene],
 ]);
 
