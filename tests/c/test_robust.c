@@ -123,6 +123,16 @@ static int SameStateAt( const State* x, const State* y, int line, int checkBytes
 	return 1;
 }
 
+// Capture the state after a call, compare it with `before` (unless `skip`), and release both.
+static int SameAfter( State* before, spWorldId w, const uint32_t* ids, int idCount, int skip, int line, int checkBytes )
+{
+	State after = Capture( w, ids, idCount );
+	int same = skip || SameStateAt( before, &after, line, checkBytes );
+	Release( before );
+	Release( &after );
+	return same;
+}
+
 // Run the failing call between two captures and require that nothing changed.
 #define UNCHANGED( w, ids, n, call, expected )                                                                         \
 	do                                                                                                                 \
@@ -688,10 +698,7 @@ int RobustOutOfMemory( void )
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_Reserve( w, 64 << ( 2 * round ) );
 				Arm( -1 );
-				State after = Capture( w, s.ids, s.idCount );
-				int same = r == sp_resultOk || SameStateAt( &before, &after, __LINE__, 0 );
-				Release( &before );
-				Release( &after );
+				int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 				if ( r == sp_resultOk )
 					break;
 				ENSURE( r == sp_resultOutOfMemory && same );
@@ -745,10 +752,7 @@ int RobustOutOfMemory( void )
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_Update( w );
 				Arm( -1 );
-				State after = Capture( w, s.ids, s.idCount );
-				int same = r == sp_resultOk || SameStateAt( &before, &after, __LINE__, 0 );
-				Release( &before );
-				Release( &after );
+				int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 				if ( r == sp_resultOk )
 					break;
 				ENSURE( r == sp_resultOutOfMemory && same );
@@ -782,10 +786,7 @@ int RobustOutOfMemory( void )
 					State before = Capture( w, s.ids, s.idCount );
 					spResult r = spWorld_GetEndpoints( w, axis, &values, &refs, &count );
 					Arm( -1 );
-					State after = Capture( w, s.ids, s.idCount );
-					int same = r == sp_resultOk || SameStateAt( &before, &after, __LINE__, 0 );
-					Release( &before );
-					Release( &after );
+					int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 					if ( r == sp_resultOk )
 					{
 						ENSURE( count == 2 * s.mirror.count );
@@ -857,12 +858,9 @@ int RobustBoundsViewRejectsFrame( void )
 						ENSURE( spWorld_GetEndpoints( w, 0, &values, &refs, &count ) == want );
 						ENSURE( count == -1 && values == NULL );
 						ENSURE( spWorld_GetLastInvalidBox( w ).bits == id );
-						State after = Capture( w, s.ids, s.idCount );
 						// lastInvalid was set by the first rejected call already
-						before.lastInvalid = after.lastInvalid;
-						int same = SameStateAt( &before, &after, __LINE__, 1 );
-						Release( &before );
-						Release( &after );
+						before.lastInvalid = id;
+						int same = SameAfter( &before, w, s.ids, s.idCount, 0, __LINE__, 1 );
 						ENSURE( same );
 						*slot = saved;
 						other[0] -= 50.0f;
