@@ -168,6 +168,7 @@ class Arena implements Scene {
         this.blocks.push(block);
       });
     });
+    this.blocks.sort((p, q) => Number(p.kind === 'door') - Number(q.kind === 'door')); // the door slides over walls
     // balls start on floor squares whose eight neighbours are floor too, red on the left, blue on the right
     const count = typeof options.balls === 'number' ? options.balls : options.balls.length;
     const open = (col: number, row: number): boolean =>
