@@ -59,6 +59,11 @@ function checkCount(lib, count, expected, what) {
 }
 
 const results = [];
+const file = `${root}tests/bench/results/bench-js.json`;
+function save() {
+  mkdirSync(`${root}tests/bench/results`, { recursive: true });
+  writeFileSync(file, JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results }, null, 1));
+}
 const history = new Map(); // workload/library -> [[n, median]]
 
 function report(workload, n, d, rows) {
@@ -67,6 +72,7 @@ function report(workload, n, d, rows) {
   const fastest = others.reduce((a, r) => (a === null || r.stats.median < a.stats.median ? r : a), null);
   const entry = { workload, n, d, fastest: fastest?.name, speedup: ours && fastest ? fastest.stats.median / ours.stats.median : null, rows };
   results.push(entry);
+  save(); // after every workload, so a stopped run keeps what it measured
   console.log(`\n${workload}, n=${n}, ${d}D: ${rows.find((r) => r.pairs !== undefined)?.pairs ?? '?'} pairs` +
     (entry.speedup ? `; ${ours.name} is ${entry.speedup.toFixed(1)}x faster than the fastest peer (${fastest.name})` : ''));
   for (const r of rows) {
@@ -167,7 +173,4 @@ if (want('one-shot clustered 2D')) oneShot('one-shot clustered 2D', quick ? [1e4
 if (want('one-shot uniform 3D')) oneShot('one-shot uniform 3D', quick ? [1e4] : [1e4, 1e5], 3, (n, s, p) => uniform(n, 3, s, p));
 if (want('PruneJuice')) motion('PruneJuice API, motion 2D (ms per frame)', [1e4], 2, (lib) => lib.name.includes('PruneJuice') || lib.name === 'prune-juice');
 
-mkdirSync(`${root}tests/bench/results`, { recursive: true });
-const file = `${root}tests/bench/results/bench-js.json`;
-writeFileSync(file, JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results }, null, 1));
 console.log(`\nwrote ${file} (sink ${getSink()})`);
