@@ -43,7 +43,7 @@ typedef struct spIndex
 	int axis;	  // sweep axis, or -1 when the index is empty
 	int slabAxis; // -1 when there is one slab
 	int slabCount;
-	double slabLo, slabScale; // slab of coordinate v: floor((v - slabLo) * slabScale), clamped
+	float slabLo, slabScale; // slab of coordinate v: (int)((v - slabLo) * slabScale), clamped (monotone in v)
 	float* entries;
 	uint32_t* ids;
 	int* first; // per entry: first slab its box touches (a pair or a hit is reported in one slab only)
@@ -52,8 +52,11 @@ typedef struct spIndex
 	int* slabStart;		 // slabCount + 1 entries, then slabCount cursors (scratch)
 	float* slabMaxWidth; // per slab: largest extent on `axis`, so a query can binary-search its start
 	int slabCapacity;
-	int* range; // scratch: first and last slab per box
+	int* range; // scratch: first and last slab per box, then the entry count per slab
 	int rangeCapacity;
+	float* packed; // scratch: the boxes in entry layout, in sorted order
+	uint32_t* packedIds;
+	int packedCapacity;
 } spIndex;
 
 /// Per-axis statistics of a set of boxes, for choosing axes and slabs.
@@ -90,6 +93,9 @@ typedef struct spWorld
 	float* orderKeys;
 	int orderCount;
 	int orderCapacity;
+	int orderDirty;		  // a slot of the order was removed or made static since the last compaction
+	int sortGaveUp;		  // the last insertion sort of the order gave up (the frame was incoherent)
+	uint32_t updateCount; // updates that reached the sort
 
 	// Static boxes: never paired with each other; their index is rebuilt only when one of them changes.
 	int* statics;			// static slots (may hold removed or no-longer-static slots until compacted)
@@ -110,8 +116,6 @@ typedef struct spWorld
 	float* sortKeys; // scratch keys for sorting the statics
 	int sortKeysCapacity;
 	spPairArray found; // pairs found by the sweep, unsorted
-	int* bucketStart;  // counting sort by the slot of the first id
-	int bucketCapacity;
 
 	// Results: pairs[current] is public, pairs[1 - current] is the scratch for the next update.
 	spPairArray pairs[2];
@@ -163,9 +167,14 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 /// (the arrays are then a permutation, not sorted).
 int spInsertionSortKeys( float* keys, int* slots, int count, int budget );
 
-/// Sort found pairs by (a, b) into `out` (counting sort on the slot of a, then insertion sort inside a bucket).
-/// `bucketStart` needs slotCount + 1 ints.
-void spSortPairs( const spPair* in, int count, spPair* out, int* bucketStart, int slotCount );
+/// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids and slots,
+/// giving up after `budget` swaps. Returns the swap count, or -1 if it gave up (the arrays are then a permutation,
+/// not sorted).
+int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget );
+
+/// Sort found pairs by (a, b) into `out` (radix sort on the slot of a, then each run of one a by b). `scratch`
+/// holds `count` pairs. Every slot of a pair's ids is below `slotCount`.
+void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int slotCount );
 
 /// Pairs in `next` and not in `prev` go to `began`, pairs in `prev` and not in `next` to `ended`. Both inputs
 /// are sorted; outputs are sorted. Outputs need room for next.count and prev.count pairs.
@@ -178,10 +187,22 @@ spResult spUpdateWorld( spWorld* world );
 /// `stickyAxis` (or -1) is kept unless another axis scores 1.5 times better, so coherent frames stay coherent.
 void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stickyAxis, int* axis, int* slabAxis );
 
-/// Build an index from `count` slots already sorted by min on `axis`. Returns false on allocation failure (the
-/// index is then empty but valid).
+/// Build an index from `count` slots already sorted by min on `axis`. Returns false on allocation failure, leaving
+/// the previous index whole.
 bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots, int count, int axis, int slabAxis,
 				   const spAxisStats* stats );
+
+/// Grow an index's packed scratch (the boxes in entry layout, in sorted order) to `n` boxes. Returns false on
+/// allocation failure, changing nothing that is read.
+bool spReservePacked( spIndex* index, int n, int stride );
+
+/// Copy the boxes of `slots` into the packed scratch, in that order, in the entry layout of `axis`. Needs room
+/// (spReservePacked).
+void spGatherPacked( spIndex* index, const spWorld* world, const int* slots, int n, int axis );
+
+/// Build an index from the `n` boxes of the packed scratch, already sorted by min on `axis` (spBuildIndex without
+/// the gather). Returns false on allocation failure, leaving the previous index whole.
+bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, const spAxisStats* stats );
 
 /// Free an index's memory.
 void spFreeIndex( spIndex* index );

@@ -2,42 +2,90 @@
 // Pair lists: sorting the pairs a sweep found, and diffing two sorted lists into began and ended events.
 #include "core.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-void spSortPairs( const spPair* in, int count, spPair* out, int* bucketStart, int slotCount )
+#define SP_PAIR_RADIX_BITS 11
+
+// Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
+static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
 {
-	// counting sort on the slot of the lower id: ids compare in slot order, and a live slot has one id
-	memset( bucketStart, 0, sizeof( int ) * (size_t)( slotCount + 1 ) );
+	int sum = 0;
+	for ( int b = 0; b < buckets; ++b )
+	{
+		int c = hist[b];
+		hist[b] = sum;
+		sum += c;
+	}
+	const uint32_t mask = (uint32_t)buckets - 1u;
+	shift += SP_GENERATION_BITS;
 	for ( int i = 0; i < count; ++i )
 	{
-		bucketStart[( in[i].a >> SP_GENERATION_BITS ) + 1] += 1;
+		const spPair p = in[i];
+		const uint32_t key = high ? p.b : p.a;
+		out[hist[( key >> shift ) & mask]++] = p;
 	}
-	for ( int s = 0; s < slotCount; ++s )
+}
+
+void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int slotCount )
+{
+	// LSD radix sort on the slots (ids compare in slot order, and a live slot has one id): by the slot of b,
+	// then stably by the slot of a. Each slot takes one pass of up to 11 bits or two passes: buckets few enough
+	// for the histograms and the scatter targets to stay in cache, and no comparison to mispredict.
+	int bits = 1;
+	while ( bits < 22 && ( 1 << bits ) < slotCount )
 	{
-		bucketStart[s + 1] += bucketStart[s];
+		++bits;
 	}
+	const int lowBits = bits <= SP_PAIR_RADIX_BITS ? bits : bits / 2;
+	const int highBits = bits - lowBits;
+	// digits in pass order: b low, b high, a low, a high
+	static int hist[4][1 << SP_PAIR_RADIX_BITS];
+	const int digitBits[4] = { lowBits, highBits, lowBits, highBits };
+	const int digitShift[4] = { 0, lowBits, 0, lowBits };
+	for ( int k = 0; k < 4; ++k )
+	{
+		memset( hist[k], 0, sizeof( int ) * ( (size_t)1 << digitBits[k] ) );
+	}
+	const uint32_t lowMask = ( 1u << lowBits ) - 1u;
 	for ( int i = 0; i < count; ++i )
 	{
-		int dst = bucketStart[in[i].a >> SP_GENERATION_BITS]++;
-		out[dst] = in[i];
+		const uint32_t slotB = in[i].b >> SP_GENERATION_BITS;
+		const uint32_t slotA = in[i].a >> SP_GENERATION_BITS;
+		hist[0][slotB & lowMask] += 1;
+		hist[1][slotB >> lowBits] += 1;
+		hist[2][slotA & lowMask] += 1;
+		hist[3][slotA >> lowBits] += 1;
 	}
-	// buckets hold the few partners of one box: insertion sort on the higher id
-	int begin = 0;
-	for ( int s = 0; s < slotCount; ++s )
+	// a digit that is the same for every pair changes nothing
+	int passes[4];
+	int passCount = 0;
+	for ( int k = 0; k < 4 && count > 0; ++k )
 	{
-		int end = bucketStart[s];
-		for ( int i = begin + 1; i < end; ++i )
+		const uint32_t key = k < 2 ? in[0].b : in[0].a;
+		const uint32_t digit = ( key >> ( SP_GENERATION_BITS + digitShift[k] ) ) & ( ( 1u << digitBits[k] ) - 1u );
+		if ( digitBits[k] > 0 && hist[k][digit] != count )
 		{
-			spPair p = out[i];
-			int j = i;
-			while ( j > begin && out[j - 1].b > p.b )
-			{
-				out[j] = out[j - 1];
-				--j;
-			}
-			out[j] = p;
+			passes[passCount++] = k;
 		}
-		begin = end;
+	}
+	if ( passCount == 0 )
+	{
+		if ( count > 0 )
+		{
+			memcpy( out, in, sizeof( spPair ) * (size_t)count );
+		}
+		return;
+	}
+	// ping-pong between scratch and out so that the last pass writes out
+	const spPair* src = in;
+	spPair* dst = passCount % 2 == 1 ? out : scratch;
+	for ( int p = 0; p < passCount; ++p )
+	{
+		const int k = passes[p];
+		spScatterPairs( src, count, dst, hist[k], k < 2, digitShift[k], 1 << digitBits[k] );
+		src = dst;
+		dst = dst == out ? scratch : out;
 	}
 }
 

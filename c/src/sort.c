@@ -108,3 +108,55 @@ int spInsertionSortKeys( float* keys, int* slots, int count, int budget )
 	}
 	return swaps;
 }
+
+// One record: up to 8 floats, moved as a whole. Inlined with a constant stride.
+static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( float* packed, uint32_t* ids, int* slots,
+																		   int count, int stride, int budget )
+{
+	int swaps = 0;
+	for ( int i = 1; i < count; ++i )
+	{
+		const float k = packed[(size_t)i * stride];
+		if ( !( k < packed[(size_t)( i - 1 ) * stride] ) )
+		{
+			continue;
+		}
+		float record[2 * SP_MAX_DIMENSIONS];
+		memcpy( record, packed + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+		const uint32_t id = ids[i];
+		const int slot = slots[i];
+		int j = i;
+		do
+		{
+			memcpy( packed + (size_t)j * stride, packed + (size_t)( j - 1 ) * stride, sizeof( float ) * (size_t)stride );
+			ids[j] = ids[j - 1];
+			slots[j] = slots[j - 1];
+			--j;
+		}
+		while ( j > 0 && k < packed[(size_t)( j - 1 ) * stride] );
+		memcpy( packed + (size_t)j * stride, record, sizeof( float ) * (size_t)stride );
+		ids[j] = id;
+		slots[j] = slot;
+		swaps += i - j;
+		if ( swaps > budget )
+		{
+			return -1;
+		}
+	}
+	return swaps;
+}
+
+int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget )
+{
+	switch ( stride )
+	{
+		case 2:
+			return spInsertionSortRecords( packed, ids, slots, count, 2, budget );
+		case 4:
+			return spInsertionSortRecords( packed, ids, slots, count, 4, budget );
+		case 6:
+			return spInsertionSortRecords( packed, ids, slots, count, 6, budget );
+		default:
+			return spInsertionSortRecords( packed, ids, slots, count, 8, budget );
+	}
+}

@@ -132,6 +132,11 @@ static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, 
 // Drop removed and now-static slots from the sweep order, keeping it sorted.
 static void spCompactOrder( spWorld* w )
 {
+	if ( !w->orderDirty )
+	{
+		return;
+	}
+	w->orderDirty = 0;
 	int n = 0;
 	for ( int i = 0; i < w->orderCount; ++i )
 	{
@@ -162,9 +167,8 @@ static void spCompactStatics( spWorld* w )
 	w->staticCount = n;
 }
 
-// Sort `count` slots by min on `axis`: insertion sort when `coherent` (giving up past a budget), radix otherwise.
-// Returns the swap count, or -1 when it fell back to radix sort. Needs the radix scratch for `count` boxes.
-static int spSortSlots( spWorld* w, int* slots, float* keys, int count, int axis, int coherent )
+// Radix-sort `count` slots by min on `axis`. Needs the radix scratch for `count` boxes.
+static void spSortSlots( spWorld* w, int* slots, float* keys, int count, int axis )
 {
 	const float* bounds = w->bounds;
 	const int stride = w->stride;
@@ -172,17 +176,7 @@ static int spSortSlots( spWorld* w, int* slots, float* keys, int count, int axis
 	{
 		keys[i] = bounds[(size_t)slots[i] * stride + axis];
 	}
-	if ( coherent )
-	{
-		// the budget bounds the time lost when the frame turns out incoherent
-		int swaps = spInsertionSortKeys( keys, slots, count, 4 * count + 1024 );
-		if ( swaps >= 0 )
-		{
-			return swaps;
-		}
-	}
 	spRadixSortKeys( keys, slots, w->radixKeys, w->radixTemp, count );
-	return -1;
 }
 
 static spResult spRebuildStatics( spWorld* w )
@@ -202,7 +196,7 @@ static spResult spRebuildStatics( spWorld* w )
 		return sp_resultOutOfMemory;
 	int axis = 0, slabAxis = -1;
 	spChooseAxes( stats, d, n, -1, &axis, &slabAxis );
-	spSortSlots( w, w->statics, w->sortKeys, n, axis, 0 );
+	spSortSlots( w, w->statics, w->sortKeys, n, axis );
 	if ( !spBuildIndex( &w->staticIndex, w, w->statics, n, axis, slabAxis, stats ) )
 		return sp_resultOutOfMemory;
 	for ( int i = 0; i < n; ++i )
@@ -228,46 +222,47 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 	int t = 0;
 	for ( int i = begin; i < end; ++i )
 	{
+		// room for every candidate of box i, so the inner loop writes without a check and without a branch on
+		// the overlap test (about half the candidates overlap: a branch there mispredicts)
+		if ( found->capacity - found->count < end - i &&
+			 !spGrow( (void**)&found->data, &found->capacity, found->count + ( end - i ), sizeof( spPair ) ) )
+		{
+			*tests += t;
+			return 0;
+		}
+		spPair* out = found->data + found->count;
 		const float* bi = e + (size_t)i * stride;
 		const float maxA = bi[1];
 		const int firstI = first[i];
-		for ( int j = i + 1; j < end; ++j )
+		const uint32_t x = ids[i];
+		int j = i + 1;
+		for ( ; j < end; ++j )
 		{
 			const float* bj = e + (size_t)j * stride;
 			if ( bj[0] > maxA )
 			{
 				break;
 			}
-			t += 1;
 			// closed intervals on the other axes: overlap unless one lies strictly beyond the other
 			int overlap = 1;
 			for ( int a = 2; a < stride; a += 2 )
 			{
 				overlap &= ( bi[a] <= bj[a + 1] ) & ( bj[a] <= bi[a + 1] );
 			}
-			if ( !overlap )
+			// reported in the first slab both boxes touch
+			const int f = first[j] > firstI ? first[j] : firstI;
+			overlap &= f == slab;
+			const uint32_t y = ids[j];
+			if ( filtered && overlap )
 			{
-				continue;
+				overlap = spShouldPair( w, x >> SP_GENERATION_BITS, y >> SP_GENERATION_BITS );
 			}
-			int f = first[j] > firstI ? first[j] : firstI;
-			if ( f != slab )
-			{
-				continue;
-			}
-			uint32_t x = ids[i], y = ids[j];
-			if ( filtered && !spShouldPair( w, x >> SP_GENERATION_BITS, y >> SP_GENERATION_BITS ) )
-			{
-				continue;
-			}
-			if ( found->count == found->capacity &&
-				 !spGrow( (void**)&found->data, &found->capacity, found->count + 1, sizeof( spPair ) ) )
-			{
-				*tests += t;
-				return 0;
-			}
-			spPair p = { x < y ? x : y, x < y ? y : x };
-			found->data[found->count++] = p;
+			out->a = x < y ? x : y;
+			out->b = x < y ? y : x;
+			out += overlap;
 		}
+		t += j - i - 1;
+		found->count = (int)( out - found->data );
 	}
 	*tests += t;
 	return 1;
@@ -343,15 +338,38 @@ spResult spUpdateWorld( spWorld* w )
 	}
 	c.staticBoxes = w->staticCount;
 
-	// Sort the moving boxes by min on the sweep axis, then index them.
-	int previousAxis = w->dynamicIndex.axis;
+	// Sort the moving boxes by min on the sweep axis into the index's packed scratch, then index them. When the
+	// axis is the last update's, the boxes are gathered in the last update's order (the one pass over the slots
+	// in sweep order) and insertion-sorted as packed boxes, O(n + swaps); otherwise, or when the insertion sort
+	// gives up, the slots are radix-sorted by key and gathered in the new order.
+	spIndex* dynamic = &w->dynamicIndex;
+	int previousAxis = dynamic->axis;
 	int axis = 0, slabAxis = -1;
 	spChooseAxes( stats, d, n, previousAxis, &axis, &slabAxis );
-	int swaps = spSortSlots( w, w->order, w->orderKeys, n, axis, axis == previousAxis );
+	if ( !spReservePacked( dynamic, n, stride ) )
+		return sp_resultOutOfMemory;
+	int swaps = -1;
+	w->updateCount += 1;
+	if ( axis != previousAxis )
+	{
+		w->sortGaveUp = 0;
+	}
+	// after an insertion sort gave up, the next ones are likely to: try again every 8th update only
+	else if ( w->sortGaveUp == 0 || ( w->updateCount & 7 ) == 0 )
+	{
+		spGatherPacked( dynamic, w, w->order, n, axis );
+		swaps = spInsertionSortPacked( dynamic->packed, dynamic->packedIds, w->order, n, stride, 8 * n + 1024 );
+		w->sortGaveUp = swaps < 0;
+	}
+	if ( swaps < 0 )
+	{
+		spSortSlots( w, w->order, w->orderKeys, n, axis );
+		spGatherPacked( dynamic, w, w->order, n, axis );
+	}
 	c.rebuilt = swaps < 0;
 	c.swaps = swaps < 0 ? 0 : swaps;
 	c.sweepAxis = axis;
-	if ( !spBuildIndex( &w->dynamicIndex, w, w->order, n, axis, slabAxis, stats ) )
+	if ( !spBuildPackedIndex( dynamic, d, n, axis, slabAxis, stats ) )
 	{
 		// the index of the last update is intact, so queries still answer from it (the order may now be sorted on
 		// another axis: the next update's insertion sort then gives up and falls back to radix sort)
@@ -384,10 +402,10 @@ spResult spUpdateWorld( spWorld* w )
 	const int m = w->found.count;
 	if ( !spGrow( (void**)&next->data, &next->capacity, m, sizeof( spPair ) ) ||
 		 !spGrow( (void**)&w->began.data, &w->began.capacity, m, sizeof( spPair ) ) ||
-		 !spGrow( (void**)&w->ended.data, &w->ended.capacity, prev->count, sizeof( spPair ) ) ||
-		 !spGrow( (void**)&w->bucketStart, &w->bucketCapacity, w->slotCount + 1, sizeof( int ) ) )
+		 !spGrow( (void**)&w->ended.data, &w->ended.capacity, prev->count, sizeof( spPair ) ) )
 		return sp_resultOutOfMemory;
-	spSortPairs( w->found.data, m, next->data, w->bucketStart, w->slotCount );
+	// began is free until the diff: the sort's scratch
+	spSortPairs( w->found.data, m, next->data, w->began.data, w->slotCount );
 	next->count = m;
 	spDiffPairs( prev, next, &w->began, &w->ended );
 	w->current = 1 - w->current;

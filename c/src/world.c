@@ -174,7 +174,6 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->queryIds );
 	spFree( w->queryDistances );
 	spFree( w->found.data );
-	spFree( w->bucketStart );
 	spFree( w->pairs[0].data );
 	spFree( w->pairs[1].data );
 	spFree( w->began.data );
@@ -357,7 +356,6 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
 	n += (size_t)w->radixCapacity * sizeof( uint32_t ) + (size_t)w->radixTempCapacity * sizeof( int );
 	n += (size_t)w->sortKeysCapacity * sizeof( float );
-	n += (size_t)w->bucketCapacity * sizeof( int );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity ) *
@@ -490,6 +488,7 @@ spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 	}
 	w->ids[slot] = 0;
 	w->boxCount -= 1;
+	w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
 	w->structureVersion += 1;
 	uint32_t gen = w->generations[slot] + 1;
 	if ( gen > SP_GENERATION_MASK )
@@ -600,6 +599,7 @@ spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic )
 	if ( isStatic )
 	{
 		w->flags[slot] |= SP_FLAG_STATIC;
+		w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
 		if ( ( w->flags[slot] & SP_FLAG_IN_STATICS ) == 0 )
 		{
 			SP_ASSERT( w->staticCount < w->staticCapacity );

@@ -79,9 +79,8 @@ int PairUnits( void )
 	// sort: by a, then b
 	spPair in[6] = { { 3 << 10 | 1, 5 << 10 | 1 }, { 1 << 10 | 1, 4 << 10 | 1 }, { 3 << 10 | 1, 4 << 10 | 1 },
 					 { 1 << 10 | 1, 2 << 10 | 1 }, { 0 << 10 | 2, 9 << 10 | 1 }, { 1 << 10 | 1, 3 << 10 | 1 } };
-	spPair out[6];
-	int buckets[11];
-	spSortPairs( in, 6, out, buckets, 10 );
+	spPair out[6], scratch[6];
+	spSortPairs( in, 6, out, scratch, 10 );
 	for ( int i = 1; i < 6; ++i )
 		ENSURE( out[i - 1].a < out[i].a || ( out[i - 1].a == out[i].a && out[i - 1].b < out[i].b ) );
 	ENSURE( out[0].a == ( 0 << 10 | 2 ) && out[5].b == ( 5 << 10 | 1 ) );
