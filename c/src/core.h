@@ -35,6 +35,9 @@ typedef struct spEndpointList
 	int capacity;
 } spEndpointList;
 
+/// Entries an index keeps after its last one (zeroed): the spare entry spBuildIndex writes to without a branch.
+#define SP_INDEX_PADDING 1
+
 /// Boxes sorted along one axis and bucketed into slabs along a second one: the sorted data the sweep, the
 /// static-box queries and the public queries all read. Each entry holds 2d floats: min and max on `axis`, then
 /// min and max of every other axis in increasing axis order. Entries of a slab are sorted by min on `axis`.

@@ -135,33 +135,39 @@ void spGatherPacked( spIndex* index, const spWorld* world, const int* slots, int
 	}
 }
 
-// Slab ranges of the packed boxes and the entry count per slab. `slabAt` is the slab axis's place in the
-// entry layout (its min; its max follows).
+// Slab ranges of the packed boxes and the entry count of each slab s in counts[s + 1] (counts has slabCount + 2
+// elements). `slabAt` is the slab axis's place in the entry layout (its min; its max follows). Most boxes touch
+// one or two slabs: the second is counted without a branch, as spFillSlabs writes it.
 static void spCountSlabs( const spIndex* plan, const float* packed, int n, int stride, int slabAt, int* range,
 						  int* counts )
 {
+	if ( slabAt == 0 )
+	{
+		memset( range, 0, sizeof( int ) * 2 * (size_t)n );
+		counts[1] = n;
+		return;
+	}
 	for ( int i = 0; i < n; ++i )
 	{
-		int s0 = 0, s1 = 0;
-		if ( slabAt > 0 )
-		{
-			const float* p = packed + (size_t)i * stride;
-			s0 = spSlabOf( plan, p[slabAt] );
-			s1 = spSlabOf( plan, p[slabAt + 1] );
-		}
+		const float* p = packed + (size_t)i * stride;
+		const int s0 = spSlabOf( plan, p[slabAt] );
+		const int s1 = spSlabOf( plan, p[slabAt + 1] );
 		range[2 * i] = s0;
 		range[2 * i + 1] = s1;
-		for ( int s = s0; s <= s1; ++s )
+		counts[s0 + 1] += 1;
+		counts[s0 + 2] += s1 > s0;
+		for ( int s = s0 + 2; s <= s1; ++s )
 		{
 			counts[s + 1] += 1;
 		}
 	}
 }
 
-// Copy each packed box into every slab it touches; slabs fill in sorted order, so each slab is sorted.
+// Copy each packed box into every slab it touches; slabs fill in sorted order, so each slab is sorted. The copy
+// into a second slab is written unconditionally, to the spare entry at `spare` when there is none.
 static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* index, const float* packed,
 																   const uint32_t* packedIds, const int* range, int n,
-																   int d, int* cursor )
+																   int d, int* cursor, int spare )
 {
 	const int stride = 2 * d;
 	float* e = index->entries;
@@ -171,17 +177,38 @@ static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* inde
 	for ( int i = 0; i < n; ++i )
 	{
 		const float* p = packed + (size_t)i * stride;
-		const float width = p[1] - p[0];
+		float box[2 * SP_MAX_DIMENSIONS];
+		for ( int k = 0; k < stride; ++k )
+		{
+			box[k] = p[k];
+		}
+		const float width = box[1] - box[0];
 		const int s0 = range[2 * i];
 		const int s1 = range[2 * i + 1];
 		const uint32_t id = packedIds[i];
-		for ( int s = s0; s <= s1; ++s )
+		const int two = s1 > s0;
+		const int dst0 = cursor[s0]++;
+		const int next = cursor[s0 + 1];
+		const int dst1 = two ? next : spare;
+		cursor[s0 + 1] = next + two;
+		for ( int k = 0; k < stride; ++k )
+		{
+			e[(size_t)dst0 * stride + k] = box[k];
+			e[(size_t)dst1 * stride + k] = box[k];
+		}
+		ids[dst0] = id;
+		ids[dst1] = id;
+		first[dst0] = s0;
+		first[dst1] = s0;
+		maxWidth[s0] = width > maxWidth[s0] ? width : maxWidth[s0];
+		const int w1 = two ? s0 + 1 : s0;
+		maxWidth[w1] = width > maxWidth[w1] ? width : maxWidth[w1];
+		for ( int s = s0 + 2; s <= s1; ++s )
 		{
 			const int dst = cursor[s]++;
-			float* out = e + (size_t)dst * stride;
 			for ( int k = 0; k < stride; ++k )
 			{
-				out[k] = p[k];
+				e[(size_t)dst * stride + k] = box[k];
 			}
 			ids[dst] = id;
 			first[dst] = s0;
@@ -243,11 +270,11 @@ bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, c
 	const int slabAt = plan.slabAxis < 0 ? 0 : 2 + 2 * ( plan.slabAxis < axis ? plan.slabAxis : plan.slabAxis - 1 );
 
 	// scratch: first and last slab per box, then the entry count per slab
-	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n + slabCount + 1, sizeof( int ) ) )
+	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n + slabCount + 2, sizeof( int ) ) )
 		return false;
 	int* range = index->range;
 	int* counts = index->range + 2 * n;
-	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
 	spCountSlabs( &plan, index->packed, n, stride, slabAt, range, counts );
 	for ( int s = 0; s < slabCount; ++s )
 	{
@@ -266,12 +293,16 @@ bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, c
 	cap = index->entryCapacity * stride;
 	int cap2 = index->entryCapacity;
 	int cap3 = index->entryCapacity;
-	if ( !spGrow( (void**)&index->entries, &cap, entries * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entries, sizeof( uint32_t ) ) ||
-		 !spGrow( (void**)&index->first, &cap3, entries, sizeof( int ) ) )
+	// padding after the last entry: the spare entry of spFillSlabs
+	if ( !spGrow( (void**)&index->entries, &cap, ( entries + SP_INDEX_PADDING ) * stride, sizeof( float ) ) ||
+		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) ||
+		 !spGrow( (void**)&index->first, &cap3, entries + SP_INDEX_PADDING, sizeof( int ) ) )
 		return false;
-	if ( entries > index->entryCapacity )
-		index->entryCapacity = entries;
+	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
+		index->entryCapacity = entries + SP_INDEX_PADDING;
+	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
+	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
+	memset( index->first + entries, 0, sizeof( int ) * SP_INDEX_PADDING );
 
 	// Commit.
 	index->axis = plan.axis;
@@ -283,24 +314,24 @@ bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, c
 	int* cursor = index->slabStart + slabCount + 1;
 	float* maxWidth = index->slabMaxWidth;
 	memcpy( start, counts, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	for ( int s = 0; s < slabCount; ++s )
+	for ( int s = 0; s <= slabCount; ++s ) // and the spare one
 		maxWidth[s] = 0.0f;
 
 	// Fill the slabs in sorted order, so each slab is sorted.
-	memcpy( cursor, start, sizeof( int ) * (size_t)slabCount );
+	memcpy( cursor, start, sizeof( int ) * (size_t)( slabCount + 1 ) );
 	switch ( d )
 	{
 		case 1:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 1, cursor );
+			spFillSlabs( index, index->packed, index->packedIds, range, n, 1, cursor, entries );
 			break;
 		case 2:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 2, cursor );
+			spFillSlabs( index, index->packed, index->packedIds, range, n, 2, cursor, entries );
 			break;
 		case 3:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 3, cursor );
+			spFillSlabs( index, index->packed, index->packedIds, range, n, 3, cursor, entries );
 			break;
 		default:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 4, cursor );
+			spFillSlabs( index, index->packed, index->packedIds, range, n, 4, cursor, entries );
 			break;
 	}
 	index->entryCount = entries;

@@ -39,6 +39,55 @@ static void spAddStats( spAxisStats* stats, const float* b, int d )
 	}
 }
 
+// The fast validation pass and the statistics of the moving boxes, inlined with a constant `d`.
+static inline __attribute__( ( always_inline ) ) void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
+																	 int* outValid, uint32_t* outFilters )
+{
+	const int stride = 2 * d;
+	const float* bounds = w->bounds;
+	const uint32_t* ids = w->ids;
+	const uint8_t* flags = w->flags;
+	int valid = 1;
+	uint32_t filters = 1;
+	double sum[SP_MAX_DIMENSIONS] = { 0 }, sumSq[SP_MAX_DIMENSIONS] = { 0 }, width[SP_MAX_DIMENSIONS] = { 0 };
+	float lo[SP_MAX_DIMENSIONS], hi[SP_MAX_DIMENSIONS];
+	for ( int a = 0; a < d; ++a )
+	{
+		lo[a] = INFINITY;
+		hi[a] = -INFINITY;
+	}
+	for ( int slot = 0; slot < w->slotCount; ++slot )
+	{
+		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			continue;
+		}
+		const float* b = bounds + (size_t)slot * stride;
+		for ( int a = 0; a < d; ++a )
+		{
+			const float mn = b[a], mx = b[d + a];
+			valid &= ( mn >= -FLT_MAX ) & ( mn <= mx ) & ( mx <= FLT_MAX );
+			const double c = 0.5 * ( (double)mn + (double)mx );
+			sum[a] += c;
+			sumSq[a] += c * c;
+			width[a] += (double)mx - (double)mn;
+			lo[a] = mn < lo[a] ? mn : lo[a];
+			hi[a] = mx > hi[a] ? mx : hi[a];
+		}
+		filters &= ( w->masks[slot] == 0xFFFFFFFFu ) & ( w->categories[slot] != 0 );
+	}
+	for ( int a = 0; a < d; ++a )
+	{
+		stats[a].sum = sum[a];
+		stats[a].sumSq = sumSq[a];
+		stats[a].width = width[a];
+		stats[a].lo = lo[a];
+		stats[a].hi = hi[a];
+	}
+	*outValid = valid;
+	*outFilters = filters;
+}
+
 static spResult spReject( spWorld* w, int slot, spResult r )
 {
 	w->lastInvalidBox.bits = w->ids[slot];
@@ -60,22 +109,23 @@ static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, 
 	// -FLT_MAX <= min <= max <= FLT_MAX, which NaN fails too. On failure the exact pass below finds the box.
 	int valid = 1;
 	uint32_t filters = 1;
+	switch ( d )
+	{
+		case 1:
+			spCheckMoving( w, stats, 1, &valid, &filters );
+			break;
+		case 2:
+			spCheckMoving( w, stats, 2, &valid, &filters );
+			break;
+		case 3:
+			spCheckMoving( w, stats, 3, &valid, &filters );
+			break;
+		default:
+			spCheckMoving( w, stats, 4, &valid, &filters );
+			break;
+	}
 	const uint32_t* ids = w->ids;
 	const uint8_t* flags = w->flags;
-	for ( int slot = 0; slot < w->slotCount; ++slot )
-	{
-		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
-		{
-			continue;
-		}
-		const float* b = bounds + (size_t)slot * stride;
-		for ( int a = 0; a < d; ++a )
-		{
-			valid &= ( b[a] >= -FLT_MAX ) & ( b[a] <= b[d + a] ) & ( b[d + a] <= FLT_MAX );
-		}
-		filters &= ( w->masks[slot] == 0xFFFFFFFFu ) & ( w->categories[slot] != 0 );
-		spAddStats( stats, b, d );
-	}
 	*allPair = (int)filters;
 	for ( int i = 0; !valid && i < w->orderCount; ++i )
 	{
