@@ -47,13 +47,17 @@ typedef struct spIndex
 	int slabAxis; // -1 when there is one slab
 	int slabCount;
 	float slabLo, slabScale; // slab of coordinate v: (int)((v - slabLo) * slabScale), clamped (monotone in v)
+	int slabAt;				 // the slab axis's place in the entry layout (its min; its max follows); 0 with one slab
 	float* entries;
 	uint32_t* ids;
-	int* first; // per entry: first slab its box touches (a pair or a hit is reported in one slab only)
 	int entryCount;
 	int entryCapacity;
 	int* slabStart;		 // slabCount + 1 entries, then slabCount cursors (scratch)
 	float* slabMaxWidth; // per slab: largest extent on `axis`, so a query can binary-search its start
+	// Per slab s: the smallest float v with slab(v) >= s (-INFINITY for slab 0). An entry of slab s whose min on
+	// the slab axis is at least slabFloor[s] starts in s; a pair or a hit is reported only in the first slab both
+	// touch, the one where either starts.
+	float* slabFloor;
 	int slabCapacity;
 	int* range; // scratch: first and last slab per box, then the entry count per slab
 	int rangeCapacity;
@@ -119,6 +123,8 @@ typedef struct spWorld
 	float* sortKeys; // scratch keys for sorting the statics
 	int sortKeysCapacity;
 	spPairArray found; // pairs found by the sweep, unsorted
+	int* pairStart;	   // scratch for sorting the pairs: slotCount + 1 counters
+	int pairStartCapacity;
 
 	// Results: pairs[current] is public, pairs[1 - current] is the scratch for the next update.
 	spPairArray pairs[2];
@@ -175,9 +181,9 @@ int spInsertionSortKeys( float* keys, int* slots, int count, int budget );
 /// not sorted).
 int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget );
 
-/// Sort found pairs by (a, b) into `out` (radix sort on the slot of a, then each run of one a by b). `scratch`
-/// holds `count` pairs. Every slot of a pair's ids is below `slotCount`.
-void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int slotCount );
+/// Sort found pairs by (a, b) into `out` (counting sort on the slot of a, then each run of one a by b). `scratch`
+/// holds `count` pairs, `start` slotCount + 1 ints. Every slot of a pair's ids is below `slotCount`.
+void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int slotCount );
 
 /// Pairs in `next` and not in `prev` go to `began`, pairs in `prev` and not in `next` to `ended`. Both inputs
 /// are sorted; outputs are sorted. Outputs need room for next.count and prev.count pairs.

@@ -42,7 +42,7 @@ void spFreeIndex( spIndex* index )
 {
 	spFree( index->entries );
 	spFree( index->ids );
-	spFree( index->first );
+	spFree( index->slabFloor );
 	spFree( index->slabStart );
 	spFree( index->slabMaxWidth );
 	spFree( index->range );
@@ -55,8 +55,8 @@ void spFreeIndex( spIndex* index )
 
 size_t spIndexByteCount( const spIndex* index, int stride )
 {
-	return (size_t)index->entryCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
-		   (size_t)index->slabCapacity * ( 2 * sizeof( int ) + sizeof( float ) ) +
+	return (size_t)index->entryCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
+		   (size_t)index->slabCapacity * ( sizeof( int ) + 2 * sizeof( float ) ) +
 		   (size_t)index->rangeCapacity * sizeof( int ) +
 		   (size_t)index->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) );
 }
@@ -68,6 +68,29 @@ static inline int spSlabOf( const spIndex* index, float v )
 	float s = ( v - index->slabLo ) * index->slabScale;
 	int last = index->slabCount - 1;
 	return s < 1.0f ? 0 : s >= (float)last ? last : (int)s;
+}
+
+// The smallest float v with spSlabOf(v) >= s, for 1 <= s < slabCount: a bisection over the floats in order (their
+// bit patterns mapped to ordered integers), so it agrees with spSlabOf's rounding exactly.
+static float spSlabFloor( const spIndex* index, int s )
+{
+	// ordered keys of -INFINITY and +INFINITY: spSlabOf(-INFINITY) = 0 < s <= spSlabOf(+INFINITY)
+	uint32_t lo = 0x007FFFFFu, hi = 0xFF800000u;
+	while ( hi - lo > 1u )
+	{
+		const uint32_t mid = lo + ( hi - lo ) / 2u;
+		const uint32_t bits = ( mid & 0x80000000u ) != 0 ? mid ^ 0x80000000u : ~mid;
+		float v;
+		memcpy( &v, &bits, sizeof( v ) );
+		if ( spSlabOf( index, v ) >= s )
+			hi = mid;
+		else
+			lo = mid;
+	}
+	const uint32_t bits = ( hi & 0x80000000u ) != 0 ? hi ^ 0x80000000u : ~hi;
+	float v;
+	memcpy( &v, &bits, sizeof( v ) );
+	return v;
 }
 
 // Copy a box from the slot layout (mins, then maxes) to the entry layout (min and max on `axis`, then the other
@@ -172,7 +195,6 @@ static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* inde
 	const int stride = 2 * d;
 	float* e = index->entries;
 	uint32_t* ids = index->ids;
-	int* first = index->first;
 	float* maxWidth = index->slabMaxWidth;
 	for ( int i = 0; i < n; ++i )
 	{
@@ -198,8 +220,6 @@ static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* inde
 		}
 		ids[dst0] = id;
 		ids[dst1] = id;
-		first[dst0] = s0;
-		first[dst1] = s0;
 		maxWidth[s0] = width > maxWidth[s0] ? width : maxWidth[s0];
 		const int w1 = two ? s0 + 1 : s0;
 		maxWidth[w1] = width > maxWidth[w1] ? width : maxWidth[w1];
@@ -211,7 +231,6 @@ static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* inde
 				e[(size_t)dst * stride + k] = box[k];
 			}
 			ids[dst] = id;
-			first[dst] = s0;
 			maxWidth[s] = width > maxWidth[s] ? width : maxWidth[s];
 		}
 	}
@@ -288,21 +307,21 @@ bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, c
 	cap = index->slabCapacity;
 	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
 		return false;
-	if ( 2 * ( slabCount + 1 ) > index->slabCapacity )
-		index->slabCapacity = 2 * ( slabCount + 1 );
+	cap = index->slabCapacity;
+	if ( !spGrow( (void**)&index->slabFloor, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
+		return false;
 	cap = index->entryCapacity * stride;
 	int cap2 = index->entryCapacity;
-	int cap3 = index->entryCapacity;
 	// padding after the last entry: the spare entry of spFillSlabs
 	if ( !spGrow( (void**)&index->entries, &cap, ( entries + SP_INDEX_PADDING ) * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) ||
-		 !spGrow( (void**)&index->first, &cap3, entries + SP_INDEX_PADDING, sizeof( int ) ) )
+		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) )
 		return false;
 	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
 		index->entryCapacity = entries + SP_INDEX_PADDING;
+	if ( 2 * ( slabCount + 1 ) > index->slabCapacity )
+		index->slabCapacity = 2 * ( slabCount + 1 );
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
-	memset( index->first + entries, 0, sizeof( int ) * SP_INDEX_PADDING );
 
 	// Commit.
 	index->axis = plan.axis;
@@ -310,6 +329,12 @@ bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, c
 	index->slabCount = slabCount;
 	index->slabLo = plan.slabLo;
 	index->slabScale = plan.slabScale;
+	index->slabAt = slabAt;
+	index->slabFloor[0] = -INFINITY;
+	for ( int s = 1; s < slabCount; ++s )
+	{
+		index->slabFloor[s] = spSlabFloor( index, s );
+	}
 	int* start = index->slabStart;
 	int* cursor = index->slabStart + slabCount + 1;
 	float* maxWidth = index->slabMaxWidth;
@@ -400,9 +425,8 @@ bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min,
 			{
 				continue;
 			}
-			// reported in the first slab shared by the box and the query
-			int f = index->first[i] > s0 ? index->first[i] : s0;
-			if ( f != s )
+			// reported in the first slab shared by the box and the query: where either starts
+			if ( s != s0 && e[index->slabAt] < index->slabFloor[s] )
 			{
 				continue;
 			}

@@ -6,6 +6,68 @@
 #include <string.h>
 
 #define SP_PAIR_RADIX_BITS 11
+#define SP_PAIR_SMALL_RUN 32
+#define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
+
+// Sort a run of pairs with one a by the slot of b, stably: insertion sort for short runs (the usual case: a box
+// has a few pairs), LSD radix sort through `scratch` (room for `count` pairs) for long ones, so a box that
+// overlaps thousands of others costs O(count), not O(count^2).
+static void spSortRunByB( spPair* run, int count, spPair* scratch )
+{
+	if ( count <= SP_PAIR_SMALL_RUN )
+	{
+		for ( int i = 1; i < count; ++i )
+		{
+			const spPair p = run[i];
+			int j = i;
+			for ( ; j > 0 && run[j - 1].b > p.b; --j )
+			{
+				run[j] = run[j - 1];
+			}
+			run[j] = p;
+		}
+		return;
+	}
+	enum
+	{
+		buckets = 1 << SP_PAIR_RADIX_BITS
+	};
+	const uint32_t mask = buckets - 1u;
+	spPair* src = run;
+	spPair* dst = scratch;
+	for ( int shift = SP_GENERATION_BITS; shift < 32; shift += SP_PAIR_RADIX_BITS )
+	{
+		int hist[buckets];
+		memset( hist, 0, sizeof( hist ) );
+		for ( int i = 0; i < count; ++i )
+		{
+			hist[( src[i].b >> shift ) & mask] += 1;
+		}
+		// a digit that is the same for every pair changes nothing
+		if ( hist[( src[0].b >> shift ) & mask] == count )
+		{
+			continue;
+		}
+		int sum = 0;
+		for ( int k = 0; k < buckets; ++k )
+		{
+			const int c = hist[k];
+			hist[k] = sum;
+			sum += c;
+		}
+		for ( int i = 0; i < count; ++i )
+		{
+			dst[hist[( src[i].b >> shift ) & mask]++] = src[i];
+		}
+		spPair* t = src;
+		src = dst;
+		dst = t;
+	}
+	if ( src != run )
+	{
+		memcpy( run, src, sizeof( spPair ) * (size_t)count );
+	}
+}
 
 // Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
 static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
@@ -27,7 +89,7 @@ static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist,
 	}
 }
 
-void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int slotCount )
+static void spRadixSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int slotCount )
 {
 	// LSD radix sort on the slots (ids compare in slot order, and a live slot has one id): by the slot of b,
 	// then stably by the slot of a. Each slot takes one pass of up to 11 bits or two passes: buckets few enough
@@ -86,6 +148,70 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 		spScatterPairs( src, count, dst, hist[k], k < 2, digitShift[k], 1 << digitBits[k] );
 		src = dst;
 		dst = dst == out ? scratch : out;
+	}
+}
+
+void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int slotCount )
+{
+	// Ids compare in slot order (a live slot has one id). Up to SP_PAIR_COUNTING_SLOTS slots, a counting sort by
+	// the slot of a: one pass to count, one to scatter, the counts fitting in cache; then each run of one a,
+	// usually a few pairs, by b. Above, the counters and the scatter targets no longer fit in cache: the radix
+	// sort's small digits do better (measured at 1M boxes).
+	if ( slotCount > SP_PAIR_COUNTING_SLOTS )
+	{
+		spRadixSortPairs( in, count, out, scratch, slotCount );
+		return;
+	}
+	memset( start, 0, sizeof( int ) * ( (size_t)slotCount + 1 ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		start[( in[i].a >> SP_GENERATION_BITS ) + 1] += 1;
+	}
+	for ( int s = 0; s < slotCount; ++s )
+	{
+		start[s + 1] += start[s];
+	}
+	// scatter with start[s] as the cursor of slot s: afterwards start[s] is where slot s + 1's run begins
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		out[start[p.a >> SP_GENERATION_BITS]++] = p;
+	}
+	// Each run of one a by b. Runs are usually a few pairs: one insertion pass over the whole list (a sequential
+	// read with a well-predicted branch), which gives up after a budget of moves for the per-run sort, so a long
+	// shuffled run (a box overlapping thousands) costs O(count), not O(count^2). Giving up leaves every run a
+	// permutation of itself.
+	long long budget = (long long)count + 4096;
+	for ( int i = 1; i < count && budget >= 0; ++i )
+	{
+		const spPair p = out[i];
+		if ( !( p.a == out[i - 1].a && p.b < out[i - 1].b ) )
+		{
+			continue;
+		}
+		int j = i;
+		do
+		{
+			out[j] = out[j - 1];
+			--j;
+		}
+		while ( j > 0 && out[j - 1].a == p.a && p.b < out[j - 1].b );
+		out[j] = p;
+		budget -= i - j;
+	}
+	if ( budget >= 0 )
+	{
+		return;
+	}
+	int begin = 0;
+	for ( int s = 0; s < slotCount; ++s )
+	{
+		const int end = start[s];
+		if ( end - begin > 1 )
+		{
+			spSortRunByB( out + begin, end - begin, scratch );
+		}
+		begin = end;
 	}
 }
 

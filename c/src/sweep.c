@@ -267,7 +267,8 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 	const spIndex* index = &w->dynamicIndex;
 	const float* e = index->entries;
 	const uint32_t* ids = index->ids;
-	const int* first = index->first;
+	const int slabAt = index->slabAt;
+	const float floor = index->slabFloor[slab];
 	spPairArray* found = &w->found;
 	int t = 0;
 	for ( int i = begin; i < end; ++i )
@@ -283,7 +284,7 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 		spPair* out = found->data + found->count;
 		const float* bi = e + (size_t)i * stride;
 		const float maxA = bi[1];
-		const int firstI = first[i];
+		const int startsI = bi[slabAt] >= floor;
 		const uint32_t x = ids[i];
 		int j = i + 1;
 		for ( ; j < end; ++j )
@@ -299,9 +300,8 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 			{
 				overlap &= ( bi[a] <= bj[a + 1] ) & ( bj[a] <= bi[a + 1] );
 			}
-			// reported in the first slab both boxes touch
-			const int f = first[j] > firstI ? first[j] : firstI;
-			overlap &= f == slab;
+			// reported in the first slab both boxes touch: the one where either starts
+			overlap &= startsI | ( bj[slabAt] >= floor );
 			const uint32_t y = ids[j];
 			if ( filtered && overlap )
 			{
@@ -452,10 +452,11 @@ spResult spUpdateWorld( spWorld* w )
 	const int m = w->found.count;
 	if ( !spGrow( (void**)&next->data, &next->capacity, m, sizeof( spPair ) ) ||
 		 !spGrow( (void**)&w->began.data, &w->began.capacity, m, sizeof( spPair ) ) ||
-		 !spGrow( (void**)&w->ended.data, &w->ended.capacity, prev->count, sizeof( spPair ) ) )
+		 !spGrow( (void**)&w->ended.data, &w->ended.capacity, prev->count, sizeof( spPair ) ) ||
+		 !spGrow( (void**)&w->pairStart, &w->pairStartCapacity, w->slotCount + 1, sizeof( int ) ) )
 		return sp_resultOutOfMemory;
 	// began is free until the diff: the sort's scratch
-	spSortPairs( w->found.data, m, next->data, w->began.data, w->slotCount );
+	spSortPairs( w->found.data, m, next->data, w->began.data, w->pairStart, w->slotCount );
 	next->count = m;
 	spDiffPairs( prev, next, &w->began, &w->ended );
 	w->current = 1 - w->current;

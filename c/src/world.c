@@ -174,6 +174,7 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->queryIds );
 	spFree( w->queryDistances );
 	spFree( w->found.data );
+	spFree( w->pairStart );
 	spFree( w->pairs[0].data );
 	spFree( w->pairs[1].data );
 	spFree( w->began.data );
@@ -355,7 +356,7 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
 	n += (size_t)w->radixCapacity * sizeof( uint32_t ) + (size_t)w->radixTempCapacity * sizeof( int );
-	n += (size_t)w->sortKeysCapacity * sizeof( float );
+	n += (size_t)w->sortKeysCapacity * sizeof( float ) + (size_t)w->pairStartCapacity * sizeof( int );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity ) *

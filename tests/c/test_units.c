@@ -80,10 +80,44 @@ int PairUnits( void )
 	spPair in[6] = { { 3 << 10 | 1, 5 << 10 | 1 }, { 1 << 10 | 1, 4 << 10 | 1 }, { 3 << 10 | 1, 4 << 10 | 1 },
 					 { 1 << 10 | 1, 2 << 10 | 1 }, { 0 << 10 | 2, 9 << 10 | 1 }, { 1 << 10 | 1, 3 << 10 | 1 } };
 	spPair out[6], scratch[6];
-	spSortPairs( in, 6, out, scratch, 10 );
+	int start[11];
+	spSortPairs( in, 6, out, scratch, start, 10 );
 	for ( int i = 1; i < 6; ++i )
 		ENSURE( out[i - 1].a < out[i].a || ( out[i - 1].a == out[i].a && out[i - 1].b < out[i].b ) );
 	ENSURE( out[0].a == ( 0 << 10 | 2 ) && out[5].b == ( 5 << 10 | 1 ) );
+
+	// long runs of one a (a box overlapping thousands) take the radix path; every pair is kept
+	enum
+	{
+		many = 3000
+	};
+	static spPair bigIn[many], bigOut[many], bigScratch[many];
+	uint32_t seed = 12345u, sum = 0;
+	for ( int i = 0; i < many; ++i )
+	{
+		seed = seed * 1664525u + 1013904223u;
+		uint32_t a = i % 3 == 0 ? 7u : ( seed >> 8 ) % 5u;
+		uint32_t b = a + 1u + ( seed >> 12 ) % 60000u;
+		bigIn[i].a = a << 10 | 1u;
+		bigIn[i].b = b << 10 | 1u; // a live slot has one id
+		sum += bigIn[i].a * 3u + bigIn[i].b;
+	}
+	// both strategies: counting sort (a world of few slots) and radix sort (many slots)
+	static int bigStart[( 1 << 20 ) + 1];
+	const int slotCounts[2] = { 60010, 1 << 20 };
+	for ( int k = 0; k < 2; ++k )
+	{
+		memset( bigOut, 0, sizeof( bigOut ) );
+		spSortPairs( bigIn, many, bigOut, bigScratch, bigStart, slotCounts[k] );
+		uint32_t sumOut = bigOut[0].a * 3u + bigOut[0].b;
+		for ( int i = 1; i < many; ++i )
+		{
+			ENSURE( bigOut[i - 1].a < bigOut[i].a ||
+					( bigOut[i - 1].a == bigOut[i].a && bigOut[i - 1].b <= bigOut[i].b ) );
+			sumOut += bigOut[i].a * 3u + bigOut[i].b;
+		}
+		ENSURE( sumOut == sum );
+	}
 
 	// diff
 	spPair p[4] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 4, 6 } };
