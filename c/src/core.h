@@ -64,6 +64,11 @@ typedef struct spIndex
 	float* packed; // scratch: the boxes in entry layout, in sorted order
 	uint32_t* packedIds;
 	int packedCapacity;
+	// scratch of spRefreshIndex: entries that reach a new slab (twice: as found, then grouped by slab)
+	float* incoming;
+	uint32_t* incomingIds;
+	int* incomingSlabs;
+	int incomingCapacity;
 } spIndex;
 
 /// Per-axis statistics of a set of boxes, for choosing axes and slabs.
@@ -102,6 +107,10 @@ typedef struct spWorld
 	int orderCapacity;
 	int orderDirty;		  // a slot of the order was removed or made static since the last compaction
 	int sortGaveUp;		  // the last insertion sort of the order gave up (the frame was incoherent)
+	int orderStale;		  // the index was refreshed in place since the order was last sorted
+	int refreshGaveUp;	  // the last in-place refresh of the index gave up (the frame was incoherent)
+	uint32_t moverVersion;		  // bumps when a moving box is added or removed, or a box switches static or moving
+	uint32_t indexedMoverVersion; // moverVersion when the dynamic index was last built from the order
 	uint32_t updateCount; // updates that reached the sort
 
 	// Static boxes: never paired with each other; their index is rebuilt only when one of them changes.
@@ -176,7 +185,8 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 /// (the arrays are then a permutation, not sorted).
 int spInsertionSortKeys( float* keys, int* slots, int count, int budget );
 
-/// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids and slots,
+/// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids and slots
+/// (or none, when `slots` is null),
 /// giving up after `budget` swaps. Returns the swap count, or -1 if it gave up (the arrays are then a permutation,
 /// not sorted).
 int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget );
@@ -191,6 +201,32 @@ void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray*
 
 /// The update: validation, sorting, sweep, pair diff.
 spResult spUpdateWorld( spWorld* world );
+
+/// The slab of coordinate v on the slab axis (0 with one slab).
+static inline int spSlabOf( const spIndex* index, float v )
+{
+	// float subtraction and multiplication by a positive scale round monotonically, so v <= w gives
+	// slab(v) <= slab(w): boxes that overlap on the slab axis share a slab
+	float s = ( v - index->slabLo ) * index->slabScale;
+	int last = index->slabCount - 1;
+	return s < 1.0f ? 0 : s >= (float)last ? last : (int)s;
+}
+
+// Copy a box from the slot layout (mins, then maxes) to the entry layout (min and max on `axis`, then the other
+// axes in order). Inlined with a constant `d`, this is a few moves.
+static inline __attribute__( ( always_inline ) ) void spPackBox( float* out, const float* b, int d, int axis )
+{
+	out[0] = b[axis];
+	out[1] = b[d + axis];
+	for ( int a = 0, k = 2; a < d; ++a )
+	{
+		if ( a != axis )
+		{
+			out[k++] = b[a];
+			out[k++] = b[d + a];
+		}
+	}
+}
 
 /// Choose the sweep axis (the highest spread-to-width score) and the slab axis (the next best) of a set of boxes.
 /// `stickyAxis` (or -1) is kept unless another axis scores 1.5 times better, so coherent frames stay coherent.
@@ -212,6 +248,27 @@ void spGatherPacked( spIndex* index, const spWorld* world, const int* slots, int
 /// Build an index from the `n` boxes of the packed scratch, already sorted by min on `axis` (spBuildIndex without
 /// the gather). Returns false on allocation failure, leaving the previous index whole.
 bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, const spAxisStats* stats );
+
+/// The slabs an index of `n` boxes sorted along `axis` gets: their count (1 when there is no slab axis), the slab
+/// axis (-1 with one slab), and the mapping of spSlabOf.
+void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* slabCount, int* planAxis, float* lo,
+				  float* scale );
+
+typedef enum spRefreshResult
+{
+	spRefreshDone,
+	spRefreshTooManyMoves, // more than the limit of boxes reached new slabs (found early: a cheap give-up)
+	spRefreshTooManySwaps, // the slabs' insertion sorts passed the budget (found late)
+	spRefreshOutOfMemory
+} spRefreshResult;
+
+/// Bring the moving boxes' index up to date in place of a rebuild, when its plan (axis, slabs) still fits the
+/// boxes and no box was added, removed or switched since it was built: each entry's box is re-read from the
+/// world, a box that left a slab is dropped from it, a box that reached a new slab is merged into it, and each
+/// slab is insertion-sorted. Gives up past `swapBudget` swaps or `incomingLimit` new slab entries, and fails
+/// on allocation failure, in both cases with nothing that queries read changed. Done: the swap count in *swaps.
+spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBudget, int incomingLimit,
+								int* swaps );
 
 /// Free an index's memory.
 void spFreeIndex( spIndex* index );

@@ -48,6 +48,9 @@ void spFreeIndex( spIndex* index )
 	spFree( index->range );
 	spFree( index->packed );
 	spFree( index->packedIds );
+	spFree( index->incoming );
+	spFree( index->incomingIds );
+	spFree( index->incomingSlabs );
 	memset( index, 0, sizeof( *index ) );
 	index->axis = -1;
 	index->slabAxis = -1;
@@ -58,16 +61,9 @@ size_t spIndexByteCount( const spIndex* index, int stride )
 	return (size_t)index->entryCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
 		   (size_t)index->slabCapacity * ( sizeof( int ) + 2 * sizeof( float ) ) +
 		   (size_t)index->rangeCapacity * sizeof( int ) +
-		   (size_t)index->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) );
-}
-
-static inline int spSlabOf( const spIndex* index, float v )
-{
-	// float subtraction and multiplication by a positive scale round monotonically, so v <= w gives
-	// slab(v) <= slab(w): boxes that overlap on the slab axis share a slab
-	float s = ( v - index->slabLo ) * index->slabScale;
-	int last = index->slabCount - 1;
-	return s < 1.0f ? 0 : s >= (float)last ? last : (int)s;
+		   (size_t)index->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
+		   (size_t)index->incomingCapacity * 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
+		   (size_t)index->incomingCapacity * sizeof( int );
 }
 
 // The smallest float v with spSlabOf(v) >= s, for 1 <= s < slabCount: a bisection over the floats in order (their
@@ -91,22 +87,6 @@ static float spSlabFloor( const spIndex* index, int s )
 	float v;
 	memcpy( &v, &bits, sizeof( v ) );
 	return v;
-}
-
-// Copy a box from the slot layout (mins, then maxes) to the entry layout (min and max on `axis`, then the other
-// axes in order). Inlined with a constant `d`, this is a few moves.
-static inline __attribute__( ( always_inline ) ) void spPackBox( float* out, const float* b, int d, int axis )
-{
-	out[0] = b[axis];
-	out[1] = b[d + axis];
-	for ( int a = 0, k = 2; a < d; ++a )
-	{
-		if ( a != axis )
-		{
-			out[k++] = b[a];
-			out[k++] = b[d + a];
-		}
-	}
 }
 
 // Copy boxes from their slots into `packed`, in the given order, with their ids.
@@ -213,11 +193,9 @@ static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* inde
 		const int next = cursor[s0 + 1];
 		const int dst1 = two ? next : spare;
 		cursor[s0 + 1] = next + two;
-		for ( int k = 0; k < stride; ++k )
-		{
-			e[(size_t)dst0 * stride + k] = box[k];
-			e[(size_t)dst1 * stride + k] = box[k];
-		}
+		// whole-record copies (one or two vector stores each), not a store per float
+		memcpy( e + (size_t)dst0 * stride, box, sizeof( float ) * (size_t)stride );
+		memcpy( e + (size_t)dst1 * stride, box, sizeof( float ) * (size_t)stride );
 		ids[dst0] = id;
 		ids[dst1] = id;
 		maxWidth[s0] = width > maxWidth[s0] ? width : maxWidth[s0];
@@ -232,6 +210,40 @@ static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* inde
 			}
 			ids[dst] = id;
 			maxWidth[s] = width > maxWidth[s] ? width : maxWidth[s];
+		}
+	}
+}
+
+void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* slabCount, int* planAxis, float* lo,
+				  float* scale )
+{
+	*slabCount = 1;
+	*planAxis = -1;
+	*lo = 0.0f;
+	*scale = 0.0f;
+	// Slabs along the second axis: about sqrt(n * fA / fB) of them balances sweep candidates (fewer with more
+	// slabs) against boxes copied into several slabs (more with more slabs). Half that measured 10% faster on
+	// uniform and moving scenes (tests/bench): a copy costs more than a candidate test.
+	if ( slabAxis >= 0 && n >= 64 )
+	{
+		const spAxisStats* sa = stats + axis;
+		const spAxisStats* sb = stats + slabAxis;
+		double rangeA = (double)sa->hi - (double)sa->lo;
+		double rangeB = (double)sb->hi - (double)sb->lo;
+		if ( rangeA > 0.0 && rangeB > 0.0 )
+		{
+			double fA = ( sa->width / n ) / rangeA;
+			double fB = ( sb->width / n ) / rangeB;
+			double k = 0.5 * sqrt( (double)n * fA / ( fB + 1.0 / n ) );
+			double kMax = n / 8.0 < 4096.0 ? n / 8.0 : 4096.0;
+			k = k < 1.0 ? 1.0 : k > kMax ? kMax : k;
+			if ( (int)k > 1 )
+			{
+				*slabCount = (int)k;
+				*planAxis = slabAxis;
+				*lo = sb->lo;
+				*scale = (float)( *slabCount / rangeB );
+			}
 		}
 	}
 }
@@ -259,31 +271,7 @@ bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, c
 	plan.slabLo = 0.0f;
 	plan.slabScale = 0.0f;
 
-	// Slabs along the second axis: about sqrt(n * fA / fB) of them balances sweep candidates (fewer with more
-	// slabs) against boxes copied into several slabs (more with more slabs). Half that measured 10% faster on
-	// uniform and moving scenes (tests/bench): a copy costs more than a candidate test.
-	if ( slabAxis >= 0 && n >= 64 )
-	{
-		const spAxisStats* sa = stats + axis;
-		const spAxisStats* sb = stats + slabAxis;
-		double rangeA = (double)sa->hi - (double)sa->lo;
-		double rangeB = (double)sb->hi - (double)sb->lo;
-		if ( rangeA > 0.0 && rangeB > 0.0 )
-		{
-			double fA = ( sa->width / n ) / rangeA;
-			double fB = ( sb->width / n ) / rangeB;
-			double k = 0.5 * sqrt( (double)n * fA / ( fB + 1.0 / n ) );
-			double kMax = n / 8.0 < 4096.0 ? n / 8.0 : 4096.0;
-			k = k < 1.0 ? 1.0 : k > kMax ? kMax : k;
-			if ( (int)k > 1 )
-			{
-				plan.slabCount = (int)k;
-				plan.slabAxis = slabAxis;
-				plan.slabLo = sb->lo;
-				plan.slabScale = (float)( plan.slabCount / rangeB );
-			}
-		}
-	}
+	spPlanSlabs( stats, n, axis, slabAxis, &plan.slabCount, &plan.slabAxis, &plan.slabLo, &plan.slabScale );
 	const int slabCount = plan.slabCount;
 	// the slab axis in the entry layout: after the sweep axis, the other axes in increasing order
 	const int slabAt = plan.slabAxis < 0 ? 0 : 2 + 2 * ( plan.slabAxis < axis ? plan.slabAxis : plan.slabAxis - 1 );

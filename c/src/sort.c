@@ -124,19 +124,25 @@ static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( flo
 		float record[2 * SP_MAX_DIMENSIONS];
 		memcpy( record, packed + (size_t)i * stride, sizeof( float ) * (size_t)stride );
 		const uint32_t id = ids[i];
-		const int slot = slots[i];
+		const int slot = slots != NULL ? slots[i] : 0;
 		int j = i;
 		do
 		{
 			memcpy( packed + (size_t)j * stride, packed + (size_t)( j - 1 ) * stride, sizeof( float ) * (size_t)stride );
 			ids[j] = ids[j - 1];
-			slots[j] = slots[j - 1];
+			if ( slots != NULL )
+			{
+				slots[j] = slots[j - 1];
+			}
 			--j;
 		}
 		while ( j > 0 && k < packed[(size_t)( j - 1 ) * stride] );
 		memcpy( packed + (size_t)j * stride, record, sizeof( float ) * (size_t)stride );
 		ids[j] = id;
-		slots[j] = slot;
+		if ( slots != NULL )
+		{
+			slots[j] = slot;
+		}
 		swaps += i - j;
 		if ( swaps > budget )
 		{
@@ -148,6 +154,7 @@ static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( flo
 
 int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget )
 {
+	// inlined with a constant stride; the test for null slots is the same on every move, so it predicts well
 	switch ( stride )
 	{
 		case 2:

@@ -258,6 +258,31 @@ static spResult spRebuildStatics( spWorld* w )
 	return sp_resultOk;
 }
 
+// True if the index's slabs still suit the boxes of `stats`: the same sweep and slab axes, a slab count within a
+// third of the one a rebuild would choose, and the slab axis's extent within a tenth of the slabs' span.
+static bool spSlabsStillFit( const spIndex* index, const spAxisStats* stats, int n, int axis, int slabAxis )
+{
+	int count, planAxis;
+	float lo, scale;
+	spPlanSlabs( stats, n, axis, slabAxis, &count, &planAxis, &lo, &scale );
+	if ( index->axis != axis || index->slabAxis != planAxis )
+	{
+		return false;
+	}
+	if ( count == 1 || index->slabCount == 1 )
+	{
+		return count == index->slabCount;
+	}
+	if ( 4 * count < 3 * index->slabCount || 3 * count > 4 * index->slabCount )
+	{
+		return false;
+	}
+	const double span = index->slabCount / (double)index->slabScale;
+	const double hi = (double)index->slabLo + span;
+	return fabs( (double)stats[planAxis].lo - (double)index->slabLo ) <= 0.1 * span &&
+		   fabs( (double)stats[planAxis].hi - hi ) <= 0.1 * span;
+}
+
 // Sweep one slab of the moving boxes' index. A pair is reported only in the first slab both boxes touch.
 // `filtered` is 0 when every filter accepts every pair (spValidate's allPair): no per-pair lookups then.
 static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, int begin, int end, int slab, int d,
@@ -396,35 +421,64 @@ spResult spUpdateWorld( spWorld* w )
 	int previousAxis = dynamic->axis;
 	int axis = 0, slabAxis = -1;
 	spChooseAxes( stats, d, n, previousAxis, &axis, &slabAxis );
-	if ( !spReservePacked( dynamic, n, stride ) )
-		return sp_resultOutOfMemory;
-	int swaps = -1;
 	w->updateCount += 1;
-	if ( axis != previousAxis )
+	// First choice on a coherent frame: refresh the index in place (no box added, removed or switched since it
+	// was built, and its slabs still fit the boxes). After a refresh gave up on swaps (a costly give-up, found
+	// after the whole pass), the next ones are likely to: try again every 8th update only, or after a coherent
+	// rebuild.
+	int refreshed = 0;
+	if ( n > 0 && w->indexedMoverVersion == w->moverVersion && axis == previousAxis &&
+		 spSlabsStillFit( dynamic, stats, n, axis, slabAxis ) &&
+		 ( w->refreshGaveUp == 0 || ( w->updateCount & 7 ) == 0 ) )
 	{
-		w->sortGaveUp = 0;
+		int swaps = 0;
+		spRefreshResult r = spRefreshIndex( dynamic, w, 8 * n + 1024, n / 2 + 64, &swaps );
+		if ( r == spRefreshOutOfMemory )
+			return sp_resultOutOfMemory;
+		w->refreshGaveUp = r == spRefreshTooManySwaps;
+		if ( r == spRefreshDone )
+		{
+			refreshed = 1;
+			w->orderStale = 1;
+			c.swaps = swaps;
+			c.refreshed = 1;
+		}
 	}
-	// after an insertion sort gave up, the next ones are likely to: try again every 8th update only
-	else if ( w->sortGaveUp == 0 || ( w->updateCount & 7 ) == 0 )
+	if ( !refreshed )
 	{
-		spGatherPacked( dynamic, w, w->order, n, axis );
-		swaps = spInsertionSortPacked( dynamic->packed, dynamic->packedIds, w->order, n, stride, 8 * n + 1024 );
-		w->sortGaveUp = swaps < 0;
+		if ( !spReservePacked( dynamic, n, stride ) )
+			return sp_resultOutOfMemory;
+		int swaps = -1;
+		if ( axis != previousAxis || w->orderStale )
+		{
+			w->sortGaveUp = 0;
+		}
+		// after an insertion sort gave up, the next ones are likely to: try again every 8th update only
+		else if ( w->sortGaveUp == 0 || ( w->updateCount & 7 ) == 0 )
+		{
+			spGatherPacked( dynamic, w, w->order, n, axis );
+			swaps = spInsertionSortPacked( dynamic->packed, dynamic->packedIds, w->order, n, stride, 8 * n + 1024 );
+			w->sortGaveUp = swaps < 0;
+			// a coherent frame: the next one may refresh again
+			w->refreshGaveUp &= swaps < 0;
+		}
+		if ( swaps < 0 )
+		{
+			spSortSlots( w, w->order, w->orderKeys, n, axis );
+			spGatherPacked( dynamic, w, w->order, n, axis );
+		}
+		w->orderStale = 0;
+		c.rebuilt = swaps < 0;
+		c.swaps = swaps < 0 ? 0 : swaps;
+		if ( !spBuildPackedIndex( dynamic, d, n, axis, slabAxis, stats ) )
+		{
+			// the index of the last update is intact, so queries still answer from it (the order may now be sorted
+			// on another axis: the next update's insertion sort then gives up and falls back to radix sort)
+			return sp_resultOutOfMemory;
+		}
+		w->indexedMoverVersion = w->moverVersion;
 	}
-	if ( swaps < 0 )
-	{
-		spSortSlots( w, w->order, w->orderKeys, n, axis );
-		spGatherPacked( dynamic, w, w->order, n, axis );
-	}
-	c.rebuilt = swaps < 0;
-	c.swaps = swaps < 0 ? 0 : swaps;
 	c.sweepAxis = axis;
-	if ( !spBuildPackedIndex( dynamic, d, n, axis, slabAxis, stats ) )
-	{
-		// the index of the last update is intact, so queries still answer from it (the order may now be sorted on
-		// another axis: the next update's insertion sort then gives up and falls back to radix sort)
-		return sp_resultOutOfMemory;
-	}
 	c.slabs = w->dynamicIndex.slabCount;
 
 	// Pairs among the moving boxes, then between moving and static boxes.

@@ -466,6 +466,7 @@ spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, 
 	w->ids[slot] = bits;
 	w->boxCount += 1;
 	w->structureVersion += 1;
+	w->moverVersion += 1;
 	outBox->bits = bits;
 	return sp_resultOk;
 }
@@ -491,6 +492,7 @@ spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 	w->boxCount -= 1;
 	w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
 	w->structureVersion += 1;
+	w->moverVersion += 1;
 	uint32_t gen = w->generations[slot] + 1;
 	if ( gen > SP_GENERATION_MASK )
 	{
@@ -597,6 +599,7 @@ spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic )
 		return sp_resultOk;
 	}
 	// Both lists have one entry per slot of capacity, so appending cannot fail.
+	w->moverVersion += 1;
 	if ( isStatic )
 	{
 		w->flags[slot] |= SP_FLAG_STATIC;

@@ -237,8 +237,8 @@ static void Report( const char* workload, int n, int d, double* t, int runs, lon
 	qsort( t, (size_t)runs, sizeof( double ), CompareDoubles );
 	spCounters c = spWorld_GetCounters( w );
 	printf( "%-22s n=%-8d %dD  median %9.3f ms  mean %9.3f ± %7.3f  min %9.3f  (%d runs)  pairs %lld  slabs %d  tests %d  "
-			"%.0f bytes/box\n",
-			workload, n, d, t[runs / 2], mean, sqrt( var ), t[0], runs, pairs, c.slabs, c.overlapTests,
+			"swaps %d  %.0f bytes/box\n",
+			workload, n, d, t[runs / 2], mean, sqrt( var ), t[0], runs, pairs, c.slabs, c.overlapTests, c.swaps,
 			(double)spWorld_GetByteCount( w ) / n );
 	fflush( stdout );
 }

@@ -185,3 +185,27 @@ int CheckWorld( spWorldId world, const Mirror* m, uint32_t** prev, int* prevCoun
 	*prevCount = wantCount;
 	return ok ? 0 : 1;
 }
+
+void RandomBox( Rng* rng, int d, float size, float* min, float* max )
+{
+	for ( int a = 0; a < d; ++a )
+	{
+		float c = RngFloat( rng ) * 100.0f;
+		float h = RngFloat( rng ) * size * 50.0f;
+		min[a] = c - h;
+		max[a] = c + h;
+	}
+}
+
+uint32_t AddRandomBox( spWorldId world, Mirror* m, Rng* rng, float size )
+{
+	float min[4], max[4];
+	RandomBox( rng, m->dimensions, size, min, max );
+	spBoxId id;
+	if ( spWorld_AddBox( world, min, max, &id ) != sp_resultOk )
+	{
+		return 0;
+	}
+	MirrorAdd( m, id.bits, min, max );
+	return id.bits;
+}

@@ -65,6 +65,12 @@ typedef struct Mirror
 	uint8_t* statics;
 } Mirror;
 
+/// A random box in the world [0, 100]^d: `size` is the largest extent as a fraction of it.
+void RandomBox( Rng* rng, int d, float size, float* min, float* max );
+
+/// Add a random box (RandomBox) to the world and the mirror. Returns its id, or 0 if the world refused it.
+uint32_t AddRandomBox( spWorldId world, Mirror* m, Rng* rng, float size );
+
 void MirrorInit( Mirror* m, int dimensions );
 void MirrorFree( Mirror* m );
 void MirrorAdd( Mirror* m, uint32_t id, const float* min, const float* max );

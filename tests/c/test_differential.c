@@ -15,17 +15,6 @@ static spWorldId MakeWorld( int dimensions )
 	return id;
 }
 
-// A random box: `size` is the largest extent as a fraction of the world [0, 100].
-static void RandomBox( Rng* rng, int d, float size, float* min, float* max )
-{
-	for ( int a = 0; a < d; ++a )
-	{
-		float c = RngFloat( rng ) * 100.0f;
-		float h = RngFloat( rng ) * size * 50.0f;
-		min[a] = c - h;
-		max[a] = c + h;
-	}
-}
 
 // Degenerate boxes: coordinates from a tiny lattice, so faces touch, extents are zero and boxes repeat.
 static void LatticeBox( Rng* rng, int d, float* min, float* max )
@@ -297,8 +286,87 @@ int LargeSceneMatchesBruteForce( void )
 			spCounters c = spWorld_GetCounters( w );
 			ENSURE( c.slabs > 1 );
 			ENSURE( frame == 0 ? c.rebuilt == 1 : c.rebuilt == 0 );
+			ENSURE( c.refreshed == ( frame > 0 ) );
 		}
 		ENSURE( prevCount > 100 ); // the scene is not trivially empty
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+	return 0;
+}
+
+int RefreshedFramesMatchBruteForce( void )
+{
+	// Coherent motion fast enough to carry boxes across slabs every frame: the slabs are refreshed in place (boxes
+	// leave slabs and reach new ones, including boxes that grow and shrink), checked against brute force every
+	// frame, with a moving box added or removed now and then (a rebuild) and one teleporting frame (incoherent).
+	for ( int d = 1; d <= 4; ++d )
+	{
+		spWorldId w = MakeWorld( d );
+		Mirror m;
+		MirrorInit( &m, d );
+		Rng rng = { 7u + (uint32_t)d };
+		const int n = d == 1 ? 1500 : 2500;
+		float* vel = malloc( sizeof( float ) * (size_t)n * 4 );
+		for ( int i = 0; i < n; ++i )
+		{
+			ENSURE( AddRandomBox( w, &m, &rng, d <= 2 ? 0.02f : d == 3 ? 0.08f : 0.2f ) != 0 );
+		}
+		for ( int i = 0; i < n * 4; ++i )
+		{
+			vel[i] = ( RngFloat( &rng ) - 0.5f ) * 3.0f;
+		}
+		uint32_t* prev = NULL;
+		int prevCount = 0, refreshedFrames = 0, slabCrossings = 0;
+		for ( int frame = 0; frame < 40; ++frame )
+		{
+			int floats;
+			float* bounds = spWorld_GetBounds( w, &floats );
+			for ( int i = 0; i < m.count && frame > 0; ++i )
+			{
+				float* b = m.bounds + (size_t)i * 2 * d;
+				for ( int a = 0; a < d; ++a )
+				{
+					if ( frame == 25 )
+					{
+						// teleport: every box to a random place
+						float size = b[d + a] - b[a];
+						b[a] = RngFloat( &rng ) * 100.0f;
+						b[d + a] = b[a] + size;
+						continue;
+					}
+					float grow = i % 7 == 0 ? ( RngFloat( &rng ) - 0.5f ) * 0.5f : 0.0f;
+					b[a] += vel[( i * 4 + a ) % ( n * 4 )];
+					b[d + a] += vel[( i * 4 + a ) % ( n * 4 )] + grow;
+					if ( b[d + a] < b[a] )
+						b[d + a] = b[a];
+				}
+				memcpy( bounds + (size_t)spBoxId_Slot( ( spBoxId ){ m.ids[i] } ) * 2 * d, b,
+						sizeof( float ) * 2 * (size_t)d );
+			}
+			if ( frame % 9 == 4 )
+			{
+				ENSURE( AddRandomBox( w, &m, &rng, 0.02f ) != 0 );
+			}
+			if ( frame % 11 == 6 )
+			{
+				uint32_t id = m.ids[RngInt( &rng, m.count )];
+				ENSURE_OK( spWorld_RemoveBox( w, ( spBoxId ){ id } ) );
+				MirrorRemove( &m, id );
+			}
+			ENSURE_OK( spWorld_Update( w ) );
+			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+			spCounters c = spWorld_GetCounters( w );
+			refreshedFrames += c.refreshed;
+			slabCrossings += c.refreshed && c.slabs > 1 && c.began + c.ended > 0;
+			if ( frame % 9 == 4 || frame % 11 == 6 )
+				ENSURE( c.refreshed == 0 ); // a moving box added or removed: rebuilt
+		}
+		ENSURE( refreshedFrames >= 20 );
+		ENSURE( d == 1 || slabCrossings >= 10 );
+		ENSURE( prevCount > 100 );
+		free( vel );
 		free( prev );
 		MirrorFree( &m );
 		spDestroyWorld( w );

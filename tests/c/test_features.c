@@ -16,16 +16,6 @@ static spWorldId MakeWorld( int dimensions )
 	return id;
 }
 
-static void RandomBox( Rng* rng, int d, float size, float* min, float* max )
-{
-	for ( int a = 0; a < d; ++a )
-	{
-		float c = RngFloat( rng ) * 100.0f;
-		float h = RngFloat( rng ) * size * 50.0f;
-		min[a] = c - h;
-		max[a] = c + h;
-	}
-}
 
 // Random sequences mixing adds, removes, moves, filter changes and static switches; every update checked.
 static int FeatureSequence( int d, uint32_t seed, int steps )

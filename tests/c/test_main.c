@@ -17,6 +17,7 @@ int EventsMatchBruteForceSequences( void );
 int InvalidBoundsViewRejectsFrame( void );
 int EndpointsSorted( void );
 int LargeSceneMatchesBruteForce( void );
+int RefreshedFramesMatchBruteForce( void );
 int FiltersAndStaticsMatchBruteForce( void );
 int BipartiteGroupsReportCrossPairsOnly( void );
 int StaticBoxesCostNothingWhileStill( void );
@@ -56,6 +57,7 @@ static const struct
 	{ "invalid_bounds_view_rejects_frame", InvalidBoundsViewRejectsFrame },
 	{ "endpoints_sorted", EndpointsSorted },
 	{ "large_scene_matches_brute_force", LargeSceneMatchesBruteForce },
+	{ "refreshed_frames_match_brute_force", RefreshedFramesMatchBruteForce },
 	{ "filters_and_statics_match_brute_force", FiltersAndStaticsMatchBruteForce },
 	{ "bipartite_groups_report_cross_pairs_only", BipartiteGroupsReportCrossPairsOnly },
 	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },

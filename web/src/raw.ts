@@ -42,4 +42,4 @@ export const SCRATCH_OUT = 32;
 export const GENERATION_BITS = 10;
 
 /** Number of int32 fields in `spCounters`. */
-export const COUNTER_FIELDS = 12;
+export const COUNTER_FIELDS = 13;

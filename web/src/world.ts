@@ -20,7 +20,7 @@ export interface Counters {
   boxes: number;
   /** Axis the boxes were sorted and swept along. */
   sweepAxis: number;
-  /** Adjacent exchanges made by insertion sort (0 on a still frame). */
+  /** Adjacent exchanges made by insertion sort, of the sweep order or within each slab when `refreshed` (0 on a still frame). */
   swaps: number;
   /** 1 when the frame was incoherent and the order was rebuilt by radix sort. */
   rebuilt: number;
@@ -40,6 +40,11 @@ export interface Counters {
   staticBoxes: number;
   /** 1 when a static box changed, so the static boxes' index was rebuilt. */
   staticRebuilt: number;
+  /**
+   * 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame with no moving box
+   * added, removed or switched since the last update), 0 when they were rebuilt from the sweep order.
+   */
+  refreshed: number;
 }
 
 /** Hits of `castRay`: box ids ordered by distance (ties by id), and the distance to where the ray enters each. */
@@ -486,7 +491,7 @@ export class World<T = unknown> {
     return {
       boxes: c[0]!, sweepAxis: c[1]!, swaps: c[2]!, rebuilt: c[3]!, slabs: c[4]!,
       overlapTests: c[5]!, pairs: c[6]!, began: c[7]!, ended: c[8]!, endpointSwaps: c[9]!,
-      staticBoxes: c[10]!, staticRebuilt: c[11]!,
+      staticBoxes: c[10]!, staticRebuilt: c[11]!, refreshed: c[12]!,
     };
   }
 

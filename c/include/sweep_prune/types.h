@@ -66,7 +66,8 @@ typedef struct spCounters
 	int boxes;
 	/// Axis the boxes were sorted and swept along.
 	int sweepAxis;
-	/// Adjacent exchanges made by insertion sort on the sweep order (0 when the frame was coherent and still).
+	/// Adjacent exchanges made by insertion sort: of the sweep order, or within each slab when `refreshed` (0 when
+	/// the frame was still).
 	int swaps;
 	/// 1 when the sweep order was rebuilt by a full radix sort instead of insertion sort.
 	int rebuilt;
@@ -86,6 +87,9 @@ typedef struct spCounters
 	int staticBoxes;
 	/// 1 when a static box was added, removed or moved, so the static boxes' index was rebuilt.
 	int staticRebuilt;
+	/// 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame with no moving box
+	/// added, removed or switched since the last update), 0 when they were rebuilt from the sweep order.
+	int refreshed;
 } spCounters;
 
 /// Default filter: category bit 0, collides with every category (as box2d's b2DefaultFilter).

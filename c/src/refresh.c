@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+// Bringing the moving boxes' slab index up to date on a coherent frame, in place of a rebuild.
+//
+// A rebuild sorts every moving box along the sweep axis (insertion sort: one swap per pair of boxes whose order
+// changed, anywhere in the world) and then copies each box into the slabs it touches (a scatter into every
+// slab). Here the slabs persist: each entry's box is re-read from the bounds, a box that left a slab is dropped
+// from it, a box that reached a new slab is merged into it, and each slab is insertion-sorted on its own, so a
+// swap is paid only for boxes that share a slab and cross each other. Every write goes to scratch until all
+// memory is reserved, so a failure or a give-up leaves the index as queries knew it.
+#include "core.h"
+
+#include <string.h>
+
+// Re-read every entry's box; keep the entries whose box still touches their slab (into the packed scratch, slab
+// by slab, keptStart[s] the first of slab s) and collect, from each box's first old entry, the slabs it reaches
+// now and did not before (into the incoming scratch). Returns the incoming count, or -1 past `limit`.
+static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* index, const spWorld* world, int d,
+																	   int* keptStart, int limit )
+{
+	const int stride = 2 * d;
+	const int axis = index->axis;
+	const int slabAt = index->slabAt;
+	const int slabCount = index->slabCount;
+	const float* bounds = world->bounds;
+	const float* entries = index->entries;
+	const uint32_t* ids = index->ids;
+	const int* start = index->slabStart;
+	float* kept = index->packed;
+	uint32_t* keptIds = index->packedIds;
+
+	// The reads of the bounds, in entry order, are random: a chunk at a time in a loop with nothing else in it, so
+	// that many of them are in flight at once. Then the chunk is processed in order, compacting in place (k never
+	// passes i); an incoherent frame runs out of incoming room within a few chunks.
+	enum
+	{
+		chunk = 4096
+	};
+	const int count = index->entryCount;
+	int k = 0, m = 0, s = 0;
+	keptStart[0] = 0;
+	for ( int c0 = 0; c0 < count; c0 += chunk )
+	{
+		const int c1 = count - c0 < chunk ? count : c0 + chunk;
+		for ( int i = c0; i < c1; ++i )
+		{
+			spPackBox( kept + (size_t)i * stride, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * stride, d,
+					   axis );
+		}
+		for ( int i = c0; i < c1; ++i )
+		{
+			while ( i >= start[s + 1] )
+			{
+				keptStart[++s] = k;
+			}
+			const uint32_t id = ids[i];
+			float box[2 * SP_MAX_DIMENSIONS];
+			memcpy( box, kept + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+			const int ns0 = spSlabOf( index, box[slabAt] );
+			const int ns1 = spSlabOf( index, box[slabAt + 1] );
+			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
+			keptIds[k] = id;
+			k += ( ns0 <= s ) & ( s <= ns1 );
+			const float* old = entries + (size_t)i * stride;
+			const int os0 = spSlabOf( index, old[slabAt] );
+			const int os1 = spSlabOf( index, old[slabAt + 1] );
+			// from the box's first old entry (one per box), the slabs it reaches now and did not before
+			if ( s != os0 || ( ns0 >= os0 && ns1 <= os1 ) )
+			{
+				continue;
+			}
+			for ( int t = ns0; t <= ns1; ++t )
+			{
+				if ( t >= os0 && t <= os1 )
+				{
+					continue;
+				}
+				if ( m == limit )
+				{
+					return -1;
+				}
+				memcpy( index->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
+				index->incomingIds[m] = id;
+				index->incomingSlabs[m] = t;
+				m += 1;
+			}
+		}
+	}
+	while ( s < slabCount )
+	{
+		keptStart[++s] = k;
+	}
+	return m;
+}
+
+// Merge a slab's kept entries and its incoming ones (both sorted by min on the sweep axis) into the index at
+// `out`; returns the largest extent on the sweep axis among them. Inlined with a constant stride.
+static inline __attribute__( ( always_inline ) ) float spMergeSlab( float* out, uint32_t* outIds, const float* a,
+																	const uint32_t* aIds, int na, const float* b,
+																	const uint32_t* bIds, int nb, int stride )
+{
+	const size_t bytes = sizeof( float ) * (size_t)stride;
+	float width = 0.0f;
+	if ( nb == 0 )
+	{
+		// the usual case: no box reached this slab
+		memcpy( out, a, bytes * (size_t)na );
+		memcpy( outIds, aIds, sizeof( uint32_t ) * (size_t)na );
+		for ( int i = 0; i < na; ++i )
+		{
+			const float w = a[(size_t)i * stride + 1] - a[(size_t)i * stride];
+			width = w > width ? w : width;
+		}
+		return width;
+	}
+	int i = 0, j = 0;
+	while ( i < na || j < nb )
+	{
+		// kept entries first among equal keys, so the result does not depend on how the incoming ones arrived
+		const bool takeA = j == nb || ( i < na && !( b[(size_t)j * stride] < a[(size_t)i * stride] ) );
+		const float* src = takeA ? a + (size_t)i * stride : b + (size_t)j * stride;
+		memcpy( out, src, bytes );
+		*outIds++ = takeA ? aIds[i++] : bIds[j++];
+		const float w = out[1] - out[0];
+		width = w > width ? w : width;
+		out += stride;
+	}
+	return width;
+}
+
+// Merge every slab (see spMergeSlab) into the index.
+static inline __attribute__( ( always_inline ) ) void spMergeSlabs( spIndex* index, const int* keptStart,
+																	const int* inStart, const float* grouped,
+																	const uint32_t* groupedIds, int stride )
+{
+	int out = 0;
+	for ( int s = 0; s < index->slabCount; ++s )
+	{
+		index->slabStart[s] = out;
+		const int a = keptStart[s], na = keptStart[s + 1] - a;
+		const int b = inStart[s], nb = inStart[s + 1] - b;
+		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, index->ids + out,
+											  index->packed + (size_t)a * stride, index->packedIds + a, na,
+											  grouped + (size_t)b * stride, groupedIds + b, nb, stride );
+		out += na + nb;
+	}
+	index->slabStart[index->slabCount] = out;
+}
+
+static bool spReserveIncoming( spIndex* index, int n, int stride )
+{
+	// two halves each: incoming as found, then grouped by slab
+	int cap = index->incomingCapacity * 2 * stride;
+	if ( !spGrow( (void**)&index->incoming, &cap, 2 * n * stride, sizeof( float ) ) )
+		return false;
+	cap = index->incomingCapacity * 2;
+	if ( !spGrow( (void**)&index->incomingIds, &cap, 2 * n, sizeof( uint32_t ) ) )
+		return false;
+	cap = index->incomingCapacity;
+	if ( !spGrow( (void**)&index->incomingSlabs, &cap, n, sizeof( int ) ) )
+		return false;
+	if ( n > index->incomingCapacity )
+		index->incomingCapacity = n;
+	return true;
+}
+
+spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBudget, int incomingLimit, int* swaps )
+{
+	const int d = world->dimensions;
+	const int stride = 2 * d;
+	const int slabCount = index->slabCount;
+	SP_ASSERT( index->axis >= 0 );
+
+	// Scratch first: kept entries (at most the current ones), incoming entries, per-slab counts.
+	if ( !spReservePacked( index, index->entryCount, stride ) || !spReserveIncoming( index, incomingLimit, stride ) ||
+		 !spGrow( (void**)&index->range, &index->rangeCapacity, 3 * ( slabCount + 1 ), sizeof( int ) ) )
+		return spRefreshOutOfMemory;
+	int* keptStart = index->range;
+	int* inStart = keptStart + slabCount + 1;
+	int* cursor = inStart + slabCount + 1;
+
+	int m;
+	switch ( d )
+	{
+		case 1:
+			m = spRefreshEntries( index, world, 1, keptStart, incomingLimit );
+			break;
+		case 2:
+			m = spRefreshEntries( index, world, 2, keptStart, incomingLimit );
+			break;
+		case 3:
+			m = spRefreshEntries( index, world, 3, keptStart, incomingLimit );
+			break;
+		default:
+			m = spRefreshEntries( index, world, 4, keptStart, incomingLimit );
+			break;
+	}
+	if ( m < 0 )
+	{
+		return spRefreshTooManyMoves;
+	}
+
+	// Incoming entries grouped by slab (a stable counting sort into the second half), then each group and each
+	// slab's kept entries insertion-sorted, all within one swap budget.
+	float* grouped = index->incoming + (size_t)incomingLimit * stride;
+	uint32_t* groupedIds = index->incomingIds + incomingLimit;
+	memset( inStart, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	for ( int i = 0; i < m; ++i )
+	{
+		inStart[index->incomingSlabs[i] + 1] += 1;
+	}
+	for ( int s = 0; s < slabCount; ++s )
+	{
+		inStart[s + 1] += inStart[s];
+	}
+	memcpy( cursor, inStart, sizeof( int ) * (size_t)slabCount );
+	for ( int i = 0; i < m; ++i )
+	{
+		const int dst = cursor[index->incomingSlabs[i]]++;
+		memcpy( grouped + (size_t)dst * stride, index->incoming + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+		groupedIds[dst] = index->incomingIds[i];
+	}
+	int total = 0;
+	for ( int s = 0; s < slabCount; ++s )
+	{
+		const int a = keptStart[s], na = keptStart[s + 1] - a;
+		int r = spInsertionSortPacked( index->packed + (size_t)a * stride, index->packedIds + a, NULL, na, stride,
+									   swapBudget - total );
+		if ( r < 0 )
+		{
+			return spRefreshTooManySwaps;
+		}
+		total += r;
+		const int b = inStart[s], nb = inStart[s + 1] - b;
+		r = spInsertionSortPacked( grouped + (size_t)b * stride, groupedIds + b, NULL, nb, stride, swapBudget - total );
+		if ( r < 0 )
+		{
+			return spRefreshTooManySwaps;
+		}
+		total += r;
+	}
+
+	// Room for the new entries; realloc keeps the current ones, so a failure here still leaves the index whole.
+	const int entries = keptStart[slabCount] + m;
+	int cap = index->entryCapacity * stride;
+	int cap2 = index->entryCapacity;
+	if ( !spGrow( (void**)&index->entries, &cap, ( entries + SP_INDEX_PADDING ) * stride, sizeof( float ) ) ||
+		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) )
+		return spRefreshOutOfMemory;
+	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
+		index->entryCapacity = entries + SP_INDEX_PADDING;
+
+	// Commit: merge each slab's kept and incoming entries into the index.
+	switch ( d )
+	{
+		case 1:
+			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 2 );
+			break;
+		case 2:
+			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 4 );
+			break;
+		case 3:
+			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 6 );
+			break;
+		default:
+			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 8 );
+			break;
+	}
+	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
+	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
+	index->entryCount = entries;
+	*swaps = total;
+	return spRefreshDone;
+}
