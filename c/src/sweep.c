@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The update: validate, sort the moving boxes along one axis, bucket them into slabs along a second axis, sweep
-// each slab, query the static boxes' index for every moving box, then sort the pairs found and diff them
-// against the previous update's pairs.
+// The update: validate, sort the moving boxes along one axis and bucket them into slabs along a second axis (or,
+// on a coherent frame, refresh last update's slabs in place: refresh.c), sweep each slab, query the static boxes'
+// index for every moving box, then sort the pairs found and diff them against the previous update's pairs.
 //
 // Why not the textbook form (insertion-sorted endpoint lists on every axis, pair events on every swap): on a
 // uniform 2D scene the projections of n boxes on one axis overlap about n^1.5 times, and every one of those

@@ -28,7 +28,7 @@ const libraries = peers(sp, PruneJuiceOriginal);
 const LIMIT_MS = 8000; // a library whose next size is predicted slower than this per run is skipped
 const RUN_BUDGET_MS = 4000; // one-shot: a library stops after this many ms once it has 3 timed runs (a median)
 const RUN_LIMIT_MS = 25000; // ... and after this many ms with fewer (fewer runs, noted)
-const FRAME_LIMIT_MS = 500; // same, per motion frame (coherent motion scales about as n^1.5 for the peers)
+const FRAME_LIMIT_MS = 1500; // same, per motion frame (coherent motion scales about as n^1.5 for the peers)
 const MOTION_LIMIT_MS = 20000; // a library stops after this many ms of frames at one size (fewer frames, noted)
 const now = () => performance.now();
 
