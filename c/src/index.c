@@ -222,8 +222,10 @@ void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* 
 	*lo = 0.0f;
 	*scale = 0.0f;
 	// Slabs along the second axis: about sqrt(n * fA / fB) of them balances sweep candidates (fewer with more
-	// slabs) against boxes copied into several slabs (more with more slabs). Half that measured 10% faster on
-	// uniform and moving scenes (tests/bench): a copy costs more than a candidate test.
+	// slabs) against boxes copied into several slabs (more with more slabs). A quarter of that measured fastest in
+	// wasm, side by side against 0.18, 0.35, 0.5 and 0.75 (tests/bench scenes): 10% on coherent motion at 100k,
+	// 20% to 30% on one-shot clustered 2D and uniform 3D, the same on one-shot uniform 2D. A copy costs more than
+	// a candidate test.
 	if ( slabAxis >= 0 && n >= 64 )
 	{
 		const spAxisStats* sa = stats + axis;
@@ -234,7 +236,7 @@ void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* 
 		{
 			double fA = ( sa->width / n ) / rangeA;
 			double fB = ( sb->width / n ) / rangeB;
-			double k = 0.5 * sqrt( (double)n * fA / ( fB + 1.0 / n ) );
+			double k = 0.25 * sqrt( (double)n * fA / ( fB + 1.0 / n ) );
 			double kMax = n / 8.0 < 4096.0 ? n / 8.0 : 4096.0;
 			k = k < 1.0 ? 1.0 : k > kMax ? kMax : k;
 			if ( (int)k > 1 )
