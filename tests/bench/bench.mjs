@@ -68,12 +68,16 @@ function save() {
   writeFileSync(file, JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results }, null, 1));
 }
 const history = new Map(); // workload/library -> [[n, median]]
+// workload -> the fastest peer at the last size: never skipped at the next one (the ratio needs it; its run time
+// is then capped by the time limits instead)
+const fastestPeer = new Map();
 
 function report(workload, n, d, rows) {
   const ours = rows.find((r) => r.ours && r.stats);
   const others = rows.filter((r) => !r.ours && r.stats);
   const fastest = others.reduce((a, r) => (a === null || r.stats.median < a.stats.median ? r : a), null);
   const entry = { workload, n, d, fastest: fastest?.name, speedup: ours && fastest ? fastest.stats.median / ours.stats.median : null, rows };
+  if (fastest) fastestPeer.set(workload, fastest.name);
   results.push(entry);
   save(); // after every workload, so a stopped run keeps what it measured
   console.log(`\n${workload}, n=${n}, ${d}D: ${rows.find((r) => r.pairs !== undefined)?.pairs ?? '?'} pairs` +
@@ -98,7 +102,8 @@ function oneShot(workload, sizes, d, make) {
       if (!lib.dims.includes(d)) continue;
       const key = `${workload}/${lib.name}`;
       const h = history.get(key) ?? [];
-      const skip = n > (lib.maxOneShot ?? Infinity) ? `skipped above n=${lib.maxOneShot}` : predictSkip(h, n, LIMIT_MS);
+      const skip = n > (lib.maxOneShot ?? Infinity) ? `skipped above n=${lib.maxOneShot}`
+        : fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, LIMIT_MS);
       if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
       const state = lib.create(scenes[1], d);
       const times = [];
@@ -137,7 +142,7 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
       if (!lib.dims.includes(d) || !filter(lib)) continue;
       const key = `${workload}/${lib.name}`;
       const h = history.get(key) ?? [];
-      const skip = predictSkip(h, n, frameLimit, 1.5);
+      const skip = fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, frameLimit, 1.5);
       if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
       const m = new Motion(n, d, 7);
       const state = lib.create(m.boxes, d);
