@@ -5,6 +5,7 @@
 #include "sweep_prune/sweep_prune.h"
 
 #include <assert.h>
+#include <string.h>
 
 #ifdef NDEBUG
 #define SP_ASSERT( c ) ( (void)0 )
@@ -201,6 +202,23 @@ void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray*
 
 /// The update: validation, sorting, sweep, pair diff.
 spResult spUpdateWorld( spWorld* world );
+
+/// Map a float to a uint32 whose unsigned order is the float order (negative floats reversed, sign flipped).
+static inline uint32_t spFloatToKey( float f )
+{
+	uint32_t u;
+	memcpy( &u, &f, sizeof( u ) );
+	return u ^ ( ( u >> 31 ) != 0 ? 0xFFFFFFFFu : 0x80000000u );
+}
+
+/// The float of an ordered key (the inverse of spFloatToKey).
+static inline float spKeyToFloat( uint32_t k )
+{
+	const uint32_t u = k ^ ( ( k >> 31 ) != 0 ? 0x80000000u : 0xFFFFFFFFu );
+	float f;
+	memcpy( &f, &u, sizeof( f ) );
+	return f;
+}
 
 /// The slab of coordinate v on the slab axis (0 with one slab).
 static inline int spSlabOf( const spIndex* index, float v )

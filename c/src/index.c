@@ -70,23 +70,17 @@ size_t spIndexByteCount( const spIndex* index, int stride )
 // bit patterns mapped to ordered integers), so it agrees with spSlabOf's rounding exactly.
 static float spSlabFloor( const spIndex* index, int s )
 {
-	// ordered keys of -INFINITY and +INFINITY: spSlabOf(-INFINITY) = 0 < s <= spSlabOf(+INFINITY)
-	uint32_t lo = 0x007FFFFFu, hi = 0xFF800000u;
+	// spSlabOf(-INFINITY) = 0 < s <= spSlabOf(+INFINITY)
+	uint32_t lo = spFloatToKey( -INFINITY ), hi = spFloatToKey( INFINITY );
 	while ( hi - lo > 1u )
 	{
 		const uint32_t mid = lo + ( hi - lo ) / 2u;
-		const uint32_t bits = ( mid & 0x80000000u ) != 0 ? mid ^ 0x80000000u : ~mid;
-		float v;
-		memcpy( &v, &bits, sizeof( v ) );
-		if ( spSlabOf( index, v ) >= s )
+		if ( spSlabOf( index, spKeyToFloat( mid ) ) >= s )
 			hi = mid;
 		else
 			lo = mid;
 	}
-	const uint32_t bits = ( hi & 0x80000000u ) != 0 ? hi ^ 0x80000000u : ~hi;
-	float v;
-	memcpy( &v, &bits, sizeof( v ) );
-	return v;
+	return spKeyToFloat( hi );
 }
 
 // Copy boxes from their slots into `packed`, in the given order, with their ids.

@@ -4,14 +4,6 @@
 
 #include <string.h>
 
-// Map a float to a uint32 whose unsigned order is the float order (negative floats reversed, sign flipped).
-static inline uint32_t spFloatToKey( float f )
-{
-	uint32_t u;
-	memcpy( &u, &f, sizeof( u ) );
-	return u ^ ( ( u >> 31 ) != 0 ? 0xFFFFFFFFu : 0x80000000u );
-}
-
 #define SP_RADIX_BITS 11
 #define SP_RADIX_SIZE ( 1 << SP_RADIX_BITS )
 #define SP_RADIX_MASK ( SP_RADIX_SIZE - 1 )
@@ -73,9 +65,7 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 	}
 	for ( int i = 0; i < count; ++i )
 	{
-		uint32_t k = k0[i];
-		uint32_t u = k ^ ( ( k >> 31 ) != 0 ? 0x80000000u : 0xFFFFFFFFu );
-		memcpy( &keys[i], &u, sizeof( u ) );
+		keys[i] = spKeyToFloat( k0[i] );
 	}
 }
 
