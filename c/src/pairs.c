@@ -9,6 +9,26 @@
 #define SP_PAIR_SMALL_RUN 32
 #define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
 
+// Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
+static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
+{
+	int sum = 0;
+	for ( int b = 0; b < buckets; ++b )
+	{
+		int c = hist[b];
+		hist[b] = sum;
+		sum += c;
+	}
+	const uint32_t mask = (uint32_t)buckets - 1u;
+	shift += SP_GENERATION_BITS;
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		const uint32_t key = high ? p.b : p.a;
+		out[hist[( key >> shift ) & mask]++] = p;
+	}
+}
+
 // Sort a run of pairs with one a by the slot of b, stably: insertion sort for short runs (the usual case: a box
 // has a few pairs), LSD radix sort through `scratch` (room for `count` pairs) for long ones, so a box that
 // overlaps thousands of others costs O(count), not O(count^2).
@@ -35,30 +55,20 @@ static void spSortRunByB( spPair* run, int count, spPair* scratch )
 	const uint32_t mask = buckets - 1u;
 	spPair* src = run;
 	spPair* dst = scratch;
-	for ( int shift = SP_GENERATION_BITS; shift < 32; shift += SP_PAIR_RADIX_BITS )
+	for ( int shift = 0; shift < 32 - SP_GENERATION_BITS; shift += SP_PAIR_RADIX_BITS )
 	{
 		int hist[buckets];
 		memset( hist, 0, sizeof( hist ) );
 		for ( int i = 0; i < count; ++i )
 		{
-			hist[( src[i].b >> shift ) & mask] += 1;
+			hist[( src[i].b >> ( SP_GENERATION_BITS + shift ) ) & mask] += 1;
 		}
 		// a digit that is the same for every pair changes nothing
-		if ( hist[( src[0].b >> shift ) & mask] == count )
+		if ( hist[( src[0].b >> ( SP_GENERATION_BITS + shift ) ) & mask] == count )
 		{
 			continue;
 		}
-		int sum = 0;
-		for ( int k = 0; k < buckets; ++k )
-		{
-			const int c = hist[k];
-			hist[k] = sum;
-			sum += c;
-		}
-		for ( int i = 0; i < count; ++i )
-		{
-			dst[hist[( src[i].b >> shift ) & mask]++] = src[i];
-		}
+		spScatterPairs( src, count, dst, hist, 1, shift, buckets );
 		spPair* t = src;
 		src = dst;
 		dst = t;
@@ -66,26 +76,6 @@ static void spSortRunByB( spPair* run, int count, spPair* scratch )
 	if ( src != run )
 	{
 		memcpy( run, src, sizeof( spPair ) * (size_t)count );
-	}
-}
-
-// Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
-static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
-{
-	int sum = 0;
-	for ( int b = 0; b < buckets; ++b )
-	{
-		int c = hist[b];
-		hist[b] = sum;
-		sum += c;
-	}
-	const uint32_t mask = (uint32_t)buckets - 1u;
-	shift += SP_GENERATION_BITS;
-	for ( int i = 0; i < count; ++i )
-	{
-		const spPair p = in[i];
-		const uint32_t key = high ? p.b : p.a;
-		out[hist[( key >> shift ) & mask]++] = p;
 	}
 }
 
