@@ -60,11 +60,15 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
 			k += ( ns0 <= s ) & ( s <= ns1 );
+			// from the box's first old entry (one per box), the slabs it reaches now and did not before
 			const float* old = entries + (size_t)i * stride;
 			const int os0 = spSlabOf( index, old[slabAt] );
+			if ( s != os0 )
+			{
+				continue;
+			}
 			const int os1 = spSlabOf( index, old[slabAt + 1] );
-			// from the box's first old entry (one per box), the slabs it reaches now and did not before
-			if ( s != os0 || ( ns0 >= os0 && ns1 <= os1 ) )
+			if ( ns0 >= os0 && ns1 <= os1 )
 			{
 				continue;
 			}
