@@ -64,12 +64,20 @@ typedef struct spIndex
 	int rangeCapacity;
 	float* packed; // scratch: the boxes in entry layout, in sorted order
 	uint32_t* packedIds;
+	int* packedOrigins; // spRefreshIndex: the place of each kept entry before the refresh
 	int packedCapacity;
 	// scratch of spRefreshIndex: entries that reach a new slab (twice: as found, then grouped by slab)
 	float* incoming;
 	uint32_t* incomingIds;
 	int* incomingSlabs;
 	int incomingCapacity;
+	// After spRefreshIndex: remap[i] is the place of the entry that was at place i before, or -1 if its box left
+	// that slab, and previousIds[i] its id (previousCount entries).
+	int* remap;
+	uint32_t* previousIds;
+	int previousCount;
+	int remapCapacity;
+	int previousIdsCapacity;
 } spIndex;
 
 /// Per-axis statistics of a set of boxes, for choosing axes and slabs.
@@ -138,7 +146,19 @@ typedef struct spWorld
 
 	// Results: pairs[current] is public, pairs[1 - current] is the scratch for the next update.
 	spPairArray pairs[2];
+	int pairsSorted[2];		// pairs[k] is sorted by (a, b) (after an update that diffed by id)
+	int staticPairCount[2]; // pairs[k] has pairs with a static box
 	int current;
+	// The moving pairs of each update as place pairs (places of entries in the moving boxes' index, lower place
+	// first), sorted: the sweep writes placePairs[1 - current]. When an index is a refresh of the last update's,
+	// the last update's place pairs are carried over to the new places (spIndex.remap) and diffed with this
+	// update's, with no sort by id.
+	spPairArray placePairs[2];
+	uint32_t placePairsVersion[2]; // the indexVersion of placePairs[k]; 0 for none
+	uint32_t indexVersion;		   // bumps when the moving boxes' index changes (built or refreshed)
+	uint32_t remapFromVersion;	   // the index's remap maps places of this version to those of remapToVersion
+	uint32_t remapToVersion;
+	spPairArray eventScratch; // scratch of the pair lists' sorts and diffs
 	spPairArray began;
 	spPairArray ended;
 	spCounters counters;
@@ -186,8 +206,8 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 /// (the arrays are then a permutation, not sorted).
 int spInsertionSortKeys( float* keys, int* slots, int count, int budget );
 
-/// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids and slots
-/// (or none, when `slots` is null),
+/// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids and a
+/// parallel int array `slots` (their slots, or any int per box; none when null),
 /// giving up after `budget` swaps. Returns the swap count, or -1 if it gave up (the arrays are then a permutation,
 /// not sorted).
 int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget );

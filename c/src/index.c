@@ -48,8 +48,11 @@ void spFreeIndex( spIndex* index )
 	spFree( index->range );
 	spFree( index->packed );
 	spFree( index->packedIds );
+	spFree( index->packedOrigins );
 	spFree( index->incoming );
 	spFree( index->incomingIds );
+	spFree( index->remap );
+	spFree( index->previousIds );
 	spFree( index->incomingSlabs );
 	memset( index, 0, sizeof( *index ) );
 	index->axis = -1;
@@ -61,8 +64,9 @@ size_t spIndexByteCount( const spIndex* index, int stride )
 	return (size_t)index->entryCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
 		   (size_t)index->slabCapacity * ( sizeof( int ) + 2 * sizeof( float ) ) +
 		   (size_t)index->rangeCapacity * sizeof( int ) +
-		   (size_t)index->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
+		   (size_t)index->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
 		   (size_t)index->incomingCapacity * 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
+		   (size_t)index->remapCapacity * sizeof( int ) + (size_t)index->previousIdsCapacity * sizeof( uint32_t ) +
 		   (size_t)index->incomingCapacity * sizeof( int );
 }
 
@@ -106,6 +110,9 @@ bool spReservePacked( spIndex* index, int n, int stride )
 		return false;
 	cap = index->packedCapacity;
 	if ( !spGrow( (void**)&index->packedIds, &cap, n, sizeof( uint32_t ) ) )
+		return false;
+	cap = index->packedCapacity;
+	if ( !spGrow( (void**)&index->packedOrigins, &cap, n, sizeof( int ) ) )
 		return false;
 	if ( n > index->packedCapacity )
 		index->packedCapacity = n;

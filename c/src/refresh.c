@@ -27,6 +27,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	const int* start = index->slabStart;
 	float* kept = index->packed;
 	uint32_t* keptIds = index->packedIds;
+	int* keptOrigins = index->packedOrigins;
 
 	// The reads of the bounds, in entry order, are random: a chunk at a time in a loop with nothing else in it, so
 	// that many of them are in flight at once. Then the chunk is processed in order, compacting in place (k never
@@ -59,6 +60,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			const int ns1 = spSlabOf( index, box[slabAt + 1] );
 			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
+			keptOrigins[k] = i;
 			k += ( ns0 <= s ) & ( s <= ns1 );
 			// from the box's first old entry (one per box), the slabs it reaches now and did not before
 			const float* old = entries + (size_t)i * stride;
@@ -98,8 +100,10 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 
 // Merge a slab's kept entries and its incoming ones (both sorted by min on the sweep axis) into the index at
 // `out`; returns the largest extent on the sweep axis among them. Inlined with a constant stride.
-static inline __attribute__( ( always_inline ) ) float spMergeSlab( float* out, uint32_t* outIds, const float* a,
-																	const uint32_t* aIds, int na, const float* b,
+// `place` is the place of `out` in the index; remap[origin] gets each kept entry's new place.
+static inline __attribute__( ( always_inline ) ) float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap,
+																	const float* a, const uint32_t* aIds,
+																	const int* aOrigins, int na, const float* b,
 																	const uint32_t* bIds, int nb, int stride )
 {
 	const size_t bytes = sizeof( float ) * (size_t)stride;
@@ -111,6 +115,7 @@ static inline __attribute__( ( always_inline ) ) float spMergeSlab( float* out, 
 		memcpy( outIds, aIds, sizeof( uint32_t ) * (size_t)na );
 		for ( int i = 0; i < na; ++i )
 		{
+			remap[aOrigins[i]] = place + i;
 			const float w = a[(size_t)i * stride + 1] - a[(size_t)i * stride];
 			width = w > width ? w : width;
 		}
@@ -123,6 +128,11 @@ static inline __attribute__( ( always_inline ) ) float spMergeSlab( float* out, 
 		const bool takeA = j == nb || ( i < na && !( b[(size_t)j * stride] < a[(size_t)i * stride] ) );
 		const float* src = takeA ? a + (size_t)i * stride : b + (size_t)j * stride;
 		memcpy( out, src, bytes );
+		if ( takeA )
+		{
+			remap[aOrigins[i]] = place;
+		}
+		place += 1;
 		*outIds++ = takeA ? aIds[i++] : bIds[j++];
 		const float w = out[1] - out[0];
 		width = w > width ? w : width;
@@ -142,8 +152,9 @@ static inline __attribute__( ( always_inline ) ) void spMergeSlabs( spIndex* ind
 		index->slabStart[s] = out;
 		const int a = keptStart[s], na = keptStart[s + 1] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, index->ids + out,
-											  index->packed + (size_t)a * stride, index->packedIds + a, na,
+		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, index->ids + out, out,
+											  index->remap, index->packed + (size_t)a * stride,
+											  index->packedIds + a, index->packedOrigins + a, na,
 											  grouped + (size_t)b * stride, groupedIds + b, nb, stride );
 		out += na + nb;
 	}
@@ -227,8 +238,8 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	for ( int s = 0; s < slabCount; ++s )
 	{
 		const int a = keptStart[s], na = keptStart[s + 1] - a;
-		int r = spInsertionSortPacked( index->packed + (size_t)a * stride, index->packedIds + a, NULL, na, stride,
-									   swapBudget - total );
+		int r = spInsertionSortPacked( index->packed + (size_t)a * stride, index->packedIds + a,
+									   index->packedOrigins + a, na, stride, swapBudget - total );
 		if ( r < 0 )
 		{
 			return spRefreshTooManySwaps;
@@ -252,8 +263,18 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 		return spRefreshOutOfMemory;
 	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
 		index->entryCapacity = entries + SP_INDEX_PADDING;
+	const int previous = index->entryCount;
+	if ( !spGrow( (void**)&index->remap, &index->remapCapacity, previous, sizeof( int ) ) ||
+		 !spGrow( (void**)&index->previousIds, &index->previousIdsCapacity, previous, sizeof( uint32_t ) ) )
+		return spRefreshOutOfMemory;
 
-	// Commit: merge each slab's kept and incoming entries into the index.
+	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went.
+	if ( previous > 0 )
+	{
+		memcpy( index->previousIds, index->ids, sizeof( uint32_t ) * (size_t)previous );
+		memset( index->remap, 0xFF, sizeof( int ) * (size_t)previous );
+	}
+	index->previousCount = previous;
 	switch ( d )
 	{
 		case 1:

@@ -12,6 +12,7 @@
 #include "core.h"
 
 #include <float.h>
+#include <stdint.h>
 #include <math.h>
 #include <string.h>
 
@@ -283,10 +284,11 @@ static bool spSlabsStillFit( const spIndex* index, const spAxisStats* stats, int
 		   fabs( (double)stats[planAxis].hi - hi ) <= 0.1 * span;
 }
 
-// Sweep one slab of the moving boxes' index. A pair is reported only in the first slab both boxes touch.
-// `filtered` is 0 when every filter accepts every pair (spValidate's allPair): no per-pair lookups then.
-static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, int begin, int end, int slab, int d,
-																  int filtered, int* tests )
+// Sweep one slab of the moving boxes' index into `found` as place pairs (i, j), i < j: places of entries in the
+// index, so the pairs come out sorted. A pair is reported only in the first slab both boxes touch. `filtered` is 0
+// when every filter accepts every pair (spValidate's allPair): no per-pair lookups then.
+static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, spPairArray* found, int begin, int end,
+																  int slab, int d, int filtered, int* tests )
 {
 	const int stride = 2 * d;
 	const spIndex* index = &w->dynamicIndex;
@@ -294,7 +296,6 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 	const uint32_t* ids = index->ids;
 	const int slabAt = index->slabAt;
 	const float floor = index->slabFloor[slab];
-	spPairArray* found = &w->found;
 	int t = 0;
 	for ( int i = begin; i < end; ++i )
 	{
@@ -310,7 +311,6 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 		const float* bi = e + (size_t)i * stride;
 		const float maxA = bi[1];
 		const int startsI = bi[slabAt] >= floor;
-		const uint32_t x = ids[i];
 		int j = i + 1;
 		for ( ; j < end; ++j )
 		{
@@ -327,13 +327,12 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 			}
 			// reported in the first slab both boxes touch: the one where either starts
 			overlap &= startsI | ( bj[slabAt] >= floor );
-			const uint32_t y = ids[j];
 			if ( filtered && overlap )
 			{
-				overlap = spShouldPair( w, x >> SP_GENERATION_BITS, y >> SP_GENERATION_BITS );
+				overlap = spShouldPair( w, ids[i] >> SP_GENERATION_BITS, ids[j] >> SP_GENERATION_BITS );
 			}
-			out->a = x < y ? x : y;
-			out->b = x < y ? y : x;
+			out->a = (uint32_t)i;
+			out->b = (uint32_t)j;
 			out += overlap;
 		}
 		t += j - i - 1;
@@ -343,38 +342,237 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, in
 	return 1;
 }
 
-static int spSweepAll( spWorld* w, int filtered, int* tests )
+static bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
 	const int* start = index->slabStart;
+	found->count = 0;
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
 		int ok;
 		switch ( w->dimensions )
 		{
 			case 1:
-				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 1, 1, tests )
-						  : spSweepSlab( w, start[s], start[s + 1], s, 1, 0, tests );
+				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 1, 1, tests )
+							  : spSweepSlab( w, found, start[s], start[s + 1], s, 1, 0, tests );
 				break;
 			case 2:
-				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 2, 1, tests )
-						  : spSweepSlab( w, start[s], start[s + 1], s, 2, 0, tests );
+				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 2, 1, tests )
+							  : spSweepSlab( w, found, start[s], start[s + 1], s, 2, 0, tests );
 				break;
 			case 3:
-				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 3, 1, tests )
-						  : spSweepSlab( w, start[s], start[s + 1], s, 3, 0, tests );
+				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 3, 1, tests )
+							  : spSweepSlab( w, found, start[s], start[s + 1], s, 3, 0, tests );
 				break;
 			default:
-				ok = filtered ? spSweepSlab( w, start[s], start[s + 1], s, 4, 1, tests )
-						  : spSweepSlab( w, start[s], start[s + 1], s, 4, 0, tests );
+				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 4, 1, tests )
+							  : spSweepSlab( w, found, start[s], start[s + 1], s, 4, 0, tests );
 				break;
 		}
 		if ( !ok )
 		{
-			return 0;
+			return false;
 		}
 	}
-	return 1;
+	return true;
+}
+
+// The id pair of a place pair, lower id first.
+static inline spPair spPlacePairToIds( const uint32_t* ids, spPair p )
+{
+	const uint32_t x = ids[p.a], y = ids[p.b];
+	spPair q = { x < y ? x : y, x < y ? y : x };
+	return q;
+}
+
+static void spPlacePairsToIds( const uint32_t* ids, const spPair* in, int count, spPair* out )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		out[i] = spPlacePairToIds( ids, in[i] );
+	}
+}
+
+static inline uint64_t spPairKey( spPair p )
+{
+	return (uint64_t)p.a << 32 | p.b;
+}
+
+// Carry the last update's place pairs over to the refreshed index's places (index->remap), lower place first,
+// into `carried`, sorted again as they are written (an insertion sort: boxes that swapped places within a slab
+// leave a few pairs out of order). A pair one of whose entries left its slab goes to `gone` as ids. Returns the
+// carried count; *goneCount is set.
+static int spCarryPlacePairs( const spIndex* index, const spPairArray* prev, spPair* carried, spPair* gone,
+							  int* goneCount )
+{
+	const int* remap = index->remap;
+	int n = 0, g = 0;
+	for ( int k = 0; k < prev->count; ++k )
+	{
+		const spPair p = prev->data[k];
+		const int x = remap[p.a], y = remap[p.b];
+		if ( ( x | y ) < 0 )
+		{
+			gone[g++] = spPlacePairToIds( index->previousIds, p );
+			continue;
+		}
+		const spPair q = { (uint32_t)( x < y ? x : y ), (uint32_t)( x < y ? y : x ) };
+		const uint64_t key = spPairKey( q );
+		int j = n++;
+		while ( j > 0 && key < spPairKey( carried[j - 1] ) )
+		{
+			carried[j] = carried[j - 1];
+			--j;
+		}
+		carried[j] = q;
+	}
+	*goneCount = g;
+	return n;
+}
+
+// Diff two sorted place pair lists of one index: pairs only in `q` to began, pairs only in `p` to ended, as id
+// pairs (appended at *beganCount and *endedCount). Writes every pair of `q` as ids to `out`, in its order.
+static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, const spPair* q, int qCount,
+							  spPair* out, spPair* began, int* beganCount, spPair* ended, int* endedCount )
+{
+	int i = 0, j = 0, nb = *beganCount, ne = *endedCount;
+	while ( i < pCount && j < qCount )
+	{
+		const uint64_t x = spPairKey( p[i] ), y = spPairKey( q[j] );
+		if ( x == y )
+		{
+			out[j] = spPlacePairToIds( ids, q[j] );
+			++i;
+			++j;
+		}
+		else if ( x < y )
+		{
+			ended[ne++] = spPlacePairToIds( ids, p[i++] );
+		}
+		else
+		{
+			out[j] = spPlacePairToIds( ids, q[j] );
+			began[nb++] = out[j++];
+		}
+	}
+	while ( i < pCount )
+		ended[ne++] = spPlacePairToIds( ids, p[i++] );
+	while ( j < qCount )
+	{
+		out[j] = spPlacePairToIds( ids, q[j] );
+		began[nb++] = out[j++];
+	}
+	*beganCount = nb;
+	*endedCount = ne;
+}
+
+// Drop the pairs that are in both sorted lists from both (in place).
+static void spCancelCommon( spPairArray* x, spPairArray* y )
+{
+	int i = 0, j = 0, nx = 0, ny = 0;
+	while ( i < x->count && j < y->count )
+	{
+		const uint64_t u = spPairKey( x->data[i] ), v = spPairKey( y->data[j] );
+		if ( u == v )
+		{
+			++i;
+			++j;
+		}
+		else if ( u < v )
+		{
+			x->data[nx++] = x->data[i++];
+		}
+		else
+		{
+			y->data[ny++] = y->data[j++];
+		}
+	}
+	while ( i < x->count )
+		x->data[nx++] = x->data[i++];
+	while ( j < y->count )
+		y->data[ny++] = y->data[j++];
+	x->count = nx;
+	y->count = ny;
+}
+
+// The pair lists of the update, from the sweep's place pairs (placePairs[1 - current]) and the pairs with static
+// boxes (w->found, id pairs): the public pairs and the began and ended events.
+// - When the index is a refresh of the last update's and neither update has pairs with static boxes, the last
+//   update's place pairs are carried to the new places and diffed with this update's; only the events are
+//   sorted by id, and the public pairs are this update's place pairs as ids, in place order.
+// - Otherwise this update's pairs are sorted by id (and the last update's too, when they were in place order)
+//   and diffed.
+// Returns false on allocation failure, with the last update's results untouched.
+static bool spMakePairLists( spWorld* w )
+{
+	const int cur = w->current, nxt = 1 - cur;
+	const spIndex* index = &w->dynamicIndex;
+	spPairArray* prev = &w->pairs[cur];
+	spPairArray* next = &w->pairs[nxt];
+	const spPairArray* prevPlaces = &w->placePairs[cur];
+	const spPairArray* nextPlaces = &w->placePairs[nxt];
+	const int mp = nextPlaces->count, ms = w->found.count;
+	const int total = mp + ms;
+	const bool carry = w->placePairsVersion[cur] != 0 && w->placePairsVersion[cur] == w->remapFromVersion &&
+					   w->remapToVersion == w->indexVersion && w->staticPairCount[cur] == 0 && ms == 0;
+	// everything reserved first, so a failure leaves the last update's results in place
+	const int most = total > prev->count ? total : prev->count;
+	const int was = prevPlaces->count;
+	const int slots = w->slotCount;
+	if ( carry )
+	{
+		// carried pairs in found; began and ended candidates in eventScratch (began first), then sorted by id
+		// into began and ended through found
+		if ( !spGrow( (void**)&next->data, &next->capacity, mp, sizeof( spPair ) ) ||
+			 !spGrow( (void**)&w->began.data, &w->began.capacity, mp, sizeof( spPair ) ) ||
+			 !spGrow( (void**)&w->ended.data, &w->ended.capacity, was, sizeof( spPair ) ) ||
+			 !spGrow( (void**)&w->eventScratch.data, &w->eventScratch.capacity, mp + was + 1, sizeof( spPair ) ) ||
+			 !spGrow( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
+			return false;
+		spPair* beganIn = w->eventScratch.data;
+		spPair* endedIn = w->eventScratch.data + mp;
+		int nb = 0, ne = 0;
+		const int carried = spCarryPlacePairs( index, prevPlaces, w->found.data, endedIn, &ne );
+		spDiffPlacePairs( index->ids, w->found.data, carried, nextPlaces->data, mp, next->data, beganIn, &nb, endedIn,
+						  &ne );
+		spSortPairs( beganIn, nb, w->began.data, w->found.data, w->pairStart, slots );
+		spSortPairs( endedIn, ne, w->ended.data, w->found.data, w->pairStart, slots );
+		w->began.count = nb;
+		w->ended.count = ne;
+		// a pair now reported in another slab than before is in both lists: neither began nor ended
+		spCancelCommon( &w->began, &w->ended );
+		next->count = mp;
+		w->pairsSorted[nxt] = 0;
+	}
+	else
+	{
+		if ( !spGrow( (void**)&next->data, &next->capacity, total, sizeof( spPair ) ) ||
+			 !spGrow( (void**)&w->began.data, &w->began.capacity, most, sizeof( spPair ) ) ||
+			 !spGrow( (void**)&w->ended.data, &w->ended.capacity, most, sizeof( spPair ) ) ||
+			 !spGrow( (void**)&w->eventScratch.data, &w->eventScratch.capacity, prev->count, sizeof( spPair ) ) )
+			return false;
+		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended
+		spPlacePairsToIds( index->ids, nextPlaces->data, mp, w->began.data );
+		if ( ms > 0 )
+		{
+			memcpy( w->began.data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
+		}
+		spSortPairs( w->began.data, total, next->data, w->ended.data, w->pairStart, slots );
+		next->count = total;
+		spPairArray sortedPrev = *prev;
+		if ( !w->pairsSorted[cur] )
+		{
+			// the last update's pairs are in place order: sorted by id into eventScratch
+			spSortPairs( prev->data, prev->count, w->eventScratch.data, w->began.data, w->pairStart, slots );
+			sortedPrev.data = w->eventScratch.data;
+		}
+		spDiffPairs( &sortedPrev, next, &w->began, &w->ended );
+		w->pairsSorted[nxt] = 1;
+	}
+	w->placePairsVersion[nxt] = w->indexVersion;
+	w->staticPairCount[nxt] = ms;
+	w->current = nxt;
+	return true;
 }
 
 spResult spUpdateWorld( spWorld* w )
@@ -440,6 +638,9 @@ spResult spUpdateWorld( spWorld* w )
 		if ( r == spRefreshDone )
 		{
 			refreshed = 1;
+			w->remapFromVersion = w->indexVersion;
+			w->indexVersion = w->indexVersion == UINT32_MAX ? 1u : w->indexVersion + 1u;
+			w->remapToVersion = w->indexVersion;
 			w->orderStale = 1;
 			c.swaps = swaps;
 			c.refreshed = 1;
@@ -478,15 +679,19 @@ spResult spUpdateWorld( spWorld* w )
 			return sp_resultOutOfMemory;
 		}
 		w->indexedMoverVersion = w->moverVersion;
+		w->indexVersion = w->indexVersion == UINT32_MAX ? 1u : w->indexVersion + 1u;
 	}
 	c.sweepAxis = axis;
 	c.slabs = w->dynamicIndex.slabCount;
 
-	// Pairs among the moving boxes, then between moving and static boxes.
-	w->found.count = 0;
-	int tests = 0;
-	if ( !spSweepAll( w, !allPair, &tests ) )
+	// Pairs among the moving boxes (place pairs), then between moving and static boxes (id pairs, into found).
+	const int nxt = 1 - w->current;
+	if ( !spGrow( (void**)&w->pairStart, &w->pairStartCapacity, w->slotCount + 1, sizeof( int ) ) )
 		return sp_resultOutOfMemory;
+	int tests = 0;
+	if ( !spSweepAll( w, &w->placePairs[nxt], !allPair, &tests ) )
+		return sp_resultOutOfMemory;
+	w->found.count = 0;
 	if ( w->staticIndex.entryCount > 0 )
 	{
 		const uint32_t allBits = 0xFFFFFFFFu;
@@ -499,22 +704,9 @@ spResult spUpdateWorld( spWorld* w )
 		}
 	}
 	c.overlapTests = tests;
-
-	// Sort into the scratch pair list and diff against the current one. Reserve everything first, so a failed
-	// allocation leaves the previous results in place.
-	spPairArray* prev = &w->pairs[w->current];
-	spPairArray* next = &w->pairs[1 - w->current];
-	const int m = w->found.count;
-	if ( !spGrow( (void**)&next->data, &next->capacity, m, sizeof( spPair ) ) ||
-		 !spGrow( (void**)&w->began.data, &w->began.capacity, m, sizeof( spPair ) ) ||
-		 !spGrow( (void**)&w->ended.data, &w->ended.capacity, prev->count, sizeof( spPair ) ) ||
-		 !spGrow( (void**)&w->pairStart, &w->pairStartCapacity, w->slotCount + 1, sizeof( int ) ) )
+	if ( !spMakePairLists( w ) )
 		return sp_resultOutOfMemory;
-	// began is free until the diff: the sort's scratch
-	spSortPairs( w->found.data, m, next->data, w->began.data, w->pairStart, w->slotCount );
-	next->count = m;
-	spDiffPairs( prev, next, &w->began, &w->ended );
-	w->current = 1 - w->current;
+	const int m = w->pairs[w->current].count;
 
 	c.pairs = m;
 	c.began = w->began.count;

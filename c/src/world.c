@@ -174,6 +174,9 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->queryIds );
 	spFree( w->queryDistances );
 	spFree( w->found.data );
+	spFree( w->eventScratch.data );
+	spFree( w->placePairs[0].data );
+	spFree( w->placePairs[1].data );
 	spFree( w->pairStart );
 	spFree( w->pairs[0].data );
 	spFree( w->pairs[1].data );
@@ -359,7 +362,8 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += (size_t)w->sortKeysCapacity * sizeof( float ) + (size_t)w->pairStartCapacity * sizeof( int );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
-				   w->ended.capacity ) *
+				   w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
+				   w->placePairs[1].capacity ) *
 		 sizeof( spPair );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{

@@ -140,6 +140,27 @@ int SamePairs( const uint32_t* got, int gotCount, const uint32_t* want, int want
 	return 1;
 }
 
+int SamePairSet( const uint32_t* got, int gotCount, const uint32_t* want, int wantCount, const char* what )
+{
+	for ( int i = 0; i < gotCount; ++i )
+	{
+		if ( !( got[2 * i] < got[2 * i + 1] ) )
+		{
+			fprintf( stderr, "%s: pair %d is (%u, %u), not lower id first\n", what, i, got[2 * i], got[2 * i + 1] );
+			return 0;
+		}
+	}
+	uint32_t* sorted = malloc( sizeof( uint32_t ) * 2 * (size_t)( gotCount + 1 ) );
+	if ( gotCount > 0 )
+	{
+		memcpy( sorted, got, sizeof( uint32_t ) * 2 * (size_t)gotCount );
+		qsort( sorted, (size_t)gotCount, 2 * sizeof( uint32_t ), ComparePairs );
+	}
+	const int ok = SamePairs( sorted, gotCount, want, wantCount, what );
+	free( sorted );
+	return ok;
+}
+
 int PairsMinus( const uint32_t* a, int aCount, const uint32_t* b, int bCount, uint32_t* out )
 {
 	int n = 0;
@@ -162,7 +183,7 @@ int CheckWorld( spWorldId world, const Mirror* m, uint32_t** prev, int* prevCoun
 	int wantCount = BruteForcePairs( m, &want );
 	int gotCount = 0;
 	const uint32_t* got = spWorld_GetPairs( world, &gotCount );
-	int ok = SamePairs( got, gotCount, want, wantCount, "pairs" );
+	int ok = SamePairSet( got, gotCount, want, wantCount, "pairs" );
 
 	uint32_t* began = malloc( sizeof( uint32_t ) * 2 * (size_t)( wantCount + 1 ) );
 	uint32_t* ended = malloc( sizeof( uint32_t ) * 2 * (size_t)( *prevCount + 1 ) );

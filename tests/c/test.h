@@ -89,6 +89,9 @@ int BruteForcePairs( const Mirror* m, uint32_t** out );
 /// Compare a world's pair list with an expected one; prints the first difference.
 int SamePairs( const uint32_t* got, int gotCount, const uint32_t* want, int wantCount, const char* what );
 
+/// Compare a world's pair list, in any order but each pair lower id first, with an expected sorted one.
+int SamePairSet( const uint32_t* got, int gotCount, const uint32_t* want, int wantCount, const char* what );
+
 /// pairs in a and not in b (both sorted) into out (room for aCount pairs); returns the count.
 int PairsMinus( const uint32_t* a, int aCount, const uint32_t* b, int bCount, uint32_t* out );
 

@@ -51,6 +51,14 @@ export function pairStrings(view: Uint32Array): string[] {
   return out;
 }
 
+/** A pair list as "a,b" strings, sorted by (a, b): for `pairs`, whose order is not sorted. */
+export function pairSet(view: Uint32Array): string[] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < view.length; i += 2) out.push([view[i]!, view[i + 1]!]);
+  out.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  return out.map(([x, y]) => `${x},${y}`);
+}
+
 export function minus(a: string[], b: string[]): string[] {
   const set = new Set(b);
   return a.filter((x) => !set.has(x));

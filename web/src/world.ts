@@ -432,19 +432,23 @@ export class World<T = unknown> {
   }
 
   /**
-   * Overlapping pairs after the last `update()`: box ids `a0, b0, a1, b1, ...`, `a < b` in each pair, sorted by
-   * `(a, b)`. A view into wasm memory, valid until the next `update()` or `dispose()`; use `slice()` to keep it.
+   * Overlapping pairs after the last `update()`: box ids `a0, b0, a1, b1, ...`, `a < b` in each pair, in a
+   * deterministic order that is not sorted (after coherent motion: the sweep's order). A view into wasm memory,
+   * valid until the next `update()` or `dispose()`; use `slice()` to keep it.
    */
   get pairs(): Uint32Array {
     return this.#pairs(PAIRS, 'pairs');
   }
 
-  /** Pairs that began overlapping in the last `update()` (layout, order and lifetime as `pairs`). */
+  /** Pairs that began overlapping in the last `update()`, sorted by `(a, b)` (layout and lifetime as `pairs`). */
   get began(): Uint32Array {
     return this.#pairs(BEGAN, 'began');
   }
 
-  /** Pairs that stopped overlapping in the last `update()`, including pairs of removed boxes (as `pairs`). */
+  /**
+   * Pairs that stopped overlapping in the last `update()`, including pairs of removed boxes, sorted by `(a, b)`
+   * (layout and lifetime as `pairs`).
+   */
   get ended(): Uint32Array {
     return this.#pairs(ENDED, 'ended');
   }

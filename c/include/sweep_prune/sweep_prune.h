@@ -103,15 +103,18 @@ SP_API spResult spWorld_Update( spWorldId worldId );
 SP_API spBoxId spWorld_GetLastInvalidBox( spWorldId worldId );
 
 /// Overlapping pairs after the last spWorld_Update, as 2 * (*pairCount) box id values: a0, b0, a1, b1, ...
-/// with a < b in each pair, pairs sorted by (a, b). Owned by the world; valid until the next spWorld_Update or
-/// spDestroyWorld. Do not store the pointer.
+/// with a < b in each pair. The order of the pairs is not sorted (an update after coherent motion keeps them in
+/// the sweep's order, which saves sorting them), but it is deterministic: the same calls give the same list on
+/// every run and platform. Owned by the world; valid until the next spWorld_Update or spDestroyWorld. Do not
+/// store the pointer.
 SP_API const uint32_t* spWorld_GetPairs( spWorldId worldId, int* pairCount );
 
-/// Pairs that began overlapping in the last spWorld_Update (same layout, order and lifetime as spWorld_GetPairs).
+/// Pairs that began overlapping in the last spWorld_Update (same layout and lifetime as spWorld_GetPairs), sorted
+/// by (a, b).
 SP_API const uint32_t* spWorld_GetBeganPairs( spWorldId worldId, int* pairCount );
 
 /// Pairs that stopped overlapping in the last spWorld_Update, including pairs of boxes removed since the update
-/// before (same layout, order and lifetime as spWorld_GetPairs).
+/// before (same layout and lifetime as spWorld_GetPairs), sorted by (a, b).
 SP_API const uint32_t* spWorld_GetEndedPairs( spWorldId worldId, int* pairCount );
 
 /// Work done by the last spWorld_Update (and the last spWorld_GetEndpoints for endpointSwaps).
