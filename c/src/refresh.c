@@ -9,6 +9,7 @@
 // memory is reserved, so a failure or a give-up leaves the index as queries knew it.
 #include "core.h"
 
+#include <math.h>
 #include <string.h>
 
 // Re-read every entry's box; keep the entries whose box still touches their slab (into the packed scratch, slab
@@ -37,7 +38,10 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 		chunk = 4096
 	};
 	const int count = index->entryCount;
+	const float* slabFloor = index->slabFloor;
 	int k = 0, m = 0, s = 0;
+	// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor)
+	float floorS = slabFloor[0], floorNext = slabCount > 1 ? slabFloor[1] : INFINITY;
 	keptStart[0] = 0;
 	for ( int c0 = 0; c0 < count; c0 += chunk )
 	{
@@ -52,31 +56,34 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			while ( i >= start[s + 1] )
 			{
 				keptStart[++s] = k;
+				floorS = slabFloor[s];
+				floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
 			}
 			const uint32_t id = ids[i];
 			float box[2 * SP_MAX_DIMENSIONS];
 			memcpy( box, kept + (size_t)i * stride, sizeof( float ) * (size_t)stride );
-			const int ns0 = spSlabOf( index, box[slabAt] );
-			const int ns1 = spSlabOf( index, box[slabAt + 1] );
+			const float lo = box[slabAt], hi = box[slabAt + 1];
 			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
 			keptOrigins[k] = i;
-			k += ( ns0 <= s ) & ( s <= ns1 );
-			// from the box's first old entry (one per box), the slabs it reaches now and did not before
+			k += ( lo < floorNext ) & ( hi >= floorS );
+			// from the box's first old entry (one per box: its old min was in this slab), the slabs it reaches
+			// now and did not before: below this one, or past its old last slab
 			const float* old = entries + (size_t)i * stride;
-			const int os0 = spSlabOf( index, old[slabAt] );
-			if ( s != os0 )
+			if ( !( old[slabAt] >= floorS ) )
 			{
 				continue;
 			}
 			const int os1 = spSlabOf( index, old[slabAt + 1] );
-			if ( ns0 >= os0 && ns1 <= os1 )
+			const int ns1 = spSlabOf( index, hi );
+			if ( !( lo < floorS ) && ns1 <= os1 )
 			{
 				continue;
 			}
+			const int ns0 = spSlabOf( index, lo );
 			for ( int t = ns0; t <= ns1; ++t )
 			{
-				if ( t >= os0 && t <= os1 )
+				if ( t >= s && t <= os1 )
 				{
 					continue;
 				}
