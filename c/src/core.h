@@ -107,6 +107,7 @@ typedef struct spWorld
 	int slotCount; // slots ever used (high-water mark)
 	int slotCapacity;
 	int boxCount;
+	int filteredBoxes; // live boxes whose filter is not the default (spHasFilter)
 
 	// Sweep order of the moving (non-static) boxes: slots sorted by min on the dynamic index's axis. May hold
 	// removed or now-static slots until the next update compacts it.
@@ -321,6 +322,12 @@ size_t spIndexByteCount( const spIndex* index, int stride );
 /// Returns false on allocation failure.
 bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min, const float* max, uint32_t mask,
 				   spPairArray* out, uint32_t pairWith );
+
+/// True if a filter may refuse a pair: any but a full mask with a non-zero category (spWorld_SetBoxFilter).
+static inline int spHasFilter( uint32_t category, uint32_t mask )
+{
+	return mask != 0xFFFFFFFFu || category == 0u;
+}
 
 /// True if two boxes' filters accept each other.
 static inline bool spShouldPair( const spWorld* w, uint32_t slotA, uint32_t slotB )

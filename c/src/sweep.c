@@ -42,14 +42,13 @@ static void spAddStats( spAxisStats* stats, const float* b, int d )
 
 // The fast validation pass and the statistics of the moving boxes, inlined with a constant `d`.
 static inline __attribute__( ( always_inline ) ) void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
-																	 int* outValid, uint32_t* outFilters )
+																	 int* outValid )
 {
 	const int stride = 2 * d;
 	const float* bounds = w->bounds;
 	const uint32_t* ids = w->ids;
 	const uint8_t* flags = w->flags;
 	int valid = 1;
-	uint32_t filters = 1;
 	double sum[SP_MAX_DIMENSIONS] = { 0 }, sumSq[SP_MAX_DIMENSIONS] = { 0 }, width[SP_MAX_DIMENSIONS] = { 0 };
 	float lo[SP_MAX_DIMENSIONS], hi[SP_MAX_DIMENSIONS];
 	for ( int a = 0; a < d; ++a )
@@ -75,7 +74,6 @@ static inline __attribute__( ( always_inline ) ) void spCheckMoving( const spWor
 			lo[a] = mn < lo[a] ? mn : lo[a];
 			hi[a] = mx > hi[a] ? mx : hi[a];
 		}
-		filters &= ( w->masks[slot] == 0xFFFFFFFFu ) & ( w->categories[slot] != 0 );
 	}
 	for ( int a = 0; a < d; ++a )
 	{
@@ -86,7 +84,6 @@ static inline __attribute__( ( always_inline ) ) void spCheckMoving( const spWor
 		stats[a].hi = hi[a];
 	}
 	*outValid = valid;
-	*outFilters = filters;
 }
 
 static spResult spReject( spWorld* w, int slot, spResult r )
@@ -96,8 +93,8 @@ static spResult spReject( spWorld* w, int slot, spResult r )
 }
 
 // Validate every live box and gather the moving boxes' statistics. Sets *staticChanged when a static box was
-// added, removed, switched or moved since the static index was built, and *allPair when every moving box's
-// filter accepts every other (the default filters), so the sweep can skip the per-pair filter lookups.
+// added, removed, switched or moved since the static index was built, and *allPair when no box has a filter
+// (every filter accepts every other), so the sweep can skip the per-pair filter lookups.
 // Changes nothing else.
 static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* allPair )
 {
@@ -109,25 +106,24 @@ static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, 
 	// Fast pass in slot order (sequential memory, no call per box): finite and ordered is
 	// -FLT_MAX <= min <= max <= FLT_MAX, which NaN fails too. On failure the exact pass below finds the box.
 	int valid = 1;
-	uint32_t filters = 1;
 	switch ( d )
 	{
 		case 1:
-			spCheckMoving( w, stats, 1, &valid, &filters );
+			spCheckMoving( w, stats, 1, &valid );
 			break;
 		case 2:
-			spCheckMoving( w, stats, 2, &valid, &filters );
+			spCheckMoving( w, stats, 2, &valid );
 			break;
 		case 3:
-			spCheckMoving( w, stats, 3, &valid, &filters );
+			spCheckMoving( w, stats, 3, &valid );
 			break;
 		default:
-			spCheckMoving( w, stats, 4, &valid, &filters );
+			spCheckMoving( w, stats, 4, &valid );
 			break;
 	}
 	const uint32_t* ids = w->ids;
 	const uint8_t* flags = w->flags;
-	*allPair = (int)filters;
+	*allPair = w->filteredBoxes == 0;
 	for ( int i = 0; !valid && i < w->orderCount; ++i )
 	{
 		int slot = w->order[i];

@@ -492,6 +492,7 @@ spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 	{
 		w->staticDirty = 1;
 	}
+	w->filteredBoxes -= spHasFilter( w->categories[slot], w->masks[slot] );
 	w->ids[slot] = 0;
 	w->boxCount -= 1;
 	w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
@@ -557,6 +558,7 @@ spResult spWorld_SetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t catego
 	{
 		return r;
 	}
+	w->filteredBoxes += spHasFilter( category, mask ) - spHasFilter( w->categories[slot], w->masks[slot] );
 	w->categories[slot] = category;
 	w->masks[slot] = mask;
 	return sp_resultOk;
