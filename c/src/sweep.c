@@ -290,7 +290,9 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, sp
 	const spIndex* index = &w->dynamicIndex;
 	const float* e = index->entries;
 	const uint32_t* ids = index->ids;
-	const int slabAt = index->slabAt;
+	// in 2D the slab axis, when there is one, is the second axis: its min is at 2 (with one slab the floor test
+	// passes anyway), a constant the compiler can use
+	const int slabAt = d == 2 ? 2 : index->slabAt;
 	const float floor = index->slabFloor[slab];
 	int t = 0;
 	for ( int i = begin; i < end; ++i )
@@ -306,7 +308,8 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, sp
 		spPair* out = found->data + found->count;
 		const float* bi = e + (size_t)i * stride;
 		const float maxA = bi[1];
-		const int startsI = bi[slabAt] >= floor;
+		// reported in the first slab both boxes touch, the one where either starts: j must start here unless i does
+		const float low = bi[slabAt] >= floor ? -INFINITY : floor;
 		int j = i + 1;
 		for ( ; j < end; ++j )
 		{
@@ -321,14 +324,14 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, sp
 			{
 				overlap &= ( bi[a] <= bj[a + 1] ) & ( bj[a] <= bi[a + 1] );
 			}
-			// reported in the first slab both boxes touch: the one where either starts
-			overlap &= startsI | ( bj[slabAt] >= floor );
+			overlap &= bj[slabAt] >= low;
 			if ( filtered && overlap )
 			{
 				overlap = spShouldPair( w, ids[i] >> SP_GENERATION_BITS, ids[j] >> SP_GENERATION_BITS );
 			}
-			out->a = (uint32_t)i;
-			out->b = (uint32_t)j;
+			// the pair (i, j) as one 64-bit store (little-endian: a, then b)
+			const uint64_t pair = (uint64_t)(uint32_t)j << 32 | (uint32_t)i;
+			memcpy( out, &pair, sizeof( pair ) );
 			out += overlap;
 		}
 		t += j - i - 1;
