@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The C benchmark, native (gcc -O3) and wasm (emcc -O3 -msimd128, run in Node), on the same scenes:
+# The C benchmark, native (gcc -O3) and wasm (emcc -O3 -msimd128 -mbulk-memory, run in Node), on the same scenes:
 #   bash tests/bench/bench-c.sh [filter] [maxN]      e.g. bash tests/bench/bench-c.sh one-shot 1000000
 set -euo pipefail
 cd "$(dirname "$0")/../.."

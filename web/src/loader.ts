@@ -73,7 +73,7 @@ export function initWith(source: () => WasmSource | Promise<WasmSource>): Promis
       const error = new SweepPruneError(
         'WasmLoadFailed',
         `init: the sweep-prune wasm module failed to load (${(cause as Error)?.message ?? cause}). ` +
-          'WebAssembly with SIMD (Node 16.4+, Chrome 91+, Firefox 89+, Safari 16.4+) is required.',
+          'WebAssembly with SIMD and bulk memory (Node 16.4+, Chrome 91+, Firefox 89+, Safari 16.4+) is required.',
       );
       (error as { cause?: unknown }).cause = cause;
       throw error;
