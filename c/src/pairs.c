@@ -146,8 +146,10 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 	// Ids compare in slot order (a live slot has one id). Up to SP_PAIR_COUNTING_SLOTS slots, a counting sort by
 	// the slot of a: one pass to count, one to scatter, the counts fitting in cache; then each run of one a,
 	// usually a few pairs, by b. Above, the counters and the scatter targets no longer fit in cache: the radix
-	// sort's small digits do better (measured at 1M boxes).
-	if ( slotCount > SP_PAIR_COUNTING_SLOTS )
+	// sort's small digits do better (measured at 1M boxes). So do they for a few pairs among many slots (the
+	// began and ended events of a coherent frame), where clearing and summing a counter per slot would cost more
+	// than the pairs.
+	if ( slotCount > SP_PAIR_COUNTING_SLOTS || count < slotCount / 4 )
 	{
 		spRadixSortPairs( in, count, out, scratch, slotCount );
 		return;

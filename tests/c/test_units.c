@@ -86,27 +86,29 @@ int PairUnits( void )
 		ENSURE( out[i - 1].a < out[i].a || ( out[i - 1].a == out[i].a && out[i - 1].b < out[i].b ) );
 	ENSURE( out[0].a == ( 0 << 10 | 2 ) && out[5].b == ( 5 << 10 | 1 ) );
 
-	// long runs of one a (a box overlapping thousands) take the radix path; every pair is kept
+	// long runs of one a (a box overlapping thousands) take the radix path; every pair is kept. Three strategies:
+	// counting sort (many pairs for the slots), radix sort for a few pairs among many slots, and radix sort for
+	// more slots than the counters fit in cache.
 	enum
 	{
 		many = 3000
 	};
 	static spPair bigIn[many], bigOut[many], bigScratch[many];
-	uint32_t seed = 12345u, sum = 0;
-	for ( int i = 0; i < many; ++i )
-	{
-		seed = seed * 1664525u + 1013904223u;
-		uint32_t a = i % 3 == 0 ? 7u : ( seed >> 8 ) % 5u;
-		uint32_t b = a + 1u + ( seed >> 12 ) % 60000u;
-		bigIn[i].a = a << 10 | 1u;
-		bigIn[i].b = b << 10 | 1u; // a live slot has one id
-		sum += bigIn[i].a * 3u + bigIn[i].b;
-	}
-	// both strategies: counting sort (a world of few slots) and radix sort (many slots)
 	static int bigStart[( 1 << 20 ) + 1];
-	const int slotCounts[2] = { 60010, 1 << 20 };
-	for ( int k = 0; k < 2; ++k )
+	const int slotCounts[3] = { 2000, 60010, 1 << 20 };
+	for ( int k = 0; k < 3; ++k )
 	{
+		uint32_t seed = 12345u, sum = 0;
+		const uint32_t span = (uint32_t)slotCounts[k] - 10u;
+		for ( int i = 0; i < many; ++i )
+		{
+			seed = seed * 1664525u + 1013904223u;
+			uint32_t a = i % 3 == 0 ? 7u : ( seed >> 8 ) % 5u;
+			uint32_t b = a + 1u + ( seed >> 12 ) % span;
+			bigIn[i].a = a << 10 | 1u;
+			bigIn[i].b = b << 10 | 1u; // a live slot has one id
+			sum += bigIn[i].a * 3u + bigIn[i].b;
+		}
 		memset( bigOut, 0, sizeof( bigOut ) );
 		spSortPairs( bigIn, many, bigOut, bigScratch, bigStart, slotCounts[k] );
 		uint32_t sumOut = bigOut[0].a * 3u + bigOut[0].b;
