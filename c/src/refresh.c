@@ -13,10 +13,12 @@
 #include <string.h>
 
 // Re-read every entry's box; keep the entries whose box still touches their slab (into the packed scratch, slab
-// by slab, keptStart[s] the first of slab s) and collect, from each box's first old entry, the slabs it reaches
-// now and did not before (into the incoming scratch). Returns the incoming count, or -1 past `limit`.
+// by slab, keptStart[s] the first of slab s, each slab sorted as it is written: an insertion sort, with its
+// swaps counted in *swaps) and collect, from each box's first old entry, the slabs it reaches now and did not
+// before (into the incoming scratch). Returns the incoming count, -1 past `limit`, or -2 past `swapBudget`.
 static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* index, const spWorld* world, int d,
-																	   int* keptStart, int limit )
+																	   int* keptStart, int limit, int swapBudget,
+																	   int* swaps )
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
@@ -39,7 +41,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	};
 	const int count = index->entryCount;
 	const float* slabFloor = index->slabFloor;
-	int k = 0, m = 0, s = 0;
+	int k = 0, m = 0, s = 0, moved = 0;
 	// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor)
 	float floorS = slabFloor[0], floorNext = slabCount > 1 ? slabFloor[1] : INFINITY;
 	keptStart[0] = 0;
@@ -66,7 +68,30 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
 			keptOrigins[k] = i;
-			k += ( lo < floorNext ) & ( hi >= floorS );
+			const int keep = ( lo < floorNext ) & ( hi >= floorS );
+			// the entries arrive in the slab's old order: out of order only where two boxes crossed
+			if ( keep && k > keptStart[s] && box[0] < kept[(size_t)( k - 1 ) * stride] )
+			{
+				int j = k;
+				do
+				{
+					memcpy( kept + (size_t)j * stride, kept + (size_t)( j - 1 ) * stride,
+							sizeof( float ) * (size_t)stride );
+					keptIds[j] = keptIds[j - 1];
+					keptOrigins[j] = keptOrigins[j - 1];
+					--j;
+				}
+				while ( j > keptStart[s] && box[0] < kept[(size_t)( j - 1 ) * stride] );
+				memcpy( kept + (size_t)j * stride, box, sizeof( float ) * (size_t)stride );
+				keptIds[j] = id;
+				keptOrigins[j] = i;
+				moved += k - j;
+				if ( moved > swapBudget )
+				{
+					return -2;
+				}
+			}
+			k += keep;
 			// from the box's first old entry (one per box: its old min was in this slab), the slabs it reaches
 			// now and did not before: below this one, or past its old last slab
 			const float* old = entries + (size_t)i * stride;
@@ -102,6 +127,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	{
 		keptStart[++s] = k;
 	}
+	*swaps = moved;
 	return m;
 }
 
@@ -200,29 +226,29 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	int* inStart = keptStart + slabCount + 1;
 	int* cursor = inStart + slabCount + 1;
 
-	int m;
+	int m, total = 0;
 	switch ( d )
 	{
 		case 1:
-			m = spRefreshEntries( index, world, 1, keptStart, incomingLimit );
+			m = spRefreshEntries( index, world, 1, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		case 2:
-			m = spRefreshEntries( index, world, 2, keptStart, incomingLimit );
+			m = spRefreshEntries( index, world, 2, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		case 3:
-			m = spRefreshEntries( index, world, 3, keptStart, incomingLimit );
+			m = spRefreshEntries( index, world, 3, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		default:
-			m = spRefreshEntries( index, world, 4, keptStart, incomingLimit );
+			m = spRefreshEntries( index, world, 4, keptStart, incomingLimit, swapBudget, &total );
 			break;
 	}
 	if ( m < 0 )
 	{
-		return spRefreshTooManyMoves;
+		return m == -1 ? spRefreshTooManyMoves : spRefreshTooManySwaps;
 	}
 
-	// Incoming entries grouped by slab (a stable counting sort into the second half), then each group and each
-	// slab's kept entries insertion-sorted, all within one swap budget.
+	// Incoming entries grouped by slab (a stable counting sort into the second half), then each group
+	// insertion-sorted, within what is left of the swap budget.
 	float* grouped = index->incoming + (size_t)incomingLimit * stride;
 	uint32_t* groupedIds = index->incomingIds + incomingLimit;
 	memset( inStart, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
@@ -241,19 +267,10 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 		memcpy( grouped + (size_t)dst * stride, index->incoming + (size_t)i * stride, sizeof( float ) * (size_t)stride );
 		groupedIds[dst] = index->incomingIds[i];
 	}
-	int total = 0;
 	for ( int s = 0; s < slabCount; ++s )
 	{
-		const int a = keptStart[s], na = keptStart[s + 1] - a;
-		int r = spInsertionSortPacked( index->packed + (size_t)a * stride, index->packedIds + a,
-									   index->packedOrigins + a, na, stride, swapBudget - total );
-		if ( r < 0 )
-		{
-			return spRefreshTooManySwaps;
-		}
-		total += r;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		r = spInsertionSortPacked( grouped + (size_t)b * stride, groupedIds + b, NULL, nb, stride, swapBudget - total );
+		const int r = spInsertionSortPacked( grouped + (size_t)b * stride, groupedIds + b, NULL, nb, stride, swapBudget - total );
 		if ( r < 0 )
 		{
 			return spRefreshTooManySwaps;
