@@ -25,6 +25,11 @@ await initPeers();
 const PruneJuiceOriginal = createRequire(import.meta.url)('@b3gm/prune-juice').default;
 const libraries = peers(sp, PruneJuiceOriginal);
 
+// A full garbage collection before each library's runs (node --expose-gc, as `npm run bench` starts it): the
+// garbage of the libraries before (a million boxes' worth of objects) would otherwise be collected by V8's
+// background threads during the next library's timed runs, on one of this machine's two cores.
+const collectGarbage = globalThis.gc ?? (() => {});
+
 const LIMIT_MS = 8000; // a library whose next size is predicted slower than this per run is skipped
 const RUN_BUDGET_MS = 4000; // one-shot: a library stops after this many ms once it has 3 timed runs (a median)
 const RUN_LIMIT_MS = 25000; // ... and after this many ms with fewer (fewer runs, noted)
@@ -105,6 +110,7 @@ function oneShot(workload, sizes, d, make) {
       const skip = n > (lib.maxOneShot ?? Infinity) ? `skipped above n=${lib.maxOneShot}`
         : fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, LIMIT_MS);
       if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
+      collectGarbage();
       const state = lib.create(scenes[1], d);
       const times = [];
       let note;
@@ -145,6 +151,7 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
       const skip = fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, frameLimit, 1.5);
       if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
       const m = new Motion(n, d, 7);
+      collectGarbage();
       const state = lib.create(m.boxes, d);
       state.run(m.boxes); // warm-up frame
       const times = [];
