@@ -329,9 +329,14 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, sp
 			{
 				overlap = spShouldPair( w, ids[i] >> SP_GENERATION_BITS, ids[j] >> SP_GENERATION_BITS );
 			}
+#if defined( __BYTE_ORDER__ ) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 			// the pair (i, j) as one 64-bit store (little-endian: a, then b)
 			const uint64_t pair = (uint64_t)(uint32_t)j << 32 | (uint32_t)i;
 			memcpy( out, &pair, sizeof( pair ) );
+#else
+			out->a = (uint32_t)i;
+			out->b = (uint32_t)j;
+#endif
 			out += overlap;
 		}
 		t += j - i - 1;
@@ -409,6 +414,7 @@ static int spCarryPlacePairs( const spIndex* index, const spPairArray* prev, spP
 	for ( int k = 0; k < prev->count; ++k )
 	{
 		const spPair p = prev->data[k];
+		SP_ASSERT( p.a < (uint32_t)index->previousCount && p.b < (uint32_t)index->previousCount );
 		const int x = remap[p.a], y = remap[p.b];
 		if ( ( x | y ) < 0 )
 		{
