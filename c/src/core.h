@@ -218,7 +218,8 @@ int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, 
 void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int slotCount );
 
 /// Pairs in `next` and not in `prev` go to `began`, pairs in `prev` and not in `next` to `ended`. Both inputs
-/// are sorted; outputs are sorted. Outputs need room for next.count and prev.count pairs.
+/// are sorted; outputs are sorted. Outputs need room for next.count and prev.count pairs. `began` may be `next`
+/// and `ended` may be `prev`: each is then compacted in place (a write never passes the read).
 void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray* began, spPairArray* ended );
 
 /// The update: validation, sorting, sweep, pair diff.

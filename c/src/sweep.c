@@ -471,35 +471,6 @@ static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, 
 	*endedCount = ne;
 }
 
-// Drop the pairs that are in both sorted lists from both (in place).
-static void spCancelCommon( spPairArray* x, spPairArray* y )
-{
-	int i = 0, j = 0, nx = 0, ny = 0;
-	while ( i < x->count && j < y->count )
-	{
-		const uint64_t u = spPairKey( x->data[i] ), v = spPairKey( y->data[j] );
-		if ( u == v )
-		{
-			++i;
-			++j;
-		}
-		else if ( u < v )
-		{
-			x->data[nx++] = x->data[i++];
-		}
-		else
-		{
-			y->data[ny++] = y->data[j++];
-		}
-	}
-	while ( i < x->count )
-		x->data[nx++] = x->data[i++];
-	while ( j < y->count )
-		y->data[ny++] = y->data[j++];
-	x->count = nx;
-	y->count = ny;
-}
-
 // The pair lists of the update, from the sweep's place pairs (placePairs[1 - current]) and the pairs with static
 // boxes (w->found, id pairs): the public pairs and the began and ended events.
 // - When the index is a refresh of the last update's and neither update has pairs with static boxes, the last
@@ -544,8 +515,9 @@ static bool spMakePairLists( spWorld* w )
 		spSortPairs( endedIn, ne, w->ended.data, w->found.data, w->pairStart, slots );
 		w->began.count = nb;
 		w->ended.count = ne;
-		// a pair now reported in another slab than before is in both lists: neither began nor ended
-		spCancelCommon( &w->began, &w->ended );
+		// a pair now reported in another slab than before is in both lists: neither began nor ended (the diff of
+		// the two lists, written over them)
+		spDiffPairs( &w->ended, &w->began, &w->began, &w->ended );
 		next->count = mp;
 		w->pairsSorted[nxt] = 0;
 	}

@@ -132,5 +132,13 @@ int PairUnits( void )
 	spPairArray empty = { NULL, 0, 0 };
 	spDiffPairs( &empty, &next, &began, &ended );
 	ENSURE( began.count == 4 && ended.count == 0 );
+	// in place: each list keeps the pairs the other lacks (how an update cancels a pair found in both its began
+	// and ended candidates)
+	spPair x[4] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 4, 6 } };
+	spPair y[4] = { { 1, 3 }, { 2, 4 }, { 2, 5 }, { 7, 8 } };
+	spPairArray xs = { x, 4, 4 }, ys = { y, 4, 4 };
+	spDiffPairs( &xs, &ys, &ys, &xs );
+	ENSURE( xs.count == 2 && x[0].a == 1 && x[0].b == 2 && x[1].a == 4 && x[1].b == 6 );
+	ENSURE( ys.count == 2 && y[0].a == 2 && y[0].b == 4 && y[1].a == 7 && y[1].b == 8 );
 	return 0;
 }
