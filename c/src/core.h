@@ -207,6 +207,42 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 /// (the arrays are then a permutation, not sorted).
 int spInsertionSortKeys( float* keys, int* slots, int count, int budget );
 
+/// One step of an insertion sort of packed records (`stride` floats each, keyed by their first float) with their
+/// ids and a parallel int array `slots` (none when null): record `i` moves down to its place among the sorted
+/// records [lo, i). Returns the places it moved. Inlined with a constant stride.
+static inline __attribute__( ( always_inline ) ) int spInsertRecord( float* packed, uint32_t* ids, int* slots, int lo,
+																	 int i, int stride )
+{
+	const float k = packed[(size_t)i * stride];
+	if ( !( i > lo && k < packed[(size_t)( i - 1 ) * stride] ) )
+	{
+		return 0;
+	}
+	float record[2 * SP_MAX_DIMENSIONS];
+	memcpy( record, packed + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+	const uint32_t id = ids[i];
+	const int slot = slots != NULL ? slots[i] : 0;
+	int j = i;
+	do
+	{
+		memcpy( packed + (size_t)j * stride, packed + (size_t)( j - 1 ) * stride, sizeof( float ) * (size_t)stride );
+		ids[j] = ids[j - 1];
+		if ( slots != NULL )
+		{
+			slots[j] = slots[j - 1];
+		}
+		--j;
+	}
+	while ( j > lo && k < packed[(size_t)( j - 1 ) * stride] );
+	memcpy( packed + (size_t)j * stride, record, sizeof( float ) * (size_t)stride );
+	ids[j] = id;
+	if ( slots != NULL )
+	{
+		slots[j] = slot;
+	}
+	return i - j;
+}
+
 /// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids and a
 /// parallel int array `slots` (their slots, or any int per box; none when null),
 /// giving up after `budget` swaps. Returns the swap count, or -1 if it gave up (the arrays are then a permutation,

@@ -70,22 +70,9 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			keptOrigins[k] = i;
 			const int keep = ( lo < floorNext ) & ( hi >= floorS );
 			// the entries arrive in the slab's old order: out of order only where two boxes crossed
-			if ( keep && k > keptStart[s] && box[0] < kept[(size_t)( k - 1 ) * stride] )
+			if ( keep )
 			{
-				int j = k;
-				do
-				{
-					memcpy( kept + (size_t)j * stride, kept + (size_t)( j - 1 ) * stride,
-							sizeof( float ) * (size_t)stride );
-					keptIds[j] = keptIds[j - 1];
-					keptOrigins[j] = keptOrigins[j - 1];
-					--j;
-				}
-				while ( j > keptStart[s] && box[0] < kept[(size_t)( j - 1 ) * stride] );
-				memcpy( kept + (size_t)j * stride, box, sizeof( float ) * (size_t)stride );
-				keptIds[j] = id;
-				keptOrigins[j] = i;
-				moved += k - j;
+				moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, stride );
 				if ( moved > swapBudget )
 				{
 					return -2;

@@ -106,34 +106,7 @@ static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( flo
 	int swaps = 0;
 	for ( int i = 1; i < count; ++i )
 	{
-		const float k = packed[(size_t)i * stride];
-		if ( !( k < packed[(size_t)( i - 1 ) * stride] ) )
-		{
-			continue;
-		}
-		float record[2 * SP_MAX_DIMENSIONS];
-		memcpy( record, packed + (size_t)i * stride, sizeof( float ) * (size_t)stride );
-		const uint32_t id = ids[i];
-		const int slot = slots != NULL ? slots[i] : 0;
-		int j = i;
-		do
-		{
-			memcpy( packed + (size_t)j * stride, packed + (size_t)( j - 1 ) * stride, sizeof( float ) * (size_t)stride );
-			ids[j] = ids[j - 1];
-			if ( slots != NULL )
-			{
-				slots[j] = slots[j - 1];
-			}
-			--j;
-		}
-		while ( j > 0 && k < packed[(size_t)( j - 1 ) * stride] );
-		memcpy( packed + (size_t)j * stride, record, sizeof( float ) * (size_t)stride );
-		ids[j] = id;
-		if ( slots != NULL )
-		{
-			slots[j] = slot;
-		}
-		swaps += i - j;
+		swaps += spInsertRecord( packed, ids, slots, 0, i, stride );
 		if ( swaps > budget )
 		{
 			return -1;
