@@ -280,6 +280,12 @@ static bool spSlabsStillFit( const spIndex* index, const spAxisStats* stats, int
 		   fabs( (double)stats[planAxis].hi - hi ) <= 0.1 * span;
 }
 
+// The index version after v: never 0, which stands for none (placePairsVersion).
+static inline uint32_t spNextIndexVersion( uint32_t v )
+{
+	return v == UINT32_MAX ? 1u : v + 1u;
+}
+
 // Sweep one slab of the moving boxes' index into `found` as place pairs (i, j), i < j: places of entries in the
 // index, so the pairs come out sorted. A pair is reported only in the first slab both boxes touch. `filtered` is 0
 // when every filter accepts every pair (spValidate's allPair): no per-pair lookups then.
@@ -616,7 +622,7 @@ spResult spUpdateWorld( spWorld* w )
 		{
 			refreshed = 1;
 			w->remapFromVersion = w->indexVersion;
-			w->indexVersion = w->indexVersion == UINT32_MAX ? 1u : w->indexVersion + 1u;
+			w->indexVersion = spNextIndexVersion( w->indexVersion );
 			w->remapToVersion = w->indexVersion;
 			w->orderStale = 1;
 			c.swaps = swaps;
@@ -656,7 +662,7 @@ spResult spUpdateWorld( spWorld* w )
 			return sp_resultOutOfMemory;
 		}
 		w->indexedMoverVersion = w->moverVersion;
-		w->indexVersion = w->indexVersion == UINT32_MAX ? 1u : w->indexVersion + 1u;
+		w->indexVersion = spNextIndexVersion( w->indexVersion );
 	}
 	c.sweepAxis = axis;
 	c.slabs = w->dynamicIndex.slabCount;
