@@ -258,6 +258,12 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 /// and `ended` may be `prev`: each is then compacted in place (a write never passes the read).
 void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray* began, spPairArray* ended );
 
+// The order of pairs (by a, then b) as one integer.
+static inline uint64_t spPairKey( spPair p )
+{
+	return (uint64_t)p.a << 32 | p.b;
+}
+
 /// The update: validation, sorting, sweep, pair diff.
 spResult spUpdateWorld( spWorld* world );
 

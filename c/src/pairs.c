@@ -8,6 +8,7 @@
 #define SP_PAIR_RADIX_BITS 11
 #define SP_PAIR_SMALL_RUN 32
 #define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
+#define SP_PAIR_COUNTING_BLOCK 1024
 
 // Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
 static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
@@ -141,25 +142,17 @@ static void spRadixSortPairs( const spPair* in, int count, spPair* out, spPair* 
 	}
 }
 
-void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int slotCount )
+// Counting sort of pairs whose slots of a are in [base, base + range) by that slot, then each run of one a by b.
+// `start` has room for range + 1 counters; `scratch` for `count` pairs.
+static void spCountingSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int base,
+								 int range )
 {
-	// Ids compare in slot order (a live slot has one id). Up to SP_PAIR_COUNTING_SLOTS slots, a counting sort by
-	// the slot of a: one pass to count, one to scatter, the counts fitting in cache; then each run of one a,
-	// usually a few pairs, by b. Above, the counters and the scatter targets no longer fit in cache: the radix
-	// sort's small digits do better (measured at 1M boxes). So do they for a few pairs among many slots (the
-	// began and ended events of a coherent frame), where clearing and summing a counter per slot would cost more
-	// than the pairs.
-	if ( slotCount > SP_PAIR_COUNTING_SLOTS || count < slotCount / 4 )
-	{
-		spRadixSortPairs( in, count, out, scratch, slotCount );
-		return;
-	}
-	memset( start, 0, sizeof( int ) * ( (size_t)slotCount + 1 ) );
+	memset( start, 0, sizeof( int ) * ( (size_t)range + 1 ) );
 	for ( int i = 0; i < count; ++i )
 	{
-		start[( in[i].a >> SP_GENERATION_BITS ) + 1] += 1;
+		start[( in[i].a >> SP_GENERATION_BITS ) - (uint32_t)base + 1] += 1;
 	}
-	for ( int s = 0; s < slotCount; ++s )
+	for ( int s = 0; s < range; ++s )
 	{
 		start[s + 1] += start[s];
 	}
@@ -167,7 +160,7 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 	for ( int i = 0; i < count; ++i )
 	{
 		const spPair p = in[i];
-		out[start[p.a >> SP_GENERATION_BITS]++] = p;
+		out[start[( p.a >> SP_GENERATION_BITS ) - (uint32_t)base]++] = p;
 	}
 	// Each run of one a by b. Runs are usually a few pairs: one insertion pass over the whole list (a sequential
 	// read with a well-predicted branch), which gives up after a budget of moves for the per-run sort, so a long
@@ -196,7 +189,7 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 		return;
 	}
 	int begin = 0;
-	for ( int s = 0; s < slotCount; ++s )
+	for ( int s = 0; s < range; ++s )
 	{
 		const int end = start[s];
 		if ( end - begin > 1 )
@@ -207,13 +200,49 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 	}
 }
 
-static inline int spComparePairs( spPair x, spPair y )
+void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int slotCount )
 {
-	if ( x.a != y.a )
-		return x.a < y.a ? -1 : 1;
-	if ( x.b != y.b )
-		return x.b < y.b ? -1 : 1;
-	return 0;
+	// Ids compare in slot order (a live slot has one id). A counting sort by the slot of a (one pass to count, one
+	// to scatter), then each run of one a, usually a few pairs, by b. Above SP_PAIR_COUNTING_SLOTS slots the
+	// counters and the scatter targets no longer fit in cache: the pairs are first scattered by the high bits of
+	// the slot of a into blocks of SP_PAIR_COUNTING_BLOCK slots, and each block (a few thousand pairs) is sorted
+	// so in cache. A few pairs among many slots (the began and ended events of a coherent frame), where clearing
+	// and summing a counter per slot would cost more than the pairs, take the radix sort.
+	if ( count < slotCount / 4 )
+	{
+		spRadixSortPairs( in, count, out, scratch, slotCount );
+		return;
+	}
+	if ( slotCount <= SP_PAIR_COUNTING_SLOTS )
+	{
+		spCountingSortPairs( in, count, out, scratch, start, 0, slotCount );
+		return;
+	}
+	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
+	memset( blockStart, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		blockStart[( in[i].a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK + 1] += 1;
+	}
+	for ( int k = 0; k < blocks; ++k )
+	{
+		blockStart[k + 1] += blockStart[k];
+	}
+	int* cursor = blockStart + blocks + 1;
+	memcpy( cursor, blockStart, sizeof( int ) * (size_t)blocks );
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		scratch[cursor[( p.a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK]++] = p;
+	}
+	for ( int k = 0; k < blocks; ++k )
+	{
+		const int b0 = blockStart[k], b1 = blockStart[k + 1];
+		// the block's pairs, sorted from scratch into out; then scratch there is free for its long runs
+		spCountingSortPairs( scratch + b0, b1 - b0, out + b0, scratch + b0, start, k * SP_PAIR_COUNTING_BLOCK,
+							 SP_PAIR_COUNTING_BLOCK );
+	}
 }
 
 void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray* began, spPairArray* ended )
@@ -221,27 +250,27 @@ void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray*
 	int i = 0, j = 0, nb = 0, ne = 0;
 	const spPair* p = prev->data;
 	const spPair* q = next->data;
-	while ( i < prev->count && j < next->count )
+	const int pCount = prev->count, qCount = next->count;
+	spPair* b = began->data;
+	spPair* e = ended->data;
+	// Without a branch on the comparison (a merge of lists that interleave at random, as after an incoherent
+	// frame, mispredicts half of them): both candidates are written, and the counts advance by the compares.
+	// ne <= i and nb <= j, so the writes stay within the lists' lengths, and in place they never pass the reads.
+	while ( i < pCount && j < qCount )
 	{
-		int c = spComparePairs( p[i], q[j] );
-		if ( c == 0 )
-		{
-			++i;
-			++j;
-		}
-		else if ( c < 0 )
-		{
-			ended->data[ne++] = p[i++];
-		}
-		else
-		{
-			began->data[nb++] = q[j++];
-		}
+		const spPair x = p[i], y = q[j];
+		const uint64_t u = spPairKey( x ), v = spPairKey( y );
+		e[ne] = x;
+		b[nb] = y;
+		ne += u < v;
+		nb += v < u;
+		i += u <= v;
+		j += v <= u;
 	}
-	while ( i < prev->count )
-		ended->data[ne++] = p[i++];
-	while ( j < next->count )
-		began->data[nb++] = q[j++];
+	while ( i < pCount )
+		e[ne++] = p[i++];
+	while ( j < qCount )
+		b[nb++] = q[j++];
 	began->count = nb;
 	ended->count = ne;
 }

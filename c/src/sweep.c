@@ -403,11 +403,6 @@ static void spPlacePairsToIds( const uint32_t* ids, const spPair* in, int count,
 	}
 }
 
-static inline uint64_t spPairKey( spPair p )
-{
-	return (uint64_t)p.a << 32 | p.b;
-}
-
 // Carry the last update's place pairs over to the refreshed index's places (index->remap), lower place first,
 // into `carried`, sorted again as they are written (an insertion sort: boxes that swapped places within a slab
 // leave a few pairs out of order). A pair one of whose entries left its slab goes to `gone` as ids. Returns the

@@ -86,25 +86,28 @@ int PairUnits( void )
 		ENSURE( out[i - 1].a < out[i].a || ( out[i - 1].a == out[i].a && out[i - 1].b < out[i].b ) );
 	ENSURE( out[0].a == ( 0 << 10 | 2 ) && out[5].b == ( 5 << 10 | 1 ) );
 
-	// long runs of one a (a box overlapping thousands) take the radix path; every pair is kept. Three strategies:
-	// counting sort (many pairs for the slots), radix sort for a few pairs among many slots, and radix sort for
-	// more slots than the counters fit in cache.
+	// long runs of one a (a box overlapping thousands) take the radix path; every pair is kept. Four strategies:
+	// counting sort (many pairs for the slots), radix sort for a few pairs among many slots, and for more slots
+	// than the counters fit in cache, radix sort (few pairs) or counting sort in blocks of slots (many pairs).
 	enum
 	{
-		many = 3000
+		most = 90000
 	};
-	static spPair bigIn[many], bigOut[many], bigScratch[many];
+	static spPair bigIn[most], bigOut[most], bigScratch[most];
 	static int bigStart[( 1 << 20 ) + 1];
-	const int slotCounts[3] = { 2000, 60010, 1 << 20 };
-	for ( int k = 0; k < 3; ++k )
+	const int slotCounts[4] = { 2000, 60010, 1 << 20, 300000 };
+	const int pairCounts[4] = { 3000, 3000, 3000, most };
+	for ( int k = 0; k < 4; ++k )
 	{
 		uint32_t seed = 12345u, sum = 0;
 		const uint32_t span = (uint32_t)slotCounts[k] - 10u;
+		const int many = pairCounts[k];
 		for ( int i = 0; i < many; ++i )
 		{
 			seed = seed * 1664525u + 1013904223u;
-			uint32_t a = i % 3 == 0 ? 7u : ( seed >> 8 ) % 5u;
-			uint32_t b = a + 1u + ( seed >> 12 ) % span;
+			// pairs of a few boxes, or of any box (the last case: in every block of slots)
+			uint32_t a = i % 3 == 0 ? 7u : ( seed >> 8 ) % ( k == 3 ? span : 5u );
+			uint32_t b = a + 1u + ( seed >> 12 ) % ( span - a ); // a slot below slotCount
 			bigIn[i].a = a << 10 | 1u;
 			bigIn[i].b = b << 10 | 1u; // a live slot has one id
 			sum += bigIn[i].a * 3u + bigIn[i].b;
