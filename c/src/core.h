@@ -62,7 +62,7 @@ typedef struct spIndex
 	int slabCapacity;
 	int* range; // scratch: first and last slab per box, then the entry count per slab
 	int rangeCapacity;
-	float* packed; // scratch: the boxes in entry layout, in sorted order
+	float* packed; // scratch: the boxes in entry layout (spBuildIndex: grouped by slab, before the slabs' sort)
 	uint32_t* packedIds;
 	int* packedOrigins; // spRefreshIndex: the place of each kept entry before the refresh
 	int packedCapacity;
@@ -71,6 +71,11 @@ typedef struct spIndex
 	uint32_t* incomingIds;
 	int* incomingSlabs;
 	int incomingCapacity;
+	// scratch of spBuildIndex: the sort keys of one slab (or of every box), their sorted places and the sorts'
+	float* sortKeys;
+	uint32_t* sortTemp; // 2 per key
+	int* sortOrder;		// 2 per key
+	int sortCapacity;
 	// After spRefreshIndex: remap[i] is the place of the entry that was at place i before, or -1 if its box left
 	// that slab, and previousIds[i] its id (previousCount entries).
 	int* remap;
@@ -109,19 +114,20 @@ typedef struct spWorld
 	int boxCount;
 	int filteredBoxes; // live boxes whose filter is not the default (spHasFilter)
 
-	// Sweep order of the moving (non-static) boxes: slots sorted by min on the dynamic index's axis. May hold
-	// removed or now-static slots until the next update compacts it.
+	// The moving (non-static) boxes' slots, in the order they became moving (so mostly in slot order: the
+	// update reads their bounds about sequentially). May hold removed or now-static slots until the next update
+	// compacts it.
 	int* order;
-	float* orderKeys;
 	int orderCount;
 	int orderCapacity;
-	int orderDirty;		  // a slot of the order was removed or made static since the last compaction
-	int sortGaveUp;		  // the last insertion sort of the order gave up (the frame was incoherent)
-	int orderStale;		  // the index was refreshed in place since the order was last sorted
-	int refreshGaveUp;	  // the last in-place refresh of the index gave up (the frame was incoherent)
-	uint32_t moverVersion;		  // bumps when a moving box is added or removed, or a box switches static or moving
-	uint32_t indexedMoverVersion; // moverVersion when the dynamic index was last built from the order
-	uint32_t updateCount; // updates that reached the sort
+	int orderDirty;		// a slot of the order was removed or made static since the last compaction
+	int refreshWait;	// updates to skip before the next try of an in-place refresh of the index
+	int refreshBackoff; // the wait after the next give-up of a refresh: 0, 1, 3, then 7
+	// Since the dynamic index was last built or refreshed: boxes that became moving (added, or switched from
+	// static), and moving boxes removed or switched to static. The index holds exactly the live moving boxes
+	// with SP_FLAG_INDEXED.
+	int newMovers;
+	int goneMovers;
 
 	// Static boxes: never paired with each other; their index is rebuilt only when one of them changes.
 	int* statics;			// static slots (may hold removed or no-longer-static slots until compacted)
@@ -135,12 +141,6 @@ typedef struct spWorld
 	spIndex staticIndex;
 
 	// Scratch for the update, kept between frames so steady state does not allocate.
-	uint32_t* radixKeys;
-	int* radixTemp;
-	int radixCapacity; // of radixKeys (2 per box)
-	int radixTempCapacity;
-	float* sortKeys; // scratch keys for sorting the statics
-	int sortKeysCapacity;
 	spPairArray found; // pairs found by the sweep, unsorted
 	int* pairStart;	   // scratch for sorting the pairs: slotCount + 1 counters
 	int pairStartCapacity;
@@ -182,7 +182,8 @@ enum
 	SP_FLAG_IN_ORDER = 1,			 // the slot has an entry in the sweep order
 	SP_FLAG_IN_ENDPOINTS_0 = 1 << 1, // bit (1 << (1 + axis)): the slot has endpoints in that axis's list
 	SP_FLAG_STATIC = 1 << 5,		 // the box is static
-	SP_FLAG_IN_STATICS = 1 << 6		 // the slot has an entry in the statics list
+	SP_FLAG_IN_STATICS = 1 << 6,	 // the slot has an entry in the statics list
+	SP_FLAG_INDEXED = 1 << 7		 // the slot's box is moving and has entries in the dynamic index
 };
 
 /// The world of an id, or null.
@@ -203,9 +204,11 @@ spResult spCheckBounds( const float* min, const float* max, int dimensions );
 /// Needs scratch: `tmpKeys` and `tmpSlots` of `count` elements.
 void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots, int count );
 
-/// Insertion sort of slots by keys, giving up after `budget` swaps. Returns the swap count, or -1 if it gave up
-/// (the arrays are then a permutation, not sorted).
-int spInsertionSortKeys( float* keys, int* slots, int count, int budget );
+/// Sort `m` float keys stably: their places into `order` (`keys` may be permuted). Each key is mapped to 16 bits
+/// by its place in the keys' range (a monotone map), the places are radix-sorted by that in two 8-bit passes, and
+/// an insertion sort puts back in order the few keys that share a 16-bit value. Many such keys (a dense cluster),
+/// or more than 65536 keys, take a full radix sort (spRadixSortKeys). Scratch: `orderTemp` m, `temp` 2m.
+void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp );
 
 /// One step of an insertion sort of packed records (`stride` floats each, keyed by their first float) with their
 /// ids and a parallel int array `slots` (none when null): record `i` moves down to its place among the sorted
@@ -314,22 +317,15 @@ static inline __attribute__( ( always_inline ) ) void spPackBox( float* out, con
 /// `stickyAxis` (or -1) is kept unless another axis scores 1.5 times better, so coherent frames stay coherent.
 void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stickyAxis, int* axis, int* slabAxis );
 
-/// Build an index from `count` slots already sorted by min on `axis`. Returns false on allocation failure, leaving
-/// the previous index whole.
-bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots, int count, int axis, int slabAxis,
+/// Build an index of the boxes of `count` slots, in any order (the bounds are read in that order: slot order reads
+/// them sequentially), with `stats` their statistics. Returns false on allocation failure, leaving the previous
+/// index whole. Ties on the sweep axis keep the order of `slots`.
+bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int count, int axis, int slabAxis,
 				   const spAxisStats* stats );
 
-/// Grow an index's packed scratch (the boxes in entry layout, in sorted order) to `n` boxes. Returns false on
-/// allocation failure, changing nothing that is read.
+/// Grow an index's packed scratch (boxes in entry layout) to `n` entries. Returns false on allocation failure,
+/// changing nothing that is read.
 bool spReservePacked( spIndex* index, int n, int stride );
-
-/// Copy the boxes of `slots` into the packed scratch, in that order, in the entry layout of `axis`. Needs room
-/// (spReservePacked).
-void spGatherPacked( spIndex* index, const spWorld* world, const int* slots, int n, int axis );
-
-/// Build an index from the `n` boxes of the packed scratch, already sorted by min on `axis` (spBuildIndex without
-/// the gather). Returns false on allocation failure, leaving the previous index whole.
-bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, const spAxisStats* stats );
 
 /// The slabs an index of `n` boxes sorted along `axis` gets: their count (1 when there is no slab axis), the slab
 /// axis (-1 with one slab), and the mapping of spSlabOf.
@@ -345,8 +341,8 @@ typedef enum spRefreshResult
 } spRefreshResult;
 
 /// Bring the moving boxes' index up to date in place of a rebuild, when its plan (axis, slabs) still fits the
-/// boxes and no box was added, removed or switched since it was built: each entry's box is re-read from the
-/// world, a box that left a slab is dropped from it, a box that reached a new slab is merged into it, and each
+/// boxes: each entry's box is re-read from the world, a box that left a slab (or was removed, or made static) is
+/// dropped from it, a box that reached a new slab (or was added, or made moving) is merged into it, and each
 /// slab is insertion-sorted. Gives up past `swapBudget` swaps or `incomingLimit` new slab entries, and fails
 /// on allocation failure, in both cases with nothing that queries read changed. Done: the swap count in *swaps.
 spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBudget, int incomingLimit,

@@ -3,8 +3,14 @@
 // moving boxes (then swept for pairs) and for the static boxes (then queried), and read by the public queries.
 #include "core.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
+
+// Up to this many boxes, spBuildIndex sorts them all at once (see there).
+#ifndef SP_GLOBAL_SORT_MAX
+#define SP_GLOBAL_SORT_MAX ( 1 << 15 )
+#endif
 
 void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stickyAxis, int* axis, int* slabAxis )
 {
@@ -54,6 +60,9 @@ void spFreeIndex( spIndex* index )
 	spFree( index->remap );
 	spFree( index->previousIds );
 	spFree( index->incomingSlabs );
+	spFree( index->sortKeys );
+	spFree( index->sortTemp );
+	spFree( index->sortOrder );
 	memset( index, 0, sizeof( *index ) );
 	index->axis = -1;
 	index->slabAxis = -1;
@@ -67,7 +76,8 @@ size_t spIndexByteCount( const spIndex* index, int stride )
 		   (size_t)index->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
 		   (size_t)index->incomingCapacity * 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
 		   (size_t)index->remapCapacity * sizeof( int ) + (size_t)index->previousIdsCapacity * sizeof( uint32_t ) +
-		   (size_t)index->incomingCapacity * sizeof( int );
+		   (size_t)index->incomingCapacity * sizeof( int ) +
+		   (size_t)index->sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) );
 }
 
 // The smallest float v with spSlabOf(v) >= s, for 1 <= s < slabCount: a bisection over the floats in order (their
@@ -87,21 +97,6 @@ static float spSlabFloor( const spIndex* index, int s )
 	return spKeyToFloat( hi );
 }
 
-// Copy boxes from their slots into `packed`, in the given order, with their ids.
-static inline __attribute__( ( always_inline ) ) void spGatherBoxes( const spWorld* world, const int* slots, int n,
-																	 int d, int axis, float* packed,
-																	 uint32_t* packedIds )
-{
-	const int stride = 2 * d;
-	const float* bounds = world->bounds;
-	const uint32_t* ids = world->ids;
-	for ( int i = 0; i < n; ++i )
-	{
-		const int slot = slots[i];
-		spPackBox( packed + (size_t)i * stride, bounds + (size_t)slot * stride, d, axis );
-		packedIds[i] = ids[slot];
-	}
-}
 
 bool spReservePacked( spIndex* index, int n, int stride )
 {
@@ -119,43 +114,24 @@ bool spReservePacked( spIndex* index, int n, int stride )
 	return true;
 }
 
-void spGatherPacked( spIndex* index, const spWorld* world, const int* slots, int n, int axis )
+// The slab range of each box of `slots` (range[2i], range[2i + 1]) and the entry count of each slab s in
+// counts[s + 1] (counts has slabCount + 2 elements). Reads the bounds in the order of `slots`. Most boxes touch
+// one or two slabs: the second is counted without a branch, as spScatterSlabs writes it.
+static void spCountSlabs( const spIndex* plan, const float* bounds, const int* slots, int n, int stride, int d,
+						  int* range, int* counts )
 {
-	SP_ASSERT( n <= index->packedCapacity );
-	switch ( world->dimensions )
-	{
-		case 1:
-			spGatherBoxes( world, slots, n, 1, axis, index->packed, index->packedIds );
-			break;
-		case 2:
-			spGatherBoxes( world, slots, n, 2, axis, index->packed, index->packedIds );
-			break;
-		case 3:
-			spGatherBoxes( world, slots, n, 3, axis, index->packed, index->packedIds );
-			break;
-		default:
-			spGatherBoxes( world, slots, n, 4, axis, index->packed, index->packedIds );
-			break;
-	}
-}
-
-// Slab ranges of the packed boxes and the entry count of each slab s in counts[s + 1] (counts has slabCount + 2
-// elements). `slabAt` is the slab axis's place in the entry layout (its min; its max follows). Most boxes touch
-// one or two slabs: the second is counted without a branch, as spFillSlabs writes it.
-static void spCountSlabs( const spIndex* plan, const float* packed, int n, int stride, int slabAt, int* range,
-						  int* counts )
-{
-	if ( slabAt == 0 )
+	if ( plan->slabAxis < 0 )
 	{
 		memset( range, 0, sizeof( int ) * 2 * (size_t)n );
 		counts[1] = n;
 		return;
 	}
+	const int lo = plan->slabAxis, hi = d + plan->slabAxis;
 	for ( int i = 0; i < n; ++i )
 	{
-		const float* p = packed + (size_t)i * stride;
-		const int s0 = spSlabOf( plan, p[slabAt] );
-		const int s1 = spSlabOf( plan, p[slabAt + 1] );
+		const float* b = bounds + (size_t)slots[i] * stride;
+		const int s0 = spSlabOf( plan, b[lo] );
+		const int s1 = spSlabOf( plan, b[hi] );
 		range[2 * i] = s0;
 		range[2 * i + 1] = s1;
 		counts[s0 + 1] += 1;
@@ -167,28 +143,28 @@ static void spCountSlabs( const spIndex* plan, const float* packed, int n, int s
 	}
 }
 
-// Copy each packed box into every slab it touches; slabs fill in sorted order, so each slab is sorted. The copy
-// into a second slab is written unconditionally, to the spare entry at `spare` when there is none.
-static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* index, const float* packed,
-																   const uint32_t* packedIds, const int* range, int n,
-																   int d, int* cursor, int spare )
+// Copy each box of `slots` (in the order of `perm`, or as they are), in entry layout, into every slab it touches,
+// at cursor[s] in `e` and `ids` (the next place of slab s), and track each slab's largest extent on the sweep
+// axis. The copy into a second slab is written unconditionally, to the spare entry at `spare` when there is none.
+static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* index, const spWorld* world,
+																	  const int* slots, const int* perm,
+																	  const int* range, int n, int d, int axis,
+																	  int* cursor, int spare, float* e, uint32_t* ids )
 {
 	const int stride = 2 * d;
-	float* e = index->entries;
-	uint32_t* ids = index->ids;
+	const float* bounds = world->bounds;
+	const uint32_t* worldIds = world->ids;
 	float* maxWidth = index->slabMaxWidth;
-	for ( int i = 0; i < n; ++i )
+	for ( int k = 0; k < n; ++k )
 	{
-		const float* p = packed + (size_t)i * stride;
+		const int i = perm != NULL ? perm[k] : k;
+		const int slot = slots[i];
 		float box[2 * SP_MAX_DIMENSIONS];
-		for ( int k = 0; k < stride; ++k )
-		{
-			box[k] = p[k];
-		}
+		spPackBox( box, bounds + (size_t)slot * stride, d, axis );
 		const float width = box[1] - box[0];
 		const int s0 = range[2 * i];
 		const int s1 = range[2 * i + 1];
-		const uint32_t id = packedIds[i];
+		const uint32_t id = worldIds[slot];
 		const int two = s1 > s0;
 		const int dst0 = cursor[s0]++;
 		const int next = cursor[s0 + 1];
@@ -205,14 +181,176 @@ static inline __attribute__( ( always_inline ) ) void spFillSlabs( spIndex* inde
 		for ( int s = s0 + 2; s <= s1; ++s )
 		{
 			const int dst = cursor[s]++;
-			for ( int k = 0; k < stride; ++k )
-			{
-				e[(size_t)dst * stride + k] = box[k];
-			}
+			memcpy( e + (size_t)dst * stride, box, sizeof( float ) * (size_t)stride );
 			ids[dst] = id;
 			maxWidth[s] = width > maxWidth[s] ? width : maxWidth[s];
 		}
 	}
+}
+
+// Sort each slab's entries of the packed scratch by min on the sweep axis into the index's entries. A slab of a
+// few thousand entries fits in cache: its keys are sorted with their places (spSortKeys), then its records are
+// gathered in that order.
+static void spSortSlabs( spIndex* index, int stride )
+{
+	const float* packed = index->packed;
+	const uint32_t* packedIds = index->packedIds;
+	float* keys = index->sortKeys;
+	int* order = index->sortOrder;
+	int* orderTemp = index->sortOrder + index->sortCapacity;
+	for ( int s = 0; s < index->slabCount; ++s )
+	{
+		const int base = index->slabStart[s];
+		const int m = index->slabStart[s + 1] - base;
+		for ( int k = 0; k < m; ++k )
+		{
+			keys[k] = packed[(size_t)( base + k ) * stride];
+		}
+		spSortKeys( keys, m, order, orderTemp, index->sortTemp );
+		float* e = index->entries + (size_t)base * stride;
+		uint32_t* ids = index->ids + base;
+		for ( int k = 0; k < m; ++k )
+		{
+			const int from = base + order[k];
+			const float* p = packed + (size_t)from * stride;
+			for ( int c = 0; c < stride; ++c )
+				e[(size_t)k * stride + c] = p[c];
+			ids[k] = packedIds[from];
+		}
+	}
+}
+
+bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n, int axis, int slabAxis,
+				   const spAxisStats* stats )
+{
+	const int d = world->dimensions;
+	const int stride = 2 * d;
+
+	// The new layout is planned in `plan` and in scratch, and the index is written only after every allocation
+	// has succeeded: a failed build leaves the previous index whole (realloc keeps contents), so queries after a
+	// failed update still see the boxes of the last update.
+	spIndex plan = *index;
+	plan.axis = axis;
+	plan.slabAxis = -1;
+	plan.slabCount = 1;
+	plan.slabLo = 0.0f;
+	plan.slabScale = 0.0f;
+
+	spPlanSlabs( stats, n, axis, slabAxis, &plan.slabCount, &plan.slabAxis, &plan.slabLo, &plan.slabScale );
+	const int slabCount = plan.slabCount;
+	// the slab axis in the entry layout: after the sweep axis, the other axes in increasing order
+	const int slabAt = plan.slabAxis < 0 ? 0 : 2 + 2 * ( plan.slabAxis < axis ? plan.slabAxis : plan.slabAxis - 1 );
+
+	// scratch: first and last slab per box, then the entry count per slab
+	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n + slabCount + 2, sizeof( int ) ) )
+		return false;
+	int* range = index->range;
+	int* counts = index->range + 2 * n;
+	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
+	spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
+	int largest = 0;
+	for ( int s = 0; s < slabCount; ++s )
+	{
+		largest = counts[s + 1] > largest ? counts[s + 1] : largest;
+		counts[s + 1] += counts[s];
+	}
+	const int entries = counts[slabCount];
+
+	int cap = index->slabCapacity;
+	if ( !spGrow( (void**)&index->slabStart, &cap, 2 * ( slabCount + 1 ), sizeof( int ) ) )
+		return false;
+	cap = index->slabCapacity;
+	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
+		return false;
+	cap = index->slabCapacity;
+	if ( !spGrow( (void**)&index->slabFloor, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
+		return false;
+	cap = index->entryCapacity * stride;
+	int cap2 = index->entryCapacity;
+	// padding after the last entry: the spare entry of spScatterSlabs
+	// Few boxes (their bounds fit in cache): every box sorted at once, then copied into its slabs in that order,
+	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
+	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
+	const int global = n <= SP_GLOBAL_SORT_MAX;
+	const int sortCount = global ? n : largest;
+	if ( !spGrow( (void**)&index->entries, &cap, ( entries + SP_INDEX_PADDING ) * stride, sizeof( float ) ) ||
+		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) ||
+		 ( !global && !spReservePacked( index, entries + SP_INDEX_PADDING, stride ) ) )
+		return false;
+	cap = index->sortCapacity;
+	if ( !spGrow( (void**)&index->sortKeys, &cap, sortCount, sizeof( float ) ) )
+		return false;
+	cap = index->sortCapacity;
+	if ( !spGrow( (void**)&index->sortTemp, &cap, 2 * sortCount, sizeof( uint32_t ) ) )
+		return false;
+	cap = index->sortCapacity;
+	if ( !spGrow( (void**)&index->sortOrder, &cap, 2 * sortCount, sizeof( int ) ) )
+		return false;
+	if ( sortCount > index->sortCapacity )
+		index->sortCapacity = sortCount;
+	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
+		index->entryCapacity = entries + SP_INDEX_PADDING;
+	if ( 2 * ( slabCount + 1 ) > index->slabCapacity )
+		index->slabCapacity = 2 * ( slabCount + 1 );
+	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
+	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
+
+	// Commit.
+	index->axis = plan.axis;
+	index->slabAxis = plan.slabAxis;
+	index->slabCount = slabCount;
+	index->slabLo = plan.slabLo;
+	index->slabScale = plan.slabScale;
+	index->slabAt = slabAt;
+	index->slabFloor[0] = -INFINITY;
+	for ( int s = 1; s < slabCount; ++s )
+	{
+		index->slabFloor[s] = spSlabFloor( index, s );
+	}
+	int* start = index->slabStart;
+	int* cursor = index->slabStart + slabCount + 1;
+	float* maxWidth = index->slabMaxWidth;
+	memcpy( start, counts, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	for ( int s = 0; s <= slabCount; ++s ) // and the spare one
+		maxWidth[s] = 0.0f;
+
+	memcpy( cursor, start, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	const int* perm = NULL;
+	float* e = index->packed;
+	uint32_t* ids = index->packedIds;
+	if ( global )
+	{
+		for ( int i = 0; i < n; ++i )
+		{
+			index->sortKeys[i] = world->bounds[(size_t)slots[i] * stride + axis];
+		}
+		if ( n > 0 )
+		{
+			spSortKeys( index->sortKeys, n, index->sortOrder, index->sortOrder + n, index->sortTemp );
+		}
+		perm = index->sortOrder;
+		e = index->entries;
+		ids = index->ids;
+	}
+	// a copy of the loop per common dimension count (the record copies are then a few moves)
+	switch ( d )
+	{
+		case 2:
+			spScatterSlabs( index, world, slots, perm, range, n, 2, axis, cursor, entries, e, ids );
+			break;
+		case 3:
+			spScatterSlabs( index, world, slots, perm, range, n, 3, axis, cursor, entries, e, ids );
+			break;
+		default:
+			spScatterSlabs( index, world, slots, perm, range, n, d, axis, cursor, entries, e, ids );
+			break;
+	}
+	index->entryCount = entries;
+	if ( !global )
+	{
+		spSortSlabs( index, stride );
+	}
+	return true;
 }
 
 void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* slabCount, int* planAxis, float* lo,
@@ -251,108 +389,6 @@ void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* 
 	}
 }
 
-bool spBuildIndex( spIndex* index, const spWorld* world, const int* sortedSlots, int n, int axis, int slabAxis,
-				   const spAxisStats* stats )
-{
-	if ( !spReservePacked( index, n, world->stride ) )
-		return false;
-	spGatherPacked( index, world, sortedSlots, n, axis );
-	return spBuildPackedIndex( index, world->dimensions, n, axis, slabAxis, stats );
-}
-
-bool spBuildPackedIndex( spIndex* index, int d, int n, int axis, int slabAxis, const spAxisStats* stats )
-{
-	const int stride = 2 * d;
-
-	// The new layout is planned in `plan` and in the scratch array, and the index is written only after every
-	// allocation has succeeded: a failed build leaves the previous index whole (realloc keeps contents), so
-	// queries after a failed update still see the boxes of the last update.
-	spIndex plan = *index;
-	plan.axis = axis;
-	plan.slabAxis = -1;
-	plan.slabCount = 1;
-	plan.slabLo = 0.0f;
-	plan.slabScale = 0.0f;
-
-	spPlanSlabs( stats, n, axis, slabAxis, &plan.slabCount, &plan.slabAxis, &plan.slabLo, &plan.slabScale );
-	const int slabCount = plan.slabCount;
-	// the slab axis in the entry layout: after the sweep axis, the other axes in increasing order
-	const int slabAt = plan.slabAxis < 0 ? 0 : 2 + 2 * ( plan.slabAxis < axis ? plan.slabAxis : plan.slabAxis - 1 );
-
-	// scratch: first and last slab per box, then the entry count per slab
-	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n + slabCount + 2, sizeof( int ) ) )
-		return false;
-	int* range = index->range;
-	int* counts = index->range + 2 * n;
-	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
-	spCountSlabs( &plan, index->packed, n, stride, slabAt, range, counts );
-	for ( int s = 0; s < slabCount; ++s )
-	{
-		counts[s + 1] += counts[s];
-	}
-	const int entries = counts[slabCount];
-
-	int cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabStart, &cap, 2 * ( slabCount + 1 ), sizeof( int ) ) )
-		return false;
-	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
-		return false;
-	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabFloor, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
-		return false;
-	cap = index->entryCapacity * stride;
-	int cap2 = index->entryCapacity;
-	// padding after the last entry: the spare entry of spFillSlabs
-	if ( !spGrow( (void**)&index->entries, &cap, ( entries + SP_INDEX_PADDING ) * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) )
-		return false;
-	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
-		index->entryCapacity = entries + SP_INDEX_PADDING;
-	if ( 2 * ( slabCount + 1 ) > index->slabCapacity )
-		index->slabCapacity = 2 * ( slabCount + 1 );
-	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
-	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
-
-	// Commit.
-	index->axis = plan.axis;
-	index->slabAxis = plan.slabAxis;
-	index->slabCount = slabCount;
-	index->slabLo = plan.slabLo;
-	index->slabScale = plan.slabScale;
-	index->slabAt = slabAt;
-	index->slabFloor[0] = -INFINITY;
-	for ( int s = 1; s < slabCount; ++s )
-	{
-		index->slabFloor[s] = spSlabFloor( index, s );
-	}
-	int* start = index->slabStart;
-	int* cursor = index->slabStart + slabCount + 1;
-	float* maxWidth = index->slabMaxWidth;
-	memcpy( start, counts, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	for ( int s = 0; s <= slabCount; ++s ) // and the spare one
-		maxWidth[s] = 0.0f;
-
-	// Fill the slabs in sorted order, so each slab is sorted.
-	memcpy( cursor, start, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	switch ( d )
-	{
-		case 1:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 1, cursor, entries );
-			break;
-		case 2:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 2, cursor, entries );
-			break;
-		case 3:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 3, cursor, entries );
-			break;
-		default:
-			spFillSlabs( index, index->packed, index->packedIds, range, n, 4, cursor, entries );
-			break;
-	}
-	index->entryCount = entries;
-	return true;
-}
 
 bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min, const float* max, uint32_t mask,
 				   spPairArray* out, uint32_t pairWith )

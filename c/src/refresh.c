@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Bringing the moving boxes' slab index up to date on a coherent frame, in place of a rebuild.
 //
-// A rebuild sorts every moving box along the sweep axis (insertion sort: one swap per pair of boxes whose order
-// changed, anywhere in the world) and then copies each box into the slabs it touches (a scatter into every
-// slab). Here the slabs persist: each entry's box is re-read from the bounds, a box that left a slab is dropped
-// from it, a box that reached a new slab is merged into it, and each slab is insertion-sorted on its own, so a
-// swap is paid only for boxes that share a slab and cross each other. Every write goes to scratch until all
+// A rebuild copies every box into the slabs it touches and sorts each slab from scratch. Here the slabs persist:
+// each entry's box is re-read from the bounds, a box that left a slab (or was removed, or made static) is dropped
+// from it, a box that reached a new slab (or was added, or made moving) is merged into it, and each slab is
+// insertion-sorted on its own, so a swap is paid only for boxes that share a slab and cross each other. Every write goes to scratch until all
 // memory is reserved, so a failure or a give-up leaves the index as queries knew it.
 #include "core.h"
 
@@ -15,10 +14,11 @@
 // Re-read every entry's box; keep the entries whose box still touches their slab (into the packed scratch, slab
 // by slab, keptStart[s] the first of slab s, each slab sorted as it is written: an insertion sort, with its
 // swaps counted in *swaps) and collect, from each box's first old entry, the slabs it reaches now and did not
-// before (into the incoming scratch). Returns the incoming count, -1 past `limit`, or -2 past `swapBudget`.
+// before (into the incoming scratch). With `checkLive`, an entry whose box was removed or is no longer moving
+// (SP_FLAG_INDEXED cleared) is dropped too. Returns the incoming count, -1 past `limit`, or -2 past `swapBudget`.
 static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* index, const spWorld* world, int d,
-																	   int* keptStart, int limit, int swapBudget,
-																	   int* swaps )
+																	   int checkLive, int* keptStart, int limit,
+																	   int swapBudget, int* swaps )
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
@@ -68,7 +68,13 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
 			keptOrigins[k] = i;
-			const int keep = ( lo < floorNext ) & ( hi >= floorS );
+			int live = 1;
+			if ( checkLive )
+			{
+				const uint32_t slot = id >> SP_GENERATION_BITS;
+				live = world->ids[slot] == id && ( world->flags[slot] & SP_FLAG_INDEXED ) != 0;
+			}
+			const int keep = ( lo < floorNext ) & ( hi >= floorS ) & live;
 			// the entries arrive in the slab's old order: out of order only where two boxes crossed
 			if ( keep )
 			{
@@ -82,7 +88,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			// from the box's first old entry (one per box: its old min was in this slab), the slabs it reaches
 			// now and did not before: below this one, or past its old last slab
 			const float* old = entries + (size_t)i * stride;
-			if ( !( old[slabAt] >= floorS ) )
+			if ( !( old[slabAt] >= floorS ) || !live )
 			{
 				continue;
 			}
@@ -115,6 +121,38 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 		keptStart[++s] = k;
 	}
 	*swaps = moved;
+	return m;
+}
+
+// The moving boxes not in the index yet (added, or switched from static; SP_FLAG_INDEXED clear): every slab each
+// one touches, appended to the `m` incoming entries. Returns the incoming count, or -1 past `limit`.
+static int spIncomingNewMovers( spIndex* index, const spWorld* world, int m, int limit )
+{
+	const int d = world->dimensions;
+	const int stride = 2 * d;
+	for ( int i = 0; i < world->orderCount; ++i )
+	{
+		const int slot = world->order[i];
+		if ( ( world->flags[slot] & SP_FLAG_INDEXED ) != 0 )
+		{
+			continue;
+		}
+		float box[2 * SP_MAX_DIMENSIONS];
+		spPackBox( box, world->bounds + (size_t)slot * stride, d, index->axis );
+		const int s0 = spSlabOf( index, box[index->slabAt] );
+		const int s1 = spSlabOf( index, box[index->slabAt + 1] );
+		for ( int t = s0; t <= s1; ++t )
+		{
+			if ( m == limit )
+			{
+				return -1;
+			}
+			memcpy( index->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
+			index->incomingIds[m] = world->ids[slot];
+			index->incomingSlabs[m] = t;
+			m += 1;
+		}
+	}
 	return m;
 }
 
@@ -214,20 +252,25 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	int* cursor = inStart + slabCount + 1;
 
 	int m, total = 0;
+	const int checkLive = world->goneMovers > 0;
 	switch ( d )
 	{
 		case 1:
-			m = spRefreshEntries( index, world, 1, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 1, checkLive, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		case 2:
-			m = spRefreshEntries( index, world, 2, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 2, checkLive, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		case 3:
-			m = spRefreshEntries( index, world, 3, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 3, checkLive, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		default:
-			m = spRefreshEntries( index, world, 4, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 4, checkLive, keptStart, incomingLimit, swapBudget, &total );
 			break;
+	}
+	if ( m >= 0 && world->newMovers > 0 )
+	{
+		m = spIncomingNewMovers( index, world, m, incomingLimit );
 	}
 	if ( m < 0 )
 	{

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Sorting the sweep order: insertion sort for coherent frames, LSD radix sort for everything else.
+// Sorting: insertion sort of packed records for coherent frames, LSD radix sort of keys for the slabs of a rebuild.
 #include "core.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
-#define SP_RADIX_BITS 11
+#define SP_RADIX_BITS 8
+#define SP_RADIX_PASSES 4
 #define SP_RADIX_SIZE ( 1 << SP_RADIX_BITS )
 #define SP_RADIX_MASK ( SP_RADIX_SIZE - 1 )
 
@@ -14,8 +17,9 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 	{
 		return;
 	}
-	// three 11-bit passes; histograms for all of them in one read
-	static int hist[3][SP_RADIX_SIZE];
+	// four 8-bit passes, histograms for all of them in one read: small enough to clear and sum for the few
+	// hundred keys of a slab, and for the scatter targets to stay in the first-level cache
+	int hist[SP_RADIX_PASSES][SP_RADIX_SIZE];
 	memset( hist, 0, sizeof( hist ) );
 	uint32_t* k0 = tmpKeys;
 	uint32_t* k1 = tmpKeys + count;
@@ -23,13 +27,14 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 	{
 		uint32_t k = spFloatToKey( keys[i] );
 		k0[i] = k;
-		hist[0][k & SP_RADIX_MASK] += 1;
-		hist[1][( k >> 11 ) & SP_RADIX_MASK] += 1;
-		hist[2][k >> 22] += 1;
+		for ( int pass = 0; pass < SP_RADIX_PASSES; ++pass )
+		{
+			hist[pass][( k >> ( pass * SP_RADIX_BITS ) ) & SP_RADIX_MASK] += 1;
+		}
 	}
 	int* s0 = slots;
 	int* s1 = tmpSlots;
-	for ( int pass = 0; pass < 3; ++pass )
+	for ( int pass = 0; pass < SP_RADIX_PASSES; ++pass )
 	{
 		int* h = hist[pass];
 		int shift = pass * SP_RADIX_BITS;
@@ -69,34 +74,75 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 	}
 }
 
-int spInsertionSortKeys( float* keys, int* slots, int count, int budget )
+void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp )
 {
-	int swaps = 0;
-	for ( int i = 1; i < count; ++i )
+	float lo = INFINITY, hi = -INFINITY;
+	for ( int k = 0; k < m; ++k )
 	{
-		float k = keys[i];
-		if ( !( k < keys[i - 1] ) )
+		lo = keys[k] < lo ? keys[k] : lo;
+		hi = keys[k] > hi ? keys[k] : hi;
+	}
+	// (v - lo) * scale rounds monotonically in v; the top of the range may round to 65536. A range past the
+	// largest float (keys near both ends of it), or so small that the scale is not finite, takes the radix sort.
+	const float range = hi - lo;
+	const float scale = 65535.0f / range;
+	if ( !( hi > lo ) || m > 65536 || !( range <= FLT_MAX ) || !( scale <= FLT_MAX ) )
+	{
+		for ( int k = 0; k < m; ++k )
+			order[k] = k;
+		if ( hi > lo )
+			spRadixSortKeys( keys, order, temp, orderTemp, m );
+		return;
+	}
+	int hist[2][256];
+	memset( hist, 0, sizeof( hist ) );
+	uint32_t* a = temp;
+	uint32_t* b = temp + m;
+	for ( int k = 0; k < m; ++k )
+	{
+		uint32_t q = (uint32_t)( ( keys[k] - lo ) * scale );
+		q = q > 65535u ? 65535u : q;
+		a[k] = q << 16 | (uint32_t)k;
+		hist[0][q & 255u] += 1;
+		hist[1][q >> 8] += 1;
+	}
+	for ( int pass = 0; pass < 2; ++pass )
+	{
+		int* h = hist[pass];
+		const int shift = 16 + 8 * pass;
+		if ( h[( a[0] >> shift ) & 255u] == m )
+			continue; // every key has this digit
+		int sum = 0;
+		for ( int d = 0; d < 256; ++d )
 		{
-			continue;
+			const int c = h[d];
+			h[d] = sum;
+			sum += c;
 		}
-		int s = slots[i];
-		int j = i;
-		do
+		for ( int k = 0; k < m; ++k )
+			b[h[( a[k] >> shift ) & 255u]++] = a[k];
+		uint32_t* t = a;
+		a = b;
+		b = t;
+	}
+	long long budget = m + 64;
+	for ( int k = 0; k < m; ++k )
+	{
+		const int p = (int)( a[k] & 0xFFFFu );
+		const float v = keys[p];
+		int j = k;
+		for ( ; j > 0 && v < keys[order[j - 1]]; --j )
+			order[j] = order[j - 1];
+		order[j] = p;
+		budget -= k - j;
+		if ( budget < 0 )
 		{
-			keys[j] = keys[j - 1];
-			slots[j] = slots[j - 1];
-			--j;
-		}
-		while ( j > 0 && k < keys[j - 1] );
-		keys[j] = k;
-		slots[j] = s;
-		swaps += i - j;
-		if ( swaps > budget )
-		{
-			return -1;
+			for ( int i = 0; i < m; ++i )
+				order[i] = i;
+			spRadixSortKeys( keys, order, temp, orderTemp, m );
+			return;
 		}
 	}
-	return swaps;
 }
 
 // One record: up to 8 floats, moved as a whole. Inlined with a constant stride.

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The update: validate, sort the moving boxes along one axis and bucket them into slabs along a second axis (or,
-// on a coherent frame, refresh last update's slabs in place: refresh.c), sweep each slab, query the static boxes'
-// index for every moving box, then sort the pairs found and diff them against the previous update's pairs.
+// The update: validate, bucket the moving boxes into slabs along one axis, each slab sorted along another (index.c;
+// or, on a coherent frame, refresh last update's slabs in place: refresh.c), sweep each slab, query the static
+// boxes' index for every moving box, then diff the pairs found against the previous update's pairs.
 //
 // Why not the textbook form (insertion-sorted endpoint lists on every axis, pair events on every swap): on a
 // uniform 2D scene the projections of n boxes on one axis overlap about n^1.5 times, and every one of those
 // overlaps is a swap and a pair-table operation as boxes move. Here the work is O(n + swaps + candidates):
-// insertion sort keeps the sweep order for O(n + swaps) on coherent frames (radix sort otherwise), and slabs
+// insertion sorts keep each slab sorted for O(n + swaps) on coherent frames (a rebuild otherwise), and slabs
 // keep the candidates (pairs overlapping on the sweep axis and sharing a slab) close to the real pairs.
 // Static boxes cost nothing while they stay still beyond a comparison of their bounds with a cached copy.
 #include "core.h"
@@ -176,7 +176,7 @@ static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, 
 	return sp_resultOk;
 }
 
-// Drop removed and now-static slots from the sweep order, keeping it sorted.
+// Drop removed and now-static slots from the order of the moving boxes, keeping it in order.
 static void spCompactOrder( spWorld* w )
 {
 	if ( !w->orderDirty )
@@ -214,18 +214,6 @@ static void spCompactStatics( spWorld* w )
 	w->staticCount = n;
 }
 
-// Radix-sort `count` slots by min on `axis`. Needs the radix scratch for `count` boxes.
-static void spSortSlots( spWorld* w, int* slots, float* keys, int count, int axis )
-{
-	const float* bounds = w->bounds;
-	const int stride = w->stride;
-	for ( int i = 0; i < count; ++i )
-	{
-		keys[i] = bounds[(size_t)slots[i] * stride + axis];
-	}
-	spRadixSortKeys( keys, slots, w->radixKeys, w->radixTemp, count );
-}
-
 static spResult spRebuildStatics( spWorld* w )
 {
 	const int d = w->dimensions;
@@ -238,12 +226,10 @@ static spResult spRebuildStatics( spWorld* w )
 	{
 		spAddStats( stats, w->bounds + (size_t)w->statics[i] * stride, d );
 	}
-	if ( !spGrow( (void**)&w->sortKeys, &w->sortKeysCapacity, n, sizeof( float ) ) ||
-		 !spGrow( (void**)&w->staticCache, &w->staticCacheCapacity, n * stride, sizeof( float ) ) )
+	if ( !spGrow( (void**)&w->staticCache, &w->staticCacheCapacity, n * stride, sizeof( float ) ) )
 		return sp_resultOutOfMemory;
 	int axis = 0, slabAxis = -1;
 	spChooseAxes( stats, d, n, -1, &axis, &slabAxis );
-	spSortSlots( w, w->statics, w->sortKeys, n, axis );
 	if ( !spBuildIndex( &w->staticIndex, w, w->statics, n, axis, slabAxis, stats ) )
 		return sp_resultOutOfMemory;
 	for ( int i = 0; i < n; ++i )
@@ -571,12 +557,6 @@ spResult spUpdateWorld( spWorld* w )
 	c.boxes = w->boxCount;
 	c.endpointSwaps = w->counters.endpointSwaps;
 
-	// Scratch that does not depend on the pairs found; reserved before anything visible changes.
-	int sortCount = n > w->staticCount ? n : w->staticCount;
-	if ( !spGrow( (void**)&w->radixKeys, &w->radixCapacity, 2 * sortCount, sizeof( uint32_t ) ) ||
-		 !spGrow( (void**)&w->radixTemp, &w->radixTempCapacity, sortCount, sizeof( int ) ) )
-		return sp_resultOutOfMemory;
-
 	if ( staticChanged )
 	{
 		w->staticDirty = 1;
@@ -589,76 +569,63 @@ spResult spUpdateWorld( spWorld* w )
 	}
 	c.staticBoxes = w->staticCount;
 
-	// Sort the moving boxes by min on the sweep axis into the index's packed scratch, then index them. When the
-	// axis is the last update's, the boxes are gathered in the last update's order (the one pass over the slots
-	// in sweep order) and insertion-sorted as packed boxes, O(n + swaps); otherwise, or when the insertion sort
-	// gives up, the slots are radix-sorted by key and gathered in the new order.
+	// The moving boxes' index: refreshed in place on a coherent frame (insertion sorts within each slab,
+	// O(n + swaps)), otherwise rebuilt (the boxes bucketed into slabs in slot order, each slab sorted in cache).
 	spIndex* dynamic = &w->dynamicIndex;
 	int previousAxis = dynamic->axis;
 	int axis = 0, slabAxis = -1;
 	spChooseAxes( stats, d, n, previousAxis, &axis, &slabAxis );
-	w->updateCount += 1;
-	// First choice on a coherent frame: refresh the index in place (no box added, removed or switched since it
-	// was built, and its slabs still fit the boxes). After a refresh gave up (too many boxes changed slabs, or
-	// too many swaps), the next ones are likely to: try again every 8th update only, or after a rebuild whose
-	// insertion sort showed the frame coherent. A give-up costs up to a pass over the entries (7% of a one-shot
-	// frame at 100k and 1M when tried on every update).
+	// First choice on a coherent frame: refresh the index in place (when its slabs still fit the boxes; boxes
+	// added, removed or switched are merged into or dropped from their slabs). A refresh that gives up (too many boxes changed slabs, or too
+	// many swaps) costs up to a pass over the entries (7% of a one-shot frame at 100k and 1M): after a give-up the
+	// next update tries again (one incoherent frame, a teleport, costs one rebuild), and after each further one in
+	// a row the tries wait twice as many updates, up to every 8th.
 	int refreshed = 0;
-	if ( n > 0 && w->indexedMoverVersion == w->moverVersion && axis == previousAxis &&
-		 spSlabsStillFit( dynamic, stats, n, axis, slabAxis ) &&
-		 ( w->refreshGaveUp == 0 || ( w->updateCount & 7 ) == 0 ) )
+	const int tryRefresh = w->refreshWait == 0;
+	w->refreshWait -= w->refreshWait > 0;
+	if ( n > 0 && tryRefresh && dynamic->entryCount > 0 && axis == previousAxis &&
+		 spSlabsStillFit( dynamic, stats, n, axis, slabAxis ) )
 	{
 		int swaps = 0;
 		spRefreshResult r = spRefreshIndex( dynamic, w, 8 * n + 1024, n / 2 + 64, &swaps );
 		if ( r == spRefreshOutOfMemory )
 			return sp_resultOutOfMemory;
-		w->refreshGaveUp = r != spRefreshDone;
 		if ( r == spRefreshDone )
 		{
 			refreshed = 1;
+			w->refreshBackoff = 0;
 			w->remapFromVersion = w->indexVersion;
 			w->indexVersion = spNextIndexVersion( w->indexVersion );
 			w->remapToVersion = w->indexVersion;
-			w->orderStale = 1;
 			c.swaps = swaps;
 			c.refreshed = 1;
+		}
+		else
+		{
+			w->refreshWait = w->refreshBackoff;
+			w->refreshBackoff = w->refreshBackoff == 0 ? 1 : w->refreshBackoff < 4 ? 2 * w->refreshBackoff + 1 : 7;
 		}
 	}
 	if ( !refreshed )
 	{
-		if ( !spReservePacked( dynamic, n, stride ) )
-			return sp_resultOutOfMemory;
-		int swaps = -1;
-		if ( axis != previousAxis || w->orderStale )
+		c.rebuilt = 1;
+		if ( !spBuildIndex( dynamic, w, w->order, n, axis, slabAxis, stats ) )
 		{
-			w->sortGaveUp = 0;
-		}
-		// after an insertion sort gave up, the next ones are likely to: try again every 8th update only
-		else if ( w->sortGaveUp == 0 || ( w->updateCount & 7 ) == 0 )
-		{
-			spGatherPacked( dynamic, w, w->order, n, axis );
-			swaps = spInsertionSortPacked( dynamic->packed, dynamic->packedIds, w->order, n, stride, 8 * n + 1024 );
-			w->sortGaveUp = swaps < 0;
-			// a coherent frame: the next one may refresh again
-			w->refreshGaveUp &= swaps < 0;
-		}
-		if ( swaps < 0 )
-		{
-			spSortSlots( w, w->order, w->orderKeys, n, axis );
-			spGatherPacked( dynamic, w, w->order, n, axis );
-		}
-		w->orderStale = 0;
-		c.rebuilt = swaps < 0;
-		c.swaps = swaps < 0 ? 0 : swaps;
-		if ( !spBuildPackedIndex( dynamic, d, n, axis, slabAxis, stats ) )
-		{
-			// the index of the last update is intact, so queries still answer from it (the order may now be sorted
-			// on another axis: the next update's insertion sort then gives up and falls back to radix sort)
+			// the index of the last update is intact, so queries still answer from it
 			return sp_resultOutOfMemory;
 		}
-		w->indexedMoverVersion = w->moverVersion;
 		w->indexVersion = spNextIndexVersion( w->indexVersion );
 	}
+	// the index now holds every moving box
+	if ( !refreshed || w->newMovers > 0 )
+	{
+		for ( int i = 0; i < n; ++i )
+		{
+			w->flags[w->order[i]] |= SP_FLAG_INDEXED;
+		}
+	}
+	w->newMovers = 0;
+	w->goneMovers = 0;
 	c.sweepAxis = axis;
 	c.slabs = w->dynamicIndex.slabCount;
 

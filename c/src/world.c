@@ -163,14 +163,10 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->categories );
 	spFree( w->masks );
 	spFree( w->order );
-	spFree( w->orderKeys );
 	spFree( w->statics );
 	spFree( w->staticCache );
 	spFreeIndex( &w->dynamicIndex );
 	spFreeIndex( &w->staticIndex );
-	spFree( w->radixKeys );
-	spFree( w->radixTemp );
-	spFree( w->sortKeys );
 	spFree( w->queryIds );
 	spFree( w->queryDistances );
 	spFree( w->found.data );
@@ -243,9 +239,6 @@ static spResult spReserveSlots( spWorld* w, int need )
 	w->staticCapacity = cap;
 	c = w->orderCapacity;
 	if ( !spGrow( (void**)&w->order, &c, cap, sizeof( int ) ) )
-		return sp_resultOutOfMemory;
-	c = w->orderCapacity;
-	if ( !spGrow( (void**)&w->orderKeys, &c, cap, sizeof( float ) ) )
 		return sp_resultOutOfMemory;
 	// spGrow may round each array up differently; the capacity we rely on is `cap` for all of them.
 	w->orderCapacity = cap;
@@ -355,11 +348,10 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	size_t n = sizeof( spWorld );
 	n += (size_t)w->slotCapacity * ( (size_t)w->stride * sizeof( float ) + 3 * sizeof( uint32_t ) +
 									 sizeof( uint16_t ) + sizeof( uint8_t ) + sizeof( int ) );
-	n += (size_t)w->orderCapacity * ( sizeof( int ) + sizeof( float ) );
+	n += (size_t)w->orderCapacity * sizeof( int );
 	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
-	n += (size_t)w->radixCapacity * sizeof( uint32_t ) + (size_t)w->radixTempCapacity * sizeof( int );
-	n += (size_t)w->sortKeysCapacity * sizeof( float ) + (size_t)w->pairStartCapacity * sizeof( int );
+	n += (size_t)w->pairStartCapacity * sizeof( int );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
@@ -460,7 +452,7 @@ spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, 
 		w->order[w->orderCount++] = slot;
 		w->flags[slot] |= SP_FLAG_IN_ORDER;
 	}
-	w->flags[slot] &= (uint8_t)~SP_FLAG_STATIC;
+	w->flags[slot] &= (uint8_t)~( SP_FLAG_STATIC | SP_FLAG_INDEXED );
 	w->categories[slot] = SP_DEFAULT_CATEGORY;
 	w->masks[slot] = SP_DEFAULT_MASK;
 	float* b = w->bounds + (size_t)slot * w->stride;
@@ -470,7 +462,7 @@ spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, 
 	w->ids[slot] = bits;
 	w->boxCount += 1;
 	w->structureVersion += 1;
-	w->moverVersion += 1;
+	w->newMovers += 1;
 	outBox->bits = bits;
 	return sp_resultOk;
 }
@@ -497,7 +489,8 @@ spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 	w->boxCount -= 1;
 	w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
 	w->structureVersion += 1;
-	w->moverVersion += 1;
+	w->goneMovers += ( w->flags[slot] & SP_FLAG_INDEXED ) != 0;
+	w->flags[slot] &= (uint8_t)~SP_FLAG_INDEXED;
 	uint32_t gen = w->generations[slot] + 1;
 	if ( gen > SP_GENERATION_MASK )
 	{
@@ -605,9 +598,10 @@ spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic )
 		return sp_resultOk;
 	}
 	// Both lists have one entry per slot of capacity, so appending cannot fail.
-	w->moverVersion += 1;
 	if ( isStatic )
 	{
+		w->goneMovers += ( w->flags[slot] & SP_FLAG_INDEXED ) != 0;
+		w->flags[slot] &= (uint8_t)~SP_FLAG_INDEXED;
 		w->flags[slot] |= SP_FLAG_STATIC;
 		w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
 		if ( ( w->flags[slot] & SP_FLAG_IN_STATICS ) == 0 )
@@ -619,6 +613,7 @@ spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic )
 	}
 	else
 	{
+		w->newMovers += 1;
 		w->flags[slot] &= (uint8_t)~SP_FLAG_STATIC;
 		if ( ( w->flags[slot] & SP_FLAG_IN_ORDER ) == 0 )
 		{

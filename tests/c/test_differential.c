@@ -249,37 +249,46 @@ int EventsMatchBruteForceSequences( void )
 	return 0;
 }
 
+// Write box i of the mirror into the world through its bounds view (no call per box in the engine).
+static void WriteBox( spWorldId w, const Mirror* m, int i )
+{
+	const int d = m->dimensions;
+	memcpy( spWorld_GetBounds( w, NULL ) + (size_t)spBoxId_Slot( ( spBoxId ){ m->ids[i] } ) * 2 * d,
+			m->bounds + (size_t)i * 2 * d, sizeof( float ) * 2 * (size_t)d );
+}
+
+// A world of `d` dimensions with `n` random boxes of the given size, and its mirror.
+static int RandomScene( int d, Rng* rng, int n, float size, spWorldId* w, Mirror* m )
+{
+	*w = MakeWorld( d );
+	MirrorInit( m, d );
+	for ( int i = 0; i < n; ++i )
+	{
+		ENSURE( AddRandomBox( *w, m, rng, size ) != 0 );
+	}
+	return 0;
+}
+
 int LargeSceneMatchesBruteForce( void )
 {
-	// big enough for many slabs and for the radix path; moved coherently so insertion sort runs too
+	// big enough for many slabs; moved coherently so the refresh runs too
 	for ( int d = 2; d <= 3; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w;
 		Mirror m;
-		MirrorInit( &m, d );
 		Rng rng = { 99u + (uint32_t)d };
-		for ( int i = 0; i < 6000; ++i )
-		{
-			float min[4], max[4];
-			RandomBox( &rng, d, d == 2 ? 0.015f : 0.06f, min, max );
-			spBoxId id;
-			ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
-			MirrorAdd( &m, id.bits, min, max );
-		}
+		RUN_SUB( RandomScene( d, &rng, 6000, d == 2 ? 0.015f : 0.06f, &w, &m ) );
 		uint32_t* prev = NULL;
 		int prevCount = 0;
 		for ( int frame = 0; frame < 5; ++frame )
 		{
-			int floats;
-			float* bounds = spWorld_GetBounds( w, &floats );
 			for ( int i = 0; i < m.count && frame > 0; ++i )
 			{
 				float* b = m.bounds + (size_t)i * 2 * d;
 				float dx = ( RngFloat( &rng ) - 0.5f ) * 0.02f;
 				b[0] += dx;
 				b[d] += dx;
-				memcpy( bounds + (size_t)spBoxId_Slot( ( spBoxId ){ m.ids[i] } ) * 2 * d, b,
-						sizeof( float ) * 2 * (size_t)d );
+				WriteBox( w, &m, i );
 			}
 			ENSURE_OK( spWorld_Update( w ) );
 			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
@@ -300,29 +309,24 @@ int RefreshedFramesMatchBruteForce( void )
 {
 	// Coherent motion fast enough to carry boxes across slabs every frame: the slabs are refreshed in place (boxes
 	// leave slabs and reach new ones, including boxes that grow and shrink), checked against brute force every
-	// frame, with a moving box added or removed now and then (a rebuild) and one teleporting frame (incoherent).
+	// frame, with a moving box added or removed now and then (refreshed too) and one teleporting frame
+	// (incoherent: rebuilt).
 	for ( int d = 1; d <= 4; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w;
 		Mirror m;
-		MirrorInit( &m, d );
 		Rng rng = { 7u + (uint32_t)d };
 		const int n = d == 1 ? 1500 : 2500;
+		RUN_SUB( RandomScene( d, &rng, n, d <= 2 ? 0.02f : d == 3 ? 0.08f : 0.2f, &w, &m ) );
 		float* vel = malloc( sizeof( float ) * (size_t)n * 4 );
-		for ( int i = 0; i < n; ++i )
-		{
-			ENSURE( AddRandomBox( w, &m, &rng, d <= 2 ? 0.02f : d == 3 ? 0.08f : 0.2f ) != 0 );
-		}
 		for ( int i = 0; i < n * 4; ++i )
 		{
 			vel[i] = ( RngFloat( &rng ) - 0.5f ) * 3.0f;
 		}
 		uint32_t* prev = NULL;
-		int prevCount = 0, refreshedFrames = 0, slabCrossings = 0;
+		int prevCount = 0, refreshedFrames = 0, slabCrossings = 0, churnRefreshed = 0;
 		for ( int frame = 0; frame < 40; ++frame )
 		{
-			int floats;
-			float* bounds = spWorld_GetBounds( w, &floats );
 			for ( int i = 0; i < m.count && frame > 0; ++i )
 			{
 				float* b = m.bounds + (size_t)i * 2 * d;
@@ -342,8 +346,7 @@ int RefreshedFramesMatchBruteForce( void )
 					if ( b[d + a] < b[a] )
 						b[d + a] = b[a];
 				}
-				memcpy( bounds + (size_t)spBoxId_Slot( ( spBoxId ){ m.ids[i] } ) * 2 * d, b,
-						sizeof( float ) * 2 * (size_t)d );
+				WriteBox( w, &m, i );
 			}
 			if ( frame % 9 == 4 )
 			{
@@ -360,13 +363,81 @@ int RefreshedFramesMatchBruteForce( void )
 			spCounters c = spWorld_GetCounters( w );
 			refreshedFrames += c.refreshed;
 			slabCrossings += c.refreshed && c.slabs > 1 && c.began + c.ended > 0;
-			if ( frame % 9 == 4 || frame % 11 == 6 )
-				ENSURE( c.refreshed == 0 ); // a moving box added or removed: rebuilt
+			// a moving box added or removed: merged into or dropped from the refreshed slabs
+			churnRefreshed += c.refreshed && ( frame % 9 == 4 || frame % 11 == 6 );
 		}
-		ENSURE( refreshedFrames >= 20 );
+		ENSURE( refreshedFrames >= 30 );
+		ENSURE( churnRefreshed >= 6 );
 		ENSURE( d == 1 || slabCrossings >= 10 );
 		ENSURE( prevCount > 100 );
 		free( vel );
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+	return 0;
+}
+
+// Switch a box between static and moving in the world and the mirror.
+static int SetStatic( spWorldId w, Mirror* m, int i, bool isStatic )
+{
+	ENSURE_OK( spWorld_SetBoxStatic( w, ( spBoxId ){ m->ids[i] }, isStatic ) );
+	m->statics[i] = isStatic;
+	return 0;
+}
+
+int ChurnFramesMatchBruteForce( void )
+{
+	// Coherent motion with boxes added, removed, and switched between static and moving on every frame, so the
+	// refreshed slabs merge in new boxes and drop gone ones. Also within one frame: a box switched to static and
+	// back (its entries stay in the index, and must not be doubled), and a box removed and a new one added in
+	// its slot (the slot's old entries must go). Checked against brute force every frame.
+	for ( int d = 2; d <= 3; ++d )
+	{
+		spWorldId w;
+		Mirror m;
+		Rng rng = { 91u + (uint32_t)d };
+		RUN_SUB( RandomScene( d, &rng, 2000, d == 2 ? 0.02f : 0.08f, &w, &m ) );
+		uint32_t* prev = NULL;
+		int prevCount = 0, refreshedFrames = 0;
+		for ( int frame = 0; frame < 40; ++frame )
+		{
+			for ( int i = 0; i < m.count && frame > 0; ++i )
+			{
+				float* b = m.bounds + (size_t)i * 2 * d;
+				for ( int a = 0; a < d; ++a )
+				{
+					const float v = ( RngFloat( &rng ) - 0.5f ) * 1.5f;
+					b[a] += v;
+					b[d + a] += v;
+				}
+				WriteBox( w, &m, i );
+			}
+			for ( int k = 0; k < 4; ++k )
+			{
+				ENSURE( AddRandomBox( w, &m, &rng, 0.02f ) != 0 );
+				uint32_t id = m.ids[RngInt( &rng, m.count )];
+				ENSURE_OK( spWorld_RemoveBox( w, ( spBoxId ){ id } ) );
+				MirrorRemove( &m, id );
+				const int s = RngInt( &rng, m.count );
+				RUN_SUB( SetStatic( w, &m, s, !m.statics[s] ) );
+			}
+			// static and back within the frame
+			const int t = RngInt( &rng, m.count );
+			RUN_SUB( SetStatic( w, &m, t, !m.statics[t] ) );
+			RUN_SUB( SetStatic( w, &m, t, !m.statics[t] ) );
+			// removed, and a new box in its slot
+			uint32_t id = m.ids[RngInt( &rng, m.count )];
+			ENSURE_OK( spWorld_RemoveBox( w, ( spBoxId ){ id } ) );
+			MirrorRemove( &m, id );
+			const uint32_t added = AddRandomBox( w, &m, &rng, 0.02f );
+			ENSURE( added != 0 && spBoxId_Slot( ( spBoxId ){ added } ) == spBoxId_Slot( ( spBoxId ){ id } ) );
+			ENSURE_OK( spWorld_Update( w ) );
+			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+			refreshedFrames += spWorld_GetCounters( w ).refreshed;
+		}
+		ENSURE( refreshedFrames >= 30 );
+		ENSURE( prevCount > 100 );
 		free( prev );
 		MirrorFree( &m );
 		spDestroyWorld( w );

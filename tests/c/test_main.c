@@ -18,6 +18,7 @@ int InvalidBoundsViewRejectsFrame( void );
 int EndpointsSorted( void );
 int LargeSceneMatchesBruteForce( void );
 int RefreshedFramesMatchBruteForce( void );
+int ChurnFramesMatchBruteForce( void );
 int FiltersAndStaticsMatchBruteForce( void );
 int BipartiteGroupsReportCrossPairsOnly( void );
 int StaticBoxesCostNothingWhileStill( void );
@@ -58,6 +59,7 @@ static const struct
 	{ "endpoints_sorted", EndpointsSorted },
 	{ "large_scene_matches_brute_force", LargeSceneMatchesBruteForce },
 	{ "refreshed_frames_match_brute_force", RefreshedFramesMatchBruteForce },
+	{ "churn_frames_match_brute_force", ChurnFramesMatchBruteForce },
 	{ "filters_and_statics_match_brute_force", FiltersAndStaticsMatchBruteForce },
 	{ "bipartite_groups_report_cross_pairs_only", BipartiteGroupsReportCrossPairsOnly },
 	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },

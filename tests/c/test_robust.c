@@ -1043,7 +1043,7 @@ int RobustSoakChurn( void )
 				int wantCount = BruteForcePairs( &m, &want );
 				int count;
 				const uint32_t* got = spWorld_GetPairs( w, &count );
-				int same = SamePairs( got, count, want, wantCount, "soak pairs" );
+				int same = SamePairSet( got, count, want, wantCount, "soak pairs" );
 				free( want );
 				ENSURE( same );
 			}

@@ -25,7 +25,7 @@ static int KeysFollowSlots( const float* keys, const int* slots, const float* or
 
 int SortUnits( void )
 {
-	enum { N = 5000 };
+	enum { N = 70000 };
 	static float keys[N], original[N];
 	static int slots[N], tmpSlots[N];
 	static uint32_t tmpKeys[2 * N];
@@ -60,17 +60,41 @@ int SortUnits( void )
 	for ( int i = 0; i < 100; ++i )
 		ENSURE( keys[i] == 1.5f && slots[i] == 99 - i );
 
-	// insertion sort: counts swaps exactly (inversions) and gives up past the budget
-	float k2[6] = { 1, 0, 3, 2, 5, 4 };
-	int s2[6] = { 0, 1, 2, 3, 4, 5 };
-	ENSURE( spInsertionSortKeys( k2, s2, 6, 100 ) == 3 );
-	ENSURE( IsSorted( k2, 6 ) && s2[0] == 1 && s2[1] == 0 );
-	float k3[5] = { 5, 4, 3, 2, 1 };
-	int s3[5] = { 0, 1, 2, 3, 4 };
-	ENSURE( spInsertionSortKeys( k3, s3, 5, 3 ) == -1 );
-	float k4[4] = { 0, 1, 2, 3 };
-	int s4[4] = { 0, 1, 2, 3 };
-	ENSURE( spInsertionSortKeys( k4, s4, 4, 0 ) == 0 );
+	// the stable key sort of the index build: its places sort the keys, and equal keys keep their order. Uniform
+	// keys (the 16-bit path), a dense cluster among spread keys (its give-up to the radix sort), equal keys, and
+	// more keys than 16 bits of places, keys near both ends of the float range, and keys a few denormals apart
+	// (the radix sort)
+	static int order[N], orderTemp[N];
+	for ( int scene = 0; scene < 6; ++scene )
+	{
+		const int m = scene == 3 ? N : 5000; // N > 65536
+		for ( int i = 0; i < m; ++i )
+		{
+			float v = RngFloat( &rng ) * 1000.0f;
+			if ( scene == 1 && i % 4 != 0 )
+				v = 500.0f + RngFloat( &rng ) * 1e-3f; // thousands of keys within one 16-bit step
+			if ( scene == 2 || ( i % 13 == 0 && scene != 5 ) )
+				v = (float)RngInt( &rng, 3 );
+			if ( scene == 4 && i % 3 == 0 )
+				v = ( i & 1 ) ? 3.0e38f : -3.0e38f;
+			if ( scene == 5 )
+				v = (float)RngInt( &rng, 8 ) * 1e-45f;
+			original[i] = keys[i] = v;
+		}
+		spSortKeys( keys, m, order, orderTemp, tmpKeys );
+		long long seen = 0;
+		for ( int k = 0; k < m; ++k )
+		{
+			ENSURE( order[k] >= 0 && order[k] < m );
+			seen += order[k];
+			if ( k > 0 )
+			{
+				const float x = original[order[k - 1]], y = original[order[k]];
+				ENSURE( x < y || ( x == y && order[k - 1] < order[k] ) );
+			}
+		}
+		ENSURE( seen == (long long)m * ( m - 1 ) / 2 ); // with the order checks: a permutation
+	}
 	return 0;
 }
 

@@ -235,7 +235,7 @@ describe('game loop helpers', () => {
       const log: number[][] = [];
       for (let frame = 0; frame < 40; frame++) {
         if (frame < 20) {
-          // boxes added and removed: the index is rebuilt
+          // boxes added and removed: merged into and dropped from the index, or the index is rebuilt as it grows
           for (let k = 0; k < 30; k++) {
             const b = randomBox(rand, 2, 0.2);
             const id = w.addBox(b.min, b.max);

@@ -20,9 +20,9 @@ export interface Counters {
   boxes: number;
   /** Axis the boxes were sorted and swept along. */
   sweepAxis: number;
-  /** Adjacent exchanges made by insertion sort, of the sweep order or within each slab when `refreshed` (0 on a still frame). */
+  /** Adjacent exchanges made by the insertion sorts within each slab when `refreshed` (0 on a still frame, or when rebuilt). */
   swaps: number;
-  /** 1 when the frame was incoherent and the order was rebuilt by radix sort. */
+  /** 1 when the moving boxes' slabs were rebuilt (an incoherent frame, or the first update); then `refreshed` is 0. */
   rebuilt: number;
   /** Slabs the boxes were bucketed into along a second axis. */
   slabs: number;
@@ -41,8 +41,8 @@ export interface Counters {
   /** 1 when a static box changed, so the static boxes' index was rebuilt. */
   staticRebuilt: number;
   /**
-   * 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame with no moving box
-   * added, removed or switched since the last update), 0 when they were rebuilt from the sweep order.
+   * 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame; boxes added, removed
+   * or switched since the last update are merged into or dropped from their slabs), 0 when they were rebuilt.
    */
   refreshed: number;
 }

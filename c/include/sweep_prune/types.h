@@ -66,10 +66,11 @@ typedef struct spCounters
 	int boxes;
 	/// Axis the boxes were sorted and swept along.
 	int sweepAxis;
-	/// Adjacent exchanges made by insertion sort: of the sweep order, or within each slab when `refreshed` (0 when
-	/// the frame was still).
+	/// Adjacent exchanges made by the insertion sorts within each slab when `refreshed` (0 when the frame was
+	/// still, or rebuilt).
 	int swaps;
-	/// 1 when the sweep order was rebuilt by a full radix sort instead of insertion sort.
+	/// 1 when the moving boxes' index was rebuilt (the boxes bucketed into slabs again and each slab sorted): an
+	/// incoherent frame, or the first update. Then `refreshed` is 0.
 	int rebuilt;
 	/// Number of slabs the boxes were bucketed into along the second axis (1 = one plain sweep).
 	int slabs;
@@ -87,8 +88,8 @@ typedef struct spCounters
 	int staticBoxes;
 	/// 1 when a static box was added, removed or moved, so the static boxes' index was rebuilt.
 	int staticRebuilt;
-	/// 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame with no moving box
-	/// added, removed or switched since the last update), 0 when they were rebuilt from the sweep order.
+	/// 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame; boxes added,
+	/// removed or switched since the last update are merged into or dropped from their slabs), 0 when rebuilt.
 	int refreshed;
 } spCounters;
 
