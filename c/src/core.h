@@ -294,7 +294,8 @@ static inline int spSlabOf( const spIndex* index, float v )
 	// slab(v) <= slab(w): boxes that overlap on the slab axis share a slab
 	float s = ( v - index->slabLo ) * index->slabScale;
 	int last = index->slabCount - 1;
-	return s < 1.0f ? 0 : s >= (float)last ? last : (int)s;
+	// NaN (the bounds of a removed box's slot, which nothing validates) maps to slab 0
+	return !( s >= 1.0f ) ? 0 : s >= (float)last ? last : (int)s;
 }
 
 // Copy a box from the slot layout (mins, then maxes) to the entry layout (min and max on `axis`, then the other

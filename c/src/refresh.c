@@ -4,8 +4,9 @@
 // A rebuild copies every box into the slabs it touches and sorts each slab from scratch. Here the slabs persist:
 // each entry's box is re-read from the bounds, a box that left a slab (or was removed, or made static) is dropped
 // from it, a box that reached a new slab (or was added, or made moving) is merged into it, and each slab is
-// insertion-sorted on its own, so a swap is paid only for boxes that share a slab and cross each other. Every write goes to scratch until all
-// memory is reserved, so a failure or a give-up leaves the index as queries knew it.
+// insertion-sorted on its own, so a swap is paid only for boxes that share a slab and cross each other. Every
+// write goes to scratch until all memory is reserved, so a failure or a give-up leaves the index as queries knew
+// it.
 #include "core.h"
 
 #include <math.h>
@@ -14,11 +15,12 @@
 // Re-read every entry's box; keep the entries whose box still touches their slab (into the packed scratch, slab
 // by slab, keptStart[s] the first of slab s, each slab sorted as it is written: an insertion sort, with its
 // swaps counted in *swaps) and collect, from each box's first old entry, the slabs it reaches now and did not
-// before (into the incoming scratch). With `checkLive`, an entry whose box was removed or is no longer moving
-// (SP_FLAG_INDEXED cleared) is dropped too. Returns the incoming count, -1 past `limit`, or -2 past `swapBudget`.
+// before (into the incoming scratch). Returns the incoming count, -1 past `limit`, or -2 past `swapBudget`.
+// Entries of boxes removed or made static are treated as any other here (their slot's bounds are re-read, whatever
+// they are now); spRefreshIndex drops them afterwards, so that this loop has no test for them.
 static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* index, const spWorld* world, int d,
-																	   int checkLive, int* keptStart, int limit,
-																	   int swapBudget, int* swaps )
+																	   int* keptStart, int limit, int swapBudget,
+																	   int* swaps )
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
@@ -50,8 +52,11 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 		const int c1 = count - c0 < chunk ? count : c0 + chunk;
 		for ( int i = c0; i < c1; ++i )
 		{
-			spPackBox( kept + (size_t)i * stride, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * stride, d,
-					   axis );
+			float* p = kept + (size_t)i * stride;
+			spPackBox( p, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * stride, d, axis );
+			// a removed box's free slot may hold NaN (nothing validates it): as a sort key it would stop the
+			// insertion sort of the other entries (its entry is dropped after this pass)
+			p[0] = p[0] == p[0] ? p[0] : -INFINITY;
 		}
 		for ( int i = c0; i < c1; ++i )
 		{
@@ -68,13 +73,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
 			keptOrigins[k] = i;
-			int live = 1;
-			if ( checkLive )
-			{
-				const uint32_t slot = id >> SP_GENERATION_BITS;
-				live = world->ids[slot] == id && ( world->flags[slot] & SP_FLAG_INDEXED ) != 0;
-			}
-			const int keep = ( lo < floorNext ) & ( hi >= floorS ) & live;
+			const int keep = ( lo < floorNext ) & ( hi >= floorS );
 			// the entries arrive in the slab's old order: out of order only where two boxes crossed
 			if ( keep )
 			{
@@ -88,7 +87,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			// from the box's first old entry (one per box: its old min was in this slab), the slabs it reaches
 			// now and did not before: below this one, or past its old last slab
 			const float* old = entries + (size_t)i * stride;
-			if ( !( old[slabAt] >= floorS ) || !live )
+			if ( !( old[slabAt] >= floorS ) )
 			{
 				continue;
 			}
@@ -124,6 +123,50 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	return m;
 }
 
+// True if the box `id` is still in the world, moving, and in the index (not removed or made static since).
+static inline bool spStillIndexed( const spWorld* world, uint32_t id )
+{
+	const uint32_t slot = id >> SP_GENERATION_BITS;
+	return world->ids[slot] == id && ( world->flags[slot] & SP_FLAG_INDEXED ) != 0;
+}
+
+// Copy the `count` entries (boxes, ids, and a tag each: an origin or a slab) whose boxes are still indexed to
+// `outBoxes`, `outIds` and `outTags`, in order; the output may overlap the input at or before it. Returns the
+// count copied.
+static int spDropGone( const spWorld* world, const float* boxes, const uint32_t* ids, const int* tags, int count,
+					   float* outBoxes, uint32_t* outIds, int* outTags, int stride )
+{
+	int k = 0;
+	for ( int i = 0; i < count; ++i )
+	{
+		if ( !spStillIndexed( world, ids[i] ) )
+			continue;
+		memmove( outBoxes + (size_t)k * stride, boxes + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+		outIds[k] = ids[i];
+		outTags[k] = tags[i];
+		k += 1;
+	}
+	return k;
+}
+
+// Drop the kept entries of boxes no longer indexed, slab by slab (keptStart updated).
+static void spDropGoneKept( spIndex* index, const spWorld* world, int* keptStart, int stride )
+{
+	float* packed = index->packed;
+	uint32_t* ids = index->packedIds;
+	int* origins = index->packedOrigins;
+	int k = 0, a = keptStart[0];
+	for ( int s = 0; s < index->slabCount; ++s )
+	{
+		const int b = keptStart[s + 1];
+		keptStart[s] = k;
+		k += spDropGone( world, packed + (size_t)a * stride, ids + a, origins + a, b - a, packed + (size_t)k * stride,
+						 ids + k, origins + k, stride );
+		a = b;
+	}
+	keptStart[index->slabCount] = k;
+}
+
 // The moving boxes not in the index yet (added, or switched from static; SP_FLAG_INDEXED clear): every slab each
 // one touches, appended to the `m` incoming entries. Returns the incoming count, or -1 past `limit`.
 static int spIncomingNewMovers( spIndex* index, const spWorld* world, int m, int limit )
@@ -157,52 +200,59 @@ static int spIncomingNewMovers( spIndex* index, const spWorld* world, int m, int
 }
 
 // Merge a slab's kept entries and its incoming ones (both sorted by min on the sweep axis) into the index at
-// `out`; returns the largest extent on the sweep axis among them. Inlined with a constant stride.
-// `place` is the place of `out` in the index; remap[origin] gets each kept entry's new place.
-static inline __attribute__( ( always_inline ) ) float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap,
-																	const float* a, const uint32_t* aIds,
-																	const int* aOrigins, int na, const float* b,
-																	const uint32_t* bIds, int nb, int stride )
+// `out`; returns the largest extent on the sweep axis among them. `place` is the place of `out` in the index;
+// remap[origin] gets each kept entry's new place. A slab gets a few incoming entries at most: the kept entries
+// between two of them are copied as one run.
+static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, const float* a, const uint32_t* aIds,
+						  const int* aOrigins, int na, const float* b, const uint32_t* bIds, int nb, int stride )
 {
 	const size_t bytes = sizeof( float ) * (size_t)stride;
-	float width = 0.0f;
-	if ( nb == 0 )
+	const float* first = out;
+	const int total = na + nb;
+	int i = 0;
+	for ( int j = 0; j <= nb; ++j )
 	{
-		// the usual case: no box reached this slab
-		memcpy( out, a, bytes * (size_t)na );
-		memcpy( outIds, aIds, sizeof( uint32_t ) * (size_t)na );
-		for ( int i = 0; i < na; ++i )
+		// the kept entries before incoming entry j (kept first among equal keys, so the result does not depend
+		// on how the incoming ones arrived), or all that are left
+		int end = na;
+		if ( j < nb )
 		{
-			remap[aOrigins[i]] = place + i;
-			const float w = a[(size_t)i * stride + 1] - a[(size_t)i * stride];
-			width = w > width ? w : width;
+			const float key = b[(size_t)j * stride];
+			for ( end = i; end < na && !( key < a[(size_t)end * stride] ); ++end )
+			{
+			}
 		}
-		return width;
+		const int run = end - i;
+		memcpy( out, a + (size_t)i * stride, bytes * (size_t)run );
+		memcpy( outIds, aIds + i, sizeof( uint32_t ) * (size_t)run );
+		for ( int k = 0; k < run; ++k )
+		{
+			remap[aOrigins[i + k]] = place + k;
+		}
+		out += (size_t)run * stride;
+		outIds += run;
+		place += run;
+		i = end;
+		if ( j < nb )
+		{
+			memcpy( out, b + (size_t)j * stride, bytes );
+			*outIds++ = bIds[j];
+			out += stride;
+			place += 1;
+		}
 	}
-	int i = 0, j = 0;
-	while ( i < na || j < nb )
+	float width = 0.0f;
+	for ( int k = 0; k < total; ++k )
 	{
-		// kept entries first among equal keys, so the result does not depend on how the incoming ones arrived
-		const bool takeA = j == nb || ( i < na && !( b[(size_t)j * stride] < a[(size_t)i * stride] ) );
-		const float* src = takeA ? a + (size_t)i * stride : b + (size_t)j * stride;
-		memcpy( out, src, bytes );
-		if ( takeA )
-		{
-			remap[aOrigins[i]] = place;
-		}
-		place += 1;
-		*outIds++ = takeA ? aIds[i++] : bIds[j++];
-		const float w = out[1] - out[0];
+		const float w = first[(size_t)k * stride + 1] - first[(size_t)k * stride];
 		width = w > width ? w : width;
-		out += stride;
 	}
 	return width;
 }
 
 // Merge every slab (see spMergeSlab) into the index.
-static inline __attribute__( ( always_inline ) ) void spMergeSlabs( spIndex* index, const int* keptStart,
-																	const int* inStart, const float* grouped,
-																	const uint32_t* groupedIds, int stride )
+static void spMergeSlabs( spIndex* index, const int* keptStart, const int* inStart, const float* grouped,
+						  const uint32_t* groupedIds, int stride )
 {
 	int out = 0;
 	for ( int s = 0; s < index->slabCount; ++s )
@@ -256,17 +306,24 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	switch ( d )
 	{
 		case 1:
-			m = spRefreshEntries( index, world, 1, checkLive, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 1, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		case 2:
-			m = spRefreshEntries( index, world, 2, checkLive, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 2, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		case 3:
-			m = spRefreshEntries( index, world, 3, checkLive, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 3, keptStart, incomingLimit, swapBudget, &total );
 			break;
 		default:
-			m = spRefreshEntries( index, world, 4, checkLive, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 4, keptStart, incomingLimit, swapBudget, &total );
 			break;
+	}
+	// boxes removed or made static since the last update: their entries were kept or moved like any other's
+	if ( m >= 0 && checkLive )
+	{
+		spDropGoneKept( index, world, keptStart, stride );
+		m = spDropGone( world, index->incoming, index->incomingIds, index->incomingSlabs, m, index->incoming,
+						index->incomingIds, index->incomingSlabs, stride );
 	}
 	if ( m >= 0 && world->newMovers > 0 )
 	{
@@ -329,21 +386,7 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 		memset( index->remap, 0xFF, sizeof( int ) * (size_t)previous );
 	}
 	index->previousCount = previous;
-	switch ( d )
-	{
-		case 1:
-			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 2 );
-			break;
-		case 2:
-			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 4 );
-			break;
-		case 3:
-			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 6 );
-			break;
-		default:
-			spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, 8 );
-			break;
-	}
+	spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, stride );
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 	index->entryCount = entries;
