@@ -77,7 +77,7 @@ function engineStats(world: World): Stat[] {
   const c = world.counters;
   return [
     { key: 'swaps', label: 'engine swaps', value: c.swaps },
-    { key: 'rebuilt', label: 'radix rebuild', value: c.rebuilt ? 'yes' : 'no' },
+    { key: 'rebuilt', label: 'slabs rebuilt', value: c.rebuilt ? 'yes' : 'no' },
     { key: 'refreshed', label: 'slabs refreshed in place', value: c.refreshed ? 'yes' : 'no' },
     { key: 'engineTests', label: 'engine tests', value: c.overlapTests },
   ];
