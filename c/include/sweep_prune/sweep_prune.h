@@ -95,7 +95,7 @@ SP_API float* spWorld_GetBounds( spWorldId worldId, int* floatCount );
 /// sp_resultInvertedBounds, records the box (spWorld_GetLastInvalidBox) and changes nothing else: the pairs,
 /// began and ended lists of the previous update stay as they were. May also fail with sp_resultOutOfMemory,
 /// again leaving the previous lists intact.
-/// Cost: O(n + swaps + candidates) on coherent frames; incoherent frames fall back to a radix sort.
+/// Cost: O(n + swaps + candidates) on coherent frames; incoherent frames rebuild the slabs (O(n) radix passes).
 SP_API spResult spWorld_Update( spWorldId worldId );
 
 /// The box that made the last spWorld_Update or spWorld_GetEndpoints call fail validation, or the null id when
