@@ -280,10 +280,12 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n
 	cap = index->sortCapacity;
 	if ( !spGrow( (void**)&index->sortKeys, &cap, sortCount, sizeof( float ) ) )
 		return false;
-	cap = index->sortCapacity;
+	// two per key: the capacity in keys, doubled (spGrow may round each array up differently, and a smaller
+	// capacity than the array's would let it shrink below 2 * sortCapacity)
+	cap = 2 * index->sortCapacity;
 	if ( !spGrow( (void**)&index->sortTemp, &cap, 2 * sortCount, sizeof( uint32_t ) ) )
 		return false;
-	cap = index->sortCapacity;
+	cap = 2 * index->sortCapacity;
 	if ( !spGrow( (void**)&index->sortOrder, &cap, 2 * sortCount, sizeof( int ) ) )
 		return false;
 	if ( sortCount > index->sortCapacity )

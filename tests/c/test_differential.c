@@ -379,6 +379,54 @@ int RefreshedFramesMatchBruteForce( void )
 	return 0;
 }
 
+int RebuildsAsTheSceneShrinks( void )
+{
+	// Rebuilds of fewer boxes than before, then more again (every box teleported: no refresh), so the rebuild's
+	// sort scratch is reused at smaller and larger sizes than it was grown for; half the boxes start within a
+	// thousandth of each other on x, so each slab's sort takes its radix fallback (all of its scratch). Checked
+	// against brute force.
+	spWorldId w;
+	Mirror m;
+	Rng rng = { 5u };
+	RUN_SUB( RandomScene( 2, &rng, 1000, 0.02f, &w, &m ) );
+	uint32_t* prev = NULL;
+	int prevCount = 0;
+	const int counts[6] = { 1000, 700, 950, 500, 980, 300 };
+	for ( int step = 0; step < 6; ++step )
+	{
+		while ( m.count > counts[step] )
+		{
+			const uint32_t id = m.ids[RngInt( &rng, m.count )];
+			ENSURE_OK( spWorld_RemoveBox( w, ( spBoxId ){ id } ) );
+			MirrorRemove( &m, id );
+		}
+		while ( m.count < counts[step] )
+			ENSURE( AddRandomBox( w, &m, &rng, 0.02f ) != 0 );
+		for ( int i = 0; i < m.count; ++i )
+		{
+			float* b = m.bounds + (size_t)i * 4;
+			for ( int a = 0; a < 2; ++a )
+			{
+				const float size = b[2 + a] - b[a];
+				// y over a third of x's range, so that x, the clustered axis, stays the sweep axis
+				b[a] = a == 1 ? RngFloat( &rng ) * 30.0f
+					   : i % 2 == 0 ? 50.0f + RngFloat( &rng ) * 1e-3f
+									: RngFloat( &rng ) * 100.0f;
+				b[2 + a] = b[a] + size;
+			}
+			WriteBox( w, &m, i );
+		}
+		ENSURE_OK( spWorld_Update( w ) );
+		RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+		const spCounters c = spWorld_GetCounters( w );
+		ENSURE( c.rebuilt == 1 && c.slabs > 1 && c.sweepAxis == 0 );
+	}
+	free( prev );
+	MirrorFree( &m );
+	spDestroyWorld( w );
+	return 0;
+}
+
 // Switch a box between static and moving in the world and the mirror.
 static int SetStatic( spWorldId w, Mirror* m, int i, bool isStatic )
 {

@@ -19,6 +19,7 @@ int EndpointsSorted( void );
 int LargeSceneMatchesBruteForce( void );
 int RefreshedFramesMatchBruteForce( void );
 int ChurnFramesMatchBruteForce( void );
+int RebuildsAsTheSceneShrinks( void );
 int FiltersAndStaticsMatchBruteForce( void );
 int BipartiteGroupsReportCrossPairsOnly( void );
 int StaticBoxesCostNothingWhileStill( void );
@@ -60,6 +61,7 @@ static const struct
 	{ "large_scene_matches_brute_force", LargeSceneMatchesBruteForce },
 	{ "refreshed_frames_match_brute_force", RefreshedFramesMatchBruteForce },
 	{ "churn_frames_match_brute_force", ChurnFramesMatchBruteForce },
+	{ "rebuilds_as_the_scene_shrinks", RebuildsAsTheSceneShrinks },
 	{ "filters_and_statics_match_brute_force", FiltersAndStaticsMatchBruteForce },
 	{ "bipartite_groups_report_cross_pairs_only", BipartiteGroupsReportCrossPairsOnly },
 	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },
