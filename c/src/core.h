@@ -246,11 +246,10 @@ static inline __attribute__( ( always_inline ) ) int spInsertRecord( float* pack
 	return i - j;
 }
 
-/// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids and a
-/// parallel int array `slots` (their slots, or any int per box; none when null),
-/// giving up after `budget` swaps. Returns the swap count, or -1 if it gave up (the arrays are then a permutation,
-/// not sorted).
-int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget );
+/// Insertion sort of packed boxes (`stride` floats each, keyed by their first float) with their ids, giving up
+/// after `budget` swaps. Returns the swap count, or -1 if it gave up (the arrays are then a permutation, not
+/// sorted).
+int spInsertionSortPacked( float* packed, uint32_t* ids, int count, int stride, int budget );
 
 /// Sort found pairs by (a, b) into `out` (counting sort on the slot of a, then each run of one a by b). `scratch`
 /// holds `count` pairs, `start` slotCount + 1 ints. Every slot of a pair's ids is below `slotCount`.

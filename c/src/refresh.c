@@ -12,6 +12,20 @@
 #include <math.h>
 #include <string.h>
 
+// Append an entry of box `id` for slab `slab` to the `m` incoming entries. Returns the new count, or -1 past
+// `limit`.
+static inline int spAddIncoming( spIndex* index, int m, int limit, const float* box, uint32_t id, int slab, int stride )
+{
+	if ( m == limit )
+	{
+		return -1;
+	}
+	memcpy( index->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
+	index->incomingIds[m] = id;
+	index->incomingSlabs[m] = slab;
+	return m + 1;
+}
+
 // Re-read every entry's box; keep the entries whose box still touches their slab (into the packed scratch, slab
 // by slab, keptStart[s] the first of slab s, each slab sorted as it is written: an insertion sort, with its
 // swaps counted in *swaps) and collect, from each box's first old entry, the slabs it reaches now and did not
@@ -104,14 +118,11 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 				{
 					continue;
 				}
-				if ( m == limit )
+				m = spAddIncoming( index, m, limit, box, id, t, stride );
+				if ( m < 0 )
 				{
 					return -1;
 				}
-				memcpy( index->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
-				index->incomingIds[m] = id;
-				index->incomingSlabs[m] = t;
-				m += 1;
 			}
 		}
 	}
@@ -184,16 +195,13 @@ static int spIncomingNewMovers( spIndex* index, const spWorld* world, int m, int
 		spPackBox( box, world->bounds + (size_t)slot * stride, d, index->axis );
 		const int s0 = spSlabOf( index, box[index->slabAt] );
 		const int s1 = spSlabOf( index, box[index->slabAt + 1] );
-		for ( int t = s0; t <= s1; ++t )
+		for ( int t = s0; t <= s1 && m >= 0; ++t )
 		{
-			if ( m == limit )
-			{
-				return -1;
-			}
-			memcpy( index->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
-			index->incomingIds[m] = world->ids[slot];
-			index->incomingSlabs[m] = t;
-			m += 1;
+			m = spAddIncoming( index, m, limit, box, world->ids[slot], t, stride );
+		}
+		if ( m < 0 )
+		{
+			return -1;
 		}
 	}
 	return m;
@@ -357,7 +365,7 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	for ( int s = 0; s < slabCount; ++s )
 	{
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		const int r = spInsertionSortPacked( grouped + (size_t)b * stride, groupedIds + b, NULL, nb, stride, swapBudget - total );
+		const int r = spInsertionSortPacked( grouped + (size_t)b * stride, groupedIds + b, nb, stride, swapBudget - total );
 		if ( r < 0 )
 		{
 			return spRefreshTooManySwaps;

@@ -146,13 +146,13 @@ void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp 
 }
 
 // One record: up to 8 floats, moved as a whole. Inlined with a constant stride.
-static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( float* packed, uint32_t* ids, int* slots,
-																		   int count, int stride, int budget )
+static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( float* packed, uint32_t* ids, int count,
+																		   int stride, int budget )
 {
 	int swaps = 0;
 	for ( int i = 1; i < count; ++i )
 	{
-		swaps += spInsertRecord( packed, ids, slots, 0, i, stride );
+		swaps += spInsertRecord( packed, ids, NULL, 0, i, stride );
 		if ( swaps > budget )
 		{
 			return -1;
@@ -161,18 +161,18 @@ static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( flo
 	return swaps;
 }
 
-int spInsertionSortPacked( float* packed, uint32_t* ids, int* slots, int count, int stride, int budget )
+int spInsertionSortPacked( float* packed, uint32_t* ids, int count, int stride, int budget )
 {
-	// inlined with a constant stride; the test for null slots is the same on every move, so it predicts well
+	// inlined with a constant stride
 	switch ( stride )
 	{
 		case 2:
-			return spInsertionSortRecords( packed, ids, slots, count, 2, budget );
+			return spInsertionSortRecords( packed, ids, count, 2, budget );
 		case 4:
-			return spInsertionSortRecords( packed, ids, slots, count, 4, budget );
+			return spInsertionSortRecords( packed, ids, count, 4, budget );
 		case 6:
-			return spInsertionSortRecords( packed, ids, slots, count, 6, budget );
+			return spInsertionSortRecords( packed, ids, count, 6, budget );
 		default:
-			return spInsertionSortRecords( packed, ids, slots, count, 8, budget );
+			return spInsertionSortRecords( packed, ids, count, 8, budget );
 	}
 }

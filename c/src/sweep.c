@@ -576,10 +576,10 @@ spResult spUpdateWorld( spWorld* w )
 	int axis = 0, slabAxis = -1;
 	spChooseAxes( stats, d, n, previousAxis, &axis, &slabAxis );
 	// First choice on a coherent frame: refresh the index in place (when its slabs still fit the boxes; boxes
-	// added, removed or switched are merged into or dropped from their slabs). A refresh that gives up (too many boxes changed slabs, or too
-	// many swaps) costs up to a pass over the entries (7% of a one-shot frame at 100k and 1M): after a give-up the
-	// next update tries again (one incoherent frame, a teleport, costs one rebuild), and after each further one in
-	// a row the tries wait twice as many updates, up to every 8th.
+	// added, removed or switched are merged into or dropped from their slabs). A refresh that gives up (too many
+	// boxes changed slabs, or too many swaps) costs up to a pass over the entries (7% of a one-shot frame at 100k
+	// and 1M): after a give-up the next update tries again (one incoherent frame, a teleport, costs one rebuild),
+	// and after each further one in a row the tries wait twice as many updates, up to every 8th.
 	int refreshed = 0;
 	const int tryRefresh = w->refreshWait == 0;
 	w->refreshWait -= w->refreshWait > 0;
