@@ -54,7 +54,8 @@ typedef struct spIndex
 	int entryCount;
 	int entryCapacity;
 	int* slabStart;		 // slabCount + 1 entries, then slabCount cursors (scratch)
-	float* slabMaxWidth; // per slab: largest extent on `axis`, so a query can binary-search its start
+	// per slab: largest extent on `axis`, so a query can binary-search its start (then as many floats of scratch)
+	float* slabMaxWidth;
 	// Per slab s: the smallest float v with slab(v) >= s (-INFINITY for slab 0). An entry of slab s whose min on
 	// the slab axis is at least slabFloor[s] starts in s; a pair or a hit is reported only in the first slab both
 	// touch, the one where either starts.

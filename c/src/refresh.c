@@ -33,8 +33,8 @@ static inline int spAddIncoming( spIndex* index, int m, int limit, const float* 
 // Entries of boxes removed or made static are treated as any other here (their slot's bounds are re-read, whatever
 // they are now); spRefreshIndex drops them afterwards, so that this loop has no test for them.
 static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* index, const spWorld* world, int d,
-																	   int* keptStart, int limit, int swapBudget,
-																	   int* swaps )
+																	   int* keptStart, float* keptWidth, int limit,
+																	   int swapBudget, int* swaps )
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
@@ -60,6 +60,8 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	int k = 0, m = 0, s = 0, moved = 0;
 	// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor)
 	float floorS = slabFloor[0], floorNext = slabCount > 1 ? slabFloor[1] : INFINITY;
+	int nextStart = start[1];
+	float width = 0.0f; // the largest extent on the sweep axis among slab s's kept entries
 	keptStart[0] = 0;
 	for ( int c0 = 0; c0 < count; c0 += chunk )
 	{
@@ -74,9 +76,12 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 		}
 		for ( int i = c0; i < c1; ++i )
 		{
-			while ( i >= start[s + 1] )
+			while ( i >= nextStart )
 			{
+				keptWidth[s] = width;
+				width = 0.0f;
 				keptStart[++s] = k;
+				nextStart = start[s + 1];
 				floorS = slabFloor[s];
 				floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
 			}
@@ -88,6 +93,8 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			keptIds[k] = id;
 			keptOrigins[k] = i;
 			const int keep = ( lo < floorNext ) & ( hi >= floorS );
+			const float w = keep ? box[1] - box[0] : 0.0f;
+			width = w > width ? w : width;
 			// the entries arrive in the slab's old order: out of order only where two boxes crossed
 			if ( keep )
 			{
@@ -102,6 +109,11 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			// now and did not before: below this one, or past its old last slab
 			const float* old = entries + (size_t)i * stride;
 			if ( !( old[slabAt] >= floorS ) )
+			{
+				continue;
+			}
+			// still starting in this slab and ending before the next (most boxes): it reaches no new slab
+			if ( !( lo < floorS ) && hi < floorNext )
 			{
 				continue;
 			}
@@ -126,9 +138,12 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			}
 		}
 	}
+	keptWidth[s] = width;
 	while ( s < slabCount )
 	{
 		keptStart[++s] = k;
+		if ( s < slabCount )
+			keptWidth[s] = 0.0f;
 	}
 	*swaps = moved;
 	return m;
@@ -160,8 +175,9 @@ static int spDropGone( const spWorld* world, const float* boxes, const uint32_t*
 	return k;
 }
 
-// Drop the kept entries of boxes no longer indexed, slab by slab (keptStart updated).
-static void spDropGoneKept( spIndex* index, const spWorld* world, int* keptStart, int stride )
+// Drop the kept entries of boxes no longer indexed, slab by slab (keptStart and keptWidth updated: a freed slot's
+// bounds may be anything).
+static void spDropGoneKept( spIndex* index, const spWorld* world, int* keptStart, float* keptWidth, int stride )
 {
 	float* packed = index->packed;
 	uint32_t* ids = index->packedIds;
@@ -171,8 +187,16 @@ static void spDropGoneKept( spIndex* index, const spWorld* world, int* keptStart
 	{
 		const int b = keptStart[s + 1];
 		keptStart[s] = k;
-		k += spDropGone( world, packed + (size_t)a * stride, ids + a, origins + a, b - a, packed + (size_t)k * stride,
-						 ids + k, origins + k, stride );
+		const int kept = spDropGone( world, packed + (size_t)a * stride, ids + a, origins + a, b - a,
+									 packed + (size_t)k * stride, ids + k, origins + k, stride );
+		float width = 0.0f;
+		for ( int i = k; i < k + kept; ++i )
+		{
+			const float w = packed[(size_t)i * stride + 1] - packed[(size_t)i * stride];
+			width = w > width ? w : width;
+		}
+		keptWidth[s] = width;
+		k += kept;
 		a = b;
 	}
 	keptStart[index->slabCount] = k;
@@ -208,27 +232,35 @@ static int spIncomingNewMovers( spIndex* index, const spWorld* world, int m, int
 }
 
 // Merge a slab's kept entries and its incoming ones (both sorted by min on the sweep axis) into the index at
-// `out`; returns the largest extent on the sweep axis among them. `place` is the place of `out` in the index;
-// remap[origin] gets each kept entry's new place. A slab gets a few incoming entries at most: the kept entries
-// between two of them are copied as one run.
+// `out`; returns the largest extent on the sweep axis among the incoming entries and `width`, the kept entries'.
+// `place` is the place of `out` in the index; remap[origin] gets each kept entry's new place. A slab gets a few
+// incoming entries at most: the kept entries between two of them are copied as one run.
 static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, const float* a, const uint32_t* aIds,
-						  const int* aOrigins, int na, const float* b, const uint32_t* bIds, int nb, int stride )
+						  const int* aOrigins, int na, const float* b, const uint32_t* bIds, int nb, int stride,
+						  float width )
 {
 	const size_t bytes = sizeof( float ) * (size_t)stride;
-	const float* first = out;
-	const int total = na + nb;
 	int i = 0;
 	for ( int j = 0; j <= nb; ++j )
 	{
 		// the kept entries before incoming entry j (kept first among equal keys, so the result does not depend
-		// on how the incoming ones arrived), or all that are left
+		// on how the incoming ones arrived; a binary search for the first kept key above it), or all that are left
 		int end = na;
 		if ( j < nb )
 		{
 			const float key = b[(size_t)j * stride];
-			for ( end = i; end < na && !( key < a[(size_t)end * stride] ); ++end )
+			int lo = i, hi = na;
+			while ( lo < hi )
 			{
+				const int mid = lo + ( hi - lo ) / 2;
+				if ( key < a[(size_t)mid * stride] )
+					hi = mid;
+				else
+					lo = mid + 1;
 			}
+			end = lo;
+			const float w = b[(size_t)j * stride + 1] - key;
+			width = w > width ? w : width;
 		}
 		const int run = end - i;
 		memcpy( out, a + (size_t)i * stride, bytes * (size_t)run );
@@ -249,18 +281,12 @@ static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, c
 			place += 1;
 		}
 	}
-	float width = 0.0f;
-	for ( int k = 0; k < total; ++k )
-	{
-		const float w = first[(size_t)k * stride + 1] - first[(size_t)k * stride];
-		width = w > width ? w : width;
-	}
 	return width;
 }
 
 // Merge every slab (see spMergeSlab) into the index.
-static void spMergeSlabs( spIndex* index, const int* keptStart, const int* inStart, const float* grouped,
-						  const uint32_t* groupedIds, int stride )
+static void spMergeSlabs( spIndex* index, const int* keptStart, const float* keptWidth, const int* inStart,
+						  const float* grouped, const uint32_t* groupedIds, int stride )
 {
 	int out = 0;
 	for ( int s = 0; s < index->slabCount; ++s )
@@ -271,7 +297,7 @@ static void spMergeSlabs( spIndex* index, const int* keptStart, const int* inSta
 		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, index->ids + out, out,
 											  index->remap, index->packed + (size_t)a * stride,
 											  index->packedIds + a, index->packedOrigins + a, na,
-											  grouped + (size_t)b * stride, groupedIds + b, nb, stride );
+											  grouped + (size_t)b * stride, groupedIds + b, nb, stride, keptWidth[s] );
 		out += na + nb;
 	}
 	index->slabStart[index->slabCount] = out;
@@ -308,28 +334,32 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	int* keptStart = index->range;
 	int* inStart = keptStart + slabCount + 1;
 	int* cursor = inStart + slabCount + 1;
+	// the largest extent of each slab's kept entries: in the scratch half of slabMaxWidth (spBuildIndex made room
+	// for twice the slabs there)
+	SP_ASSERT( index->slabCapacity >= 2 * ( slabCount + 1 ) );
+	float* keptWidth = index->slabMaxWidth + slabCount + 1;
 
 	int m, total = 0;
 	const int checkLive = world->goneMovers > 0;
 	switch ( d )
 	{
 		case 1:
-			m = spRefreshEntries( index, world, 1, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 1, keptStart, keptWidth, incomingLimit, swapBudget, &total );
 			break;
 		case 2:
-			m = spRefreshEntries( index, world, 2, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 2, keptStart, keptWidth, incomingLimit, swapBudget, &total );
 			break;
 		case 3:
-			m = spRefreshEntries( index, world, 3, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 3, keptStart, keptWidth, incomingLimit, swapBudget, &total );
 			break;
 		default:
-			m = spRefreshEntries( index, world, 4, keptStart, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, 4, keptStart, keptWidth, incomingLimit, swapBudget, &total );
 			break;
 	}
 	// boxes removed or made static since the last update: their entries were kept or moved like any other's
 	if ( m >= 0 && checkLive )
 	{
-		spDropGoneKept( index, world, keptStart, stride );
+		spDropGoneKept( index, world, keptStart, keptWidth, stride );
 		m = spDropGone( world, index->incoming, index->incomingIds, index->incomingSlabs, m, index->incoming,
 						index->incomingIds, index->incomingSlabs, stride );
 	}
@@ -394,7 +424,7 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 		memset( index->remap, 0xFF, sizeof( int ) * (size_t)previous );
 	}
 	index->previousCount = previous;
-	spMergeSlabs( index, keptStart, inStart, grouped, groupedIds, stride );
+	spMergeSlabs( index, keptStart, keptWidth, inStart, grouped, groupedIds, stride );
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 	index->entryCount = entries;

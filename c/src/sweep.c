@@ -298,7 +298,10 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, sp
 			return 0;
 		}
 		spPair* out = found->data + found->count;
-		const float* bi = e + (size_t)i * stride;
+		// box i in locals: the pair stores below could alias the entries as far as the compiler knows, and would
+		// make it load them again for every candidate
+		float bi[2 * SP_MAX_DIMENSIONS];
+		memcpy( bi, e + (size_t)i * stride, sizeof( float ) * (size_t)stride );
 		const float maxA = bi[1];
 		// reported in the first slab both boxes touch, the one where either starts: j must start here unless i does
 		const float low = bi[slabAt] >= floor ? -INFINITY : floor;

@@ -25,15 +25,18 @@ await initPeers();
 const PruneJuiceOriginal = createRequire(import.meta.url)('@b3gm/prune-juice').default;
 const libraries = peers(sp, PruneJuiceOriginal);
 
-// A full garbage collection before each library's runs (node --expose-gc, as `npm run bench` starts it): the
-// garbage of the libraries before (a million boxes' worth of objects) would otherwise be collected by V8's
-// background threads during the next library's timed runs, on one of this machine's two cores.
+// A full garbage collection before each library's set-up (node --expose-gc, as `npm run bench` starts it), so that
+// the garbage of the sizes and workloads before (up to a million boxes' worth of objects) is not collected during
+// the timed runs. Not before each run: a forced full collection also shrinks V8's young generation, and the
+// peers that allocate then pay for many more collections (measured: flatbush 4x slower).
 const collectGarbage = globalThis.gc ?? (() => {});
 
 const LIMIT_MS = 8000; // a library whose next size is predicted slower than this per run is skipped
 const RUN_BUDGET_MS = 4000; // one-shot: a library stops after this many ms once it has 3 timed runs (a median)
 const RUN_LIMIT_MS = 25000; // ... and after this many ms with fewer (fewer runs, noted)
-const FRAME_LIMIT_MS = 1500; // same, per motion frame (coherent motion scales about as n^1.5 for the peers)
+// same, per motion frame: coherent motion scales about as n^1.5 for the peers, or worse (their fixed costs make the
+// exponent from 1k to 10k look smaller), so the extrapolation takes an exponent of at least 1.5
+const FRAME_LIMIT_MS = 1500;
 const MOTION_LIMIT_MS = 20000; // a library stops after this many ms of frames at one size (fewer frames, noted)
 const now = () => performance.now();
 
@@ -44,14 +47,14 @@ function stats(times) {
   return { median: s[s.length >> 1], mean, std, min: s[0], runs: s.length };
 }
 
-function predictSkip(history, n, limit, p1 = 2) {
-  // extrapolate from the last two sizes (exponent at least 1), or from one size with exponent p1
+function predictSkip(history, n, limit, p1 = 2, pMin = 1) {
+  // extrapolate from the last two sizes (exponent at least pMin), or from one size with exponent p1
   if (history.length === 0) return null;
   const [n1, t1] = history[history.length - 1];
   let p = p1;
   if (history.length > 1) {
     const [n0, t0] = history[history.length - 2];
-    p = Math.max(1, Math.log(t1 / t0) / Math.log(n1 / n0));
+    p = Math.max(pMin, Math.log(t1 / t0) / Math.log(n1 / n0));
   }
   const predicted = t1 * (n / n1) ** p;
   return predicted > limit ? `skipped: about ${Math.round(predicted)} ms predicted from n=${n1}` : null;
@@ -96,6 +99,23 @@ function report(workload, n, d, rows) {
   }
 }
 
+// Libraries take turns: run r (or frame r) of every library, then run r + 1 of every library, starting each turn
+// with the next library. This machine's speed swings by up to 2x over seconds (other tenants of the host), so
+// libraries timed one after another, each in a block of runs, could land in different phases and the ratio would
+// measure the machine; taking turns puts every library's runs in the same phases. A library stops taking turns at
+// its own time limits.
+function takeTurns(entries, turns, each) {
+  const active = [...entries];
+  for (let r = 0; r < turns && active.length > 0; r++) {
+    for (let k = 0; k < active.length; k++) {
+      const e = active[(r + k) % active.length];
+      if (each(e, r) === false) e.stopped = true;
+    }
+    each.afterTurn?.(r);
+    for (let k = active.length - 1; k >= 0; k--) if (active[k].stopped) active.splice(k, 1);
+  }
+}
+
 // One-shot: every timed run moves every box to a fresh random place (alternating two seeded scenes).
 function oneShot(workload, sizes, d, make) {
   for (const n of sizes) {
@@ -103,84 +123,102 @@ function oneShot(workload, sizes, d, make) {
     const expected = scenes.map((s) => oracleCount(s, d));
     const runs = n <= 1e3 ? 21 : n <= 1e4 ? 11 : n <= 1e5 ? 5 : 3;
     const rows = [];
+    const entries = [];
     for (const lib of libraries) {
       if (!lib.dims.includes(d)) continue;
       const key = `${workload}/${lib.name}`;
       const h = history.get(key) ?? [];
       const skip = n > (lib.maxOneShot ?? Infinity) ? `skipped above n=${lib.maxOneShot}`
         : fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, LIMIT_MS);
-      if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
+      const row = { name: lib.name, ours: lib.ours };
+      rows.push(row);
+      if (skip) { row.note = skip; continue; }
       collectGarbage();
-      const state = lib.create(scenes[1], d);
-      const times = [];
-      let note;
-      const start = now();
-      for (let r = 0; r <= runs; r++) {
-        const which = r % 2 === 0 ? 0 : 1;
-        const t0 = now();
-        const count = state.run(scenes[which]);
-        const t = now() - t0;
-        note = checkCount(lib, count, expected[which], `${workload} n=${n}`) ?? note;
-        if (r > 0) times.push(t); // run 0 is the warm-up
-        const elapsed = now() - start;
-        if (times.length >= 3 && elapsed > RUN_BUDGET_MS) { if (r < runs) note = `${times.length} runs (time limit)`; break; }
-        if (times.length > 0 && elapsed > RUN_LIMIT_MS) { note = `${times.length} runs (time limit)`; break; }
-      }
-      state.dispose?.();
-      const s = stats(times);
-      if (verbose) console.log(`  .. ${lib.name} ${s.median.toFixed(3)} ms`);
-      h.push([n, s.median]);
-      history.set(key, h);
-      rows.push({ name: lib.name, ours: lib.ours, stats: s, pairs: expected[0], note });
+      entries.push({ lib, row, h, state: lib.create(scenes[1], d), times: [], elapsed: 0, note: undefined });
+    }
+    // run 0 is every library's warm-up
+    takeTurns(entries, runs + 1, (e, r) => {
+      const which = r % 2 === 0 ? 0 : 1;
+      const t0 = now();
+      const count = e.state.run(scenes[which]);
+      const t = now() - t0;
+      e.note = checkCount(e.lib, count, expected[which], `${workload} n=${n}`) ?? e.note;
+      if (r > 0) e.times.push(t);
+      e.elapsed += t;
+      if (e.times.length >= 3 && e.elapsed > RUN_BUDGET_MS) { if (r < runs) e.note = `${e.times.length} runs (time limit)`; return false; }
+      if (e.times.length > 0 && e.elapsed > RUN_LIMIT_MS) { e.note = `${e.times.length} runs (time limit)`; return false; }
+      return true;
+    });
+    for (const e of entries) {
+      e.state.dispose?.();
+      const s = stats(e.times);
+      if (verbose) console.log(`  .. ${e.lib.name} ${s.median.toFixed(3)} ms`);
+      e.h.push([n, s.median]);
+      history.set(`${workload}/${e.lib.name}`, e.h);
+      Object.assign(e.row, { stats: s, pairs: expected[0], note: e.note });
     }
     report(workload, n, d, rows);
   }
 }
 
-// Coherent motion: the same trajectories for every library; mean ms per frame over 60 frames. Ours run first:
-// their per-frame counts, checked against the oracle, are the reference for the peers.
-const oursFirst = [...libraries].sort((p, q) => Number(!!q.ours) - Number(!!p.ours));
+// Coherent motion: the same trajectories for every library (each moves its own copy of the scene); mean ms per
+// frame over 60 frames. sweep-prune's per-frame counts, checked against the oracle on the first and last frames,
+// are the reference for the peers' counts.
 function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLimit = FRAME_LIMIT_MS, timeLimit = MOTION_LIMIT_MS } = {}) {
   for (const n of sizes) {
-    let reference; // per-frame pair counts of the first library, checked against the oracle on two frames
     const rows = [];
-    for (const lib of oursFirst) {
+    const entries = [];
+    for (const lib of libraries) {
       if (!lib.dims.includes(d) || !filter(lib)) continue;
       const key = `${workload}/${lib.name}`;
       const h = history.get(key) ?? [];
-      const skip = fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, frameLimit, 1.5);
-      if (skip) { rows.push({ name: lib.name, ours: lib.ours, note: skip }); continue; }
+      const skip = fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, frameLimit, 1.5, 1.5);
+      const row = { name: lib.name, ours: lib.ours };
+      rows.push(row);
+      if (skip) { row.note = skip; continue; }
       const m = new Motion(n, d, 7);
       collectGarbage();
       const state = lib.create(m.boxes, d);
       state.run(m.boxes); // warm-up frame
-      const times = [];
-      const counts = [];
-      let note;
-      const start = now();
-      for (let f = 0; f < frames; f++) {
-        if (f > 0 && now() - start > timeLimit) { note = `${f} frames (time limit)`; break; }
-        m.step();
-        const t0 = now();
-        counts.push(state.run(m.boxes));
-        times.push(now() - t0);
-        if (reference === undefined && (f === 0 || f === frames - 1)) {
-          checkCount(lib, counts[f], oracleCount(m.boxes, d), `${workload} n=${n} frame ${f}`);
+      entries.push({ lib, row, h, m, state, times: [], counts: [], elapsed: 0, note: undefined });
+    }
+    const reference = entries.find((e) => e.lib.ours);
+    const each = (e, f) => {
+      e.m.step();
+      const t0 = now();
+      e.counts.push(e.state.run(e.m.boxes));
+      const t = now() - t0;
+      e.times.push(t);
+      e.elapsed += t;
+      if (f + 1 < frames && e.elapsed > timeLimit) { e.note = `${f + 1} frames (time limit)`; return false; }
+      return true;
+    };
+    // after each turn: the reference against the oracle on the first and last frames, the others against it
+    each.afterTurn = (f) => {
+      const boxes = entries.find((e) => e.counts.length === f + 1)?.m.boxes;
+      let oracle;
+      const expect = () => (oracle ??= oracleCount(boxes, d));
+      for (const e of entries) {
+        if (e.counts.length !== f + 1) continue;
+        const count = e.counts[f];
+        if (e === reference || reference === undefined || reference.counts.length <= f) {
+          // the reference checks itself on the first and last frames; a library past the reference's frames too
+          if (f === 0 || f === frames - 1 || e.stopped) e.note = checkCount(e.lib, count, expect(), `${workload} n=${n} frame ${f}`) ?? e.note;
+        } else {
+          e.note = checkCount(e.lib, count, reference.counts[f], `${workload} n=${n} frame ${f}`) ?? e.note;
         }
-        // the reference library may have stopped early (time limit): past its frames, the oracle checks the last one
-        if (reference !== undefined && f < reference.length) note = checkCount(lib, counts[f], reference[f], `${workload} n=${n} frame ${f}`) ?? note;
-        else if (reference !== undefined && f === frames - 1) note = checkCount(lib, counts[f], oracleCount(m.boxes, d), `${workload} n=${n} frame ${f}`) ?? note;
       }
-      let bytesPerBox;
-      if (state.world) bytesPerBox = state.world.byteCount / n;
-      state.dispose?.();
-      reference ??= counts;
-      if (verbose) console.log(`  .. ${lib.name} ${(times.reduce((x, y) => x + y) / times.length).toFixed(3)} ms per frame`);
-      const s = stats(times);
-      h.push([n, s.median]); // predictions use the median, robust to collector pauses
+    };
+    takeTurns(entries, frames, each);
+    for (const e of entries) {
+      const bytesPerBox = e.state.world ? e.state.world.byteCount / n : undefined;
+      e.state.dispose?.();
+      if (verbose) console.log(`  .. ${e.lib.name} ${(e.times.reduce((x, y) => x + y) / e.times.length).toFixed(3)} ms per frame`);
+      const s = stats(e.times);
+      e.h.push([n, s.median]); // predictions use the median, robust to collector pauses
       s.median = s.mean; // motion reports the mean per frame
-      history.set(key, h);
-      rows.push({ name: lib.name, ours: lib.ours, stats: s, pairs: counts[counts.length - 1], note: bytesPerBox ? `${bytesPerBox.toFixed(0)} bytes per box` : note, bytesPerBox });
+      history.set(`${workload}/${e.lib.name}`, e.h);
+      Object.assign(e.row, { stats: s, pairs: e.counts[e.counts.length - 1], note: bytesPerBox ? `${bytesPerBox.toFixed(0)} bytes per box` : e.note, bytesPerBox });
     }
     report(workload, n, d, rows);
   }
