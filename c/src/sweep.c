@@ -86,6 +86,62 @@ static inline __attribute__( ( always_inline ) ) void spCheckMoving( const spWor
 	*outValid = valid;
 }
 
+#if defined( __clang__ ) || ( defined( __GNUC__ ) && __GNUC__ >= 12 )
+typedef float spFloat4 __attribute__( ( vector_size( 16 ) ) );
+typedef double spDouble2 __attribute__( ( vector_size( 16 ) ) );
+typedef int32_t spInt4 __attribute__( ( vector_size( 16 ) ) );
+
+// spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one:
+// the same operations in the same order per axis, so the same statistics to the bit, in about half the
+// instructions.
+static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int* outValid )
+{
+	const float* bounds = w->bounds;
+	const uint32_t* ids = w->ids;
+	const uint8_t* flags = w->flags;
+	const spFloat4 lowest = { -FLT_MAX, -FLT_MAX, 0.0f, 0.0f };
+	const spFloat4 highest = { 0.0f, 0.0f, FLT_MAX, FLT_MAX };
+	spInt4 valid = { -1, -1, -1, -1 };
+	spDouble2 sum = { 0.0, 0.0 }, sumSq = { 0.0, 0.0 }, width = { 0.0, 0.0 };
+	spFloat4 lo = { INFINITY, INFINITY, INFINITY, INFINITY }, hi = -lo;
+	for ( int slot = 0; slot < w->slotCount; ++slot )
+	{
+		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			continue;
+		}
+		spFloat4 b;
+		memcpy( &b, bounds + (size_t)slot * 4, sizeof( b ) );
+		// lanes 0 and 1: -FLT_MAX <= min <= max; lanes 2 and 3: min <= max <= FLT_MAX (NaN fails both)
+		const spFloat4 below = __builtin_shufflevector( lowest, b, 0, 1, 4, 5 );
+		const spFloat4 above = __builtin_shufflevector( b, highest, 2, 3, 6, 7 );
+		valid &= ( b >= below ) & ( b <= above );
+		const spDouble2 mn = __builtin_convertvector( __builtin_shufflevector( b, b, 0, 1 ), spDouble2 );
+		const spDouble2 mx = __builtin_convertvector( __builtin_shufflevector( b, b, 2, 3 ), spDouble2 );
+		const spDouble2 c = 0.5 * ( mn + mx );
+		sum += c;
+		sumSq += c * c;
+		width += mx - mn;
+		// lanes 0 and 1 of lo are the smallest mins, lanes 2 and 3 of hi the largest maxes
+		const spInt4 less = b < lo, more = b > hi;
+		lo = (spFloat4)( ( (spInt4)b & less ) | ( (spInt4)lo & ~less ) );
+		hi = (spFloat4)( ( (spInt4)b & more ) | ( (spInt4)hi & ~more ) );
+	}
+	for ( int a = 0; a < 2; ++a )
+	{
+		stats[a].sum = sum[a];
+		stats[a].sumSq = sumSq[a];
+		stats[a].width = width[a];
+		stats[a].lo = lo[a];
+		stats[a].hi = hi[2 + a];
+	}
+	*outValid = ( valid[0] & valid[1] & valid[2] & valid[3] ) != 0;
+}
+#define SP_CHECK_MOVING_2D( w, stats, valid ) spCheckMoving2D( w, stats, valid )
+#else
+#define SP_CHECK_MOVING_2D( w, stats, valid ) spCheckMoving( w, stats, 2, valid )
+#endif
+
 static spResult spReject( spWorld* w, int slot, spResult r )
 {
 	w->lastInvalidBox.bits = w->ids[slot];
@@ -112,7 +168,7 @@ static spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, 
 			spCheckMoving( w, stats, 1, &valid );
 			break;
 		case 2:
-			spCheckMoving( w, stats, 2, &valid );
+			SP_CHECK_MOVING_2D( w, stats, &valid );
 			break;
 		case 3:
 			spCheckMoving( w, stats, 3, &valid );
