@@ -1,4 +1,5 @@
-// npm run bench [-- --quick] [-- --only=motion]: every library on the same seeded scenes, in one process.
+// npm run bench [-- --quick] [-- --only=motion]: every library on the same seeded scenes, in one process, the
+// libraries taking turns run by run (see takeTurns).
 // Prints the median ms per run (one-shot) or per frame (motion), mean±std and min, and each library's time as a
 // multiple of sweep-prune's; writes tests/bench/results/bench-js.json. Every run's pair count is checked.
 import { execFileSync } from 'node:child_process';
