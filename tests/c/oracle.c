@@ -230,3 +230,10 @@ uint32_t AddRandomBox( spWorldId world, Mirror* m, Rng* rng, float size )
 	MirrorAdd( m, id.bits, min, max );
 	return id.bits;
 }
+
+int SetMirrorBoxStatic( spWorldId world, Mirror* m, int i, bool isStatic )
+{
+	ENSURE_OK( spWorld_SetBoxStatic( world, ( spBoxId ){ m->ids[i] }, isStatic ) );
+	m->statics[i] = (uint8_t)isStatic;
+	return 0;
+}

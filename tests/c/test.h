@@ -71,6 +71,10 @@ void RandomBox( Rng* rng, int d, float size, float* min, float* max );
 /// Add a random box (RandomBox) to the world and the mirror. Returns its id, or 0 if the world refused it.
 uint32_t AddRandomBox( spWorldId world, Mirror* m, Rng* rng, float size );
 
+/// Switch the mirror's box i between static and moving, in the world and the mirror. Returns 0, or 1 (with a
+/// message) if the world refused.
+int SetMirrorBoxStatic( spWorldId world, Mirror* m, int i, bool isStatic );
+
 void MirrorInit( Mirror* m, int dimensions );
 void MirrorFree( Mirror* m );
 void MirrorAdd( Mirror* m, uint32_t id, const float* min, const float* max );

@@ -427,14 +427,6 @@ int RebuildsAsTheSceneShrinks( void )
 	return 0;
 }
 
-// Switch a box between static and moving in the world and the mirror.
-static int SetStatic( spWorldId w, Mirror* m, int i, bool isStatic )
-{
-	ENSURE_OK( spWorld_SetBoxStatic( w, ( spBoxId ){ m->ids[i] }, isStatic ) );
-	m->statics[i] = isStatic;
-	return 0;
-}
-
 int ChurnFramesMatchBruteForce( void )
 {
 	// Coherent motion with boxes added, removed, and switched between static and moving on every frame, so the
@@ -472,12 +464,12 @@ int ChurnFramesMatchBruteForce( void )
 				for ( int a = 0; a < 2 * d; ++a )
 					spWorld_GetBounds( w, NULL )[spBoxId_Slot( ( spBoxId ){ id } ) * 2 * d + (uint32_t)a] = NAN;
 				const int s = RngInt( &rng, m.count );
-				RUN_SUB( SetStatic( w, &m, s, !m.statics[s] ) );
+				RUN_SUB( SetMirrorBoxStatic( w, &m, s, !m.statics[s] ) );
 			}
 			// static and back within the frame
 			const int t = RngInt( &rng, m.count );
-			RUN_SUB( SetStatic( w, &m, t, !m.statics[t] ) );
-			RUN_SUB( SetStatic( w, &m, t, !m.statics[t] ) );
+			RUN_SUB( SetMirrorBoxStatic( w, &m, t, !m.statics[t] ) );
+			RUN_SUB( SetMirrorBoxStatic( w, &m, t, !m.statics[t] ) );
 			// removed, and a new box in its slot
 			uint32_t id = m.ids[RngInt( &rng, m.count )];
 			ENSURE_OK( spWorld_RemoveBox( w, ( spBoxId ){ id } ) );

@@ -62,8 +62,7 @@ static int FeatureSequence( int d, uint32_t seed, int steps )
 		{
 			int i = RngInt( &rng, m.count );
 			int s = RngInt( &rng, 3 ) != 0;
-			ENSURE_OK( spWorld_SetBoxStatic( w, ( spBoxId ){ m.ids[i] }, s ) );
-			m.statics[i] = (uint8_t)s;
+			RUN_SUB( SetMirrorBoxStatic( w, &m, i, s ) );
 			ENSURE( spWorld_IsBoxStatic( w, ( spBoxId ){ m.ids[i] } ) == s );
 		}
 		else if ( op < 70 )
@@ -180,8 +179,7 @@ int StaticBoxesCostNothingWhileStill( void )
 		MirrorAdd( &m, id.bits, min, max );
 		if ( i >= 10 )
 		{
-			ENSURE_OK( spWorld_SetBoxStatic( w, id, true ) );
-			m.statics[m.count - 1] = 1;
+			RUN_SUB( SetMirrorBoxStatic( w, &m, m.count - 1, true ) );
 		}
 	}
 	uint32_t* prev = NULL;
@@ -253,8 +251,7 @@ int QueriesMatchBruteForce( void )
 			MirrorAdd( &m, id.bits, min, max );
 			if ( i % 3 == 0 )
 			{
-				ENSURE_OK( spWorld_SetBoxStatic( w, id, true ) );
-				m.statics[m.count - 1] = 1;
+				RUN_SUB( SetMirrorBoxStatic( w, &m, m.count - 1, true ) );
 			}
 			if ( i % 5 == 0 )
 			{
