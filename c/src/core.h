@@ -180,7 +180,7 @@ typedef struct spWorld
 
 enum
 {
-	SP_FLAG_IN_ORDER = 1,			 // the slot has an entry in the sweep order
+	SP_FLAG_IN_ORDER = 1,			 // the slot has an entry in the order of the moving boxes
 	SP_FLAG_IN_ENDPOINTS_0 = 1 << 1, // bit (1 << (1 + axis)): the slot has endpoints in that axis's list
 	SP_FLAG_STATIC = 1 << 5,		 // the box is static
 	SP_FLAG_IN_STATICS = 1 << 6,	 // the slot has an entry in the statics list

@@ -97,7 +97,6 @@ static float spSlabFloor( const spIndex* index, int s )
 	return spKeyToFloat( hi );
 }
 
-
 bool spReservePacked( spIndex* index, int n, int stride )
 {
 	int cap = index->packedCapacity * stride;
@@ -390,7 +389,6 @@ void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* 
 		}
 	}
 }
-
 
 bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min, const float* max, uint32_t mask,
 				   spPairArray* out, uint32_t pairWith )

@@ -379,6 +379,14 @@ spResult spWorld_Reserve( spWorldId worldId, int capacity )
 }
 
 // Resolve a box id to its slot, or report why it is not a live box of this world.
+// The box of `slot` leaves the moving boxes' index (removed, or made static): the next update's refresh drops its
+// entries.
+static void spLeaveIndex( spWorld* w, int slot )
+{
+	w->goneMovers += ( w->flags[slot] & SP_FLAG_INDEXED ) != 0;
+	w->flags[slot] &= (uint8_t)~SP_FLAG_INDEXED;
+}
+
 static spResult spResolveBox( const spWorld* w, spBoxId boxId, int* outSlot )
 {
 	uint32_t slot = spBoxId_Slot( boxId );
@@ -489,8 +497,7 @@ spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 	w->boxCount -= 1;
 	w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
 	w->structureVersion += 1;
-	w->goneMovers += ( w->flags[slot] & SP_FLAG_INDEXED ) != 0;
-	w->flags[slot] &= (uint8_t)~SP_FLAG_INDEXED;
+	spLeaveIndex( w, slot );
 	uint32_t gen = w->generations[slot] + 1;
 	if ( gen > SP_GENERATION_MASK )
 	{
@@ -600,8 +607,7 @@ spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic )
 	// Both lists have one entry per slot of capacity, so appending cannot fail.
 	if ( isStatic )
 	{
-		w->goneMovers += ( w->flags[slot] & SP_FLAG_INDEXED ) != 0;
-		w->flags[slot] &= (uint8_t)~SP_FLAG_INDEXED;
+		spLeaveIndex( w, slot );
 		w->flags[slot] |= SP_FLAG_STATIC;
 		w->orderDirty |= ( w->flags[slot] & SP_FLAG_IN_ORDER ) != 0;
 		if ( ( w->flags[slot] & SP_FLAG_IN_STATICS ) == 0 )
