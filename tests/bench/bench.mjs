@@ -104,15 +104,15 @@ function report(workload, n, d, rows) {
 // with the next library. This machine's speed swings by up to 2x over seconds (other tenants of the host), so
 // libraries timed one after another, each in a block of runs, could land in different phases and the ratio would
 // measure the machine; taking turns puts every library's runs in the same phases. A library stops taking turns at
-// its own time limits.
-function takeTurns(entries, turns, each) {
+// its own time limits: `each(entry, r)` runs its turn and returns false to stop. `afterTurn(r)` runs after each.
+function takeTurns(entries, turns, each, afterTurn = () => {}) {
   const active = [...entries];
   for (let r = 0; r < turns && active.length > 0; r++) {
     for (let k = 0; k < active.length; k++) {
       const e = active[(r + k) % active.length];
       if (each(e, r) === false) e.stopped = true;
     }
-    each.afterTurn?.(r);
+    afterTurn(r);
     for (let k = active.length - 1; k >= 0; k--) if (active[k].stopped) active.splice(k, 1);
   }
 }
@@ -195,7 +195,7 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
       return true;
     };
     // after each turn: the reference against the oracle on the first and last frames, the others against it
-    each.afterTurn = (f) => {
+    const check = (f) => {
       const boxes = entries.find((e) => e.counts.length === f + 1)?.m.boxes;
       let oracle;
       const expect = () => (oracle ??= oracleCount(boxes, d));
@@ -210,7 +210,7 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
         }
       }
     };
-    takeTurns(entries, frames, each);
+    takeTurns(entries, frames, each, check);
     for (const e of entries) {
       const bytesPerBox = e.state.world ? e.state.world.byteCount / n : undefined;
       e.state.dispose?.();
