@@ -58,8 +58,10 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	const int count = index->entryCount;
 	const float* slabFloor = index->slabFloor;
 	int k = 0, m = 0, s = 0, moved = 0;
-	// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor)
+	// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor); floorNext2
+	// is the floor of slab s + 2
 	float floorS = slabFloor[0], floorNext = slabCount > 1 ? slabFloor[1] : INFINITY;
+	float floorNext2 = slabCount > 2 ? slabFloor[2] : INFINITY;
 	int nextStart = start[1];
 	float width = 0.0f; // the largest extent on the sweep axis among slab s's kept entries
 	keptStart[0] = 0;
@@ -84,6 +86,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 				nextStart = start[s + 1];
 				floorS = slabFloor[s];
 				floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
+				floorNext2 = s + 2 < slabCount ? slabFloor[s + 2] : INFINITY;
 			}
 			const uint32_t id = ids[i];
 			float box[2 * SP_MAX_DIMENSIONS];
@@ -105,15 +108,16 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 				}
 			}
 			k += keep;
-			// from the box's first old entry (one per box: its old min was in this slab), the slabs it reaches
-			// now and did not before: below this one, or past its old last slab
+			// From the box's first old entry (one per box: its old min was in this slab, so its old first slab is
+			// s), the slabs it reaches now and did not before: below this one, or past its old last slab. One
+			// branch, rarely taken, for every test that can rule that out (each of them alone would mispredict
+			// on the boxes that span two slabs): the box is the entry's second or later, or it does not start
+			// below s and its last slab is s or s + 1 now and was not s before, or is s now.
 			const float* old = entries + (size_t)i * stride;
-			if ( !( old[slabAt] >= floorS ) )
-			{
-				continue;
-			}
-			// still starting in this slab and ending before the next (most boxes): it reaches no new slab
-			if ( !( lo < floorS ) && hi < floorNext )
+			const int first = old[slabAt] >= floorS;
+			const int down = lo < floorS;
+			const int up = ( ( hi >= floorNext ) & !( old[slabAt + 1] >= floorNext ) ) | ( hi >= floorNext2 );
+			if ( !( first & ( down | up ) ) )
 			{
 				continue;
 			}

@@ -456,10 +456,13 @@ static int spCarryPlacePairs( const spIndex* index, const spPairArray* prev, spP
 							  int* goneCount )
 {
 	const int* remap = index->remap;
+	const spPair* in = prev->data;
+	const int count = prev->count;
 	int n = 0, g = 0;
-	for ( int k = 0; k < prev->count; ++k )
+	uint64_t last = 0; // the key of carried[n - 1] (0 before the first: every key is at least 0)
+	for ( int k = 0; k < count; ++k )
 	{
-		const spPair p = prev->data[k];
+		const spPair p = in[k];
 		SP_ASSERT( p.a < (uint32_t)index->previousCount && p.b < (uint32_t)index->previousCount );
 		const int x = remap[p.a], y = remap[p.b];
 		if ( ( x | y ) < 0 )
@@ -469,12 +472,20 @@ static int spCarryPlacePairs( const spIndex* index, const spPairArray* prev, spP
 		}
 		const spPair q = { (uint32_t)( x < y ? x : y ), (uint32_t)( x < y ? y : x ) };
 		const uint64_t key = spPairKey( q );
+		if ( key >= last )
+		{
+			// in order (nearly every pair): the key of the last one stays in a register
+			carried[n++] = q;
+			last = key;
+			continue;
+		}
 		int j = n++;
-		while ( j > 0 && key < spPairKey( carried[j - 1] ) )
+		do
 		{
 			carried[j] = carried[j - 1];
 			--j;
 		}
+		while ( j > 0 && key < spPairKey( carried[j - 1] ) );
 		carried[j] = q;
 	}
 	*goneCount = g;
@@ -489,14 +500,17 @@ static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, 
 	int i = 0, j = 0, nb = *beganCount, ne = *endedCount;
 	while ( i < pCount && j < qCount )
 	{
-		const uint64_t x = spPairKey( p[i] ), y = spPairKey( q[j] );
+		// equal pairs (nearly all on a coherent frame) compared as two words at once
+		uint64_t x, y;
+		memcpy( &x, p + i, sizeof( x ) );
+		memcpy( &y, q + j, sizeof( y ) );
 		if ( x == y )
 		{
 			out[j] = spPlacePairToIds( ids, q[j] );
 			++i;
 			++j;
 		}
-		else if ( x < y )
+		else if ( spPairKey( p[i] ) < spPairKey( q[j] ) )
 		{
 			ended[ne++] = spPlacePairToIds( ids, p[i++] );
 		}
