@@ -198,6 +198,16 @@ void spFree( void* ptr );
 /// kept. Returns false, leaving *data and *capacity untouched, on overflow or allocation failure.
 bool spGrow( void** data, int* capacity, int need, size_t elemSize );
 
+/// The capacity to grow to for `need` elements, for arrays whose size follows the boxes from frame to frame:
+/// `capacity` if it holds them, else the larger of 1.5 times it and `need` with an eighth more room, at least 16.
+/// The room keeps a size that wavers by a few elements from one frame to the next from reallocating (and copying)
+/// the array again in the next frames. Arrays that share one capacity are each grown to their multiple of it, and
+/// it is recorded as theirs.
+int spGrownCapacity( int capacity, int need );
+
+/// spGrow to spGrownCapacity.
+bool spGrowWithRoom( void** data, int* capacity, int need, size_t elemSize );
+
 /// Validate one box's bounds: finite, min <= max.
 spResult spCheckBounds( const float* min, const float* max, int dimensions );
 

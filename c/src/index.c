@@ -99,17 +99,17 @@ static float spSlabFloor( const spIndex* index, int s )
 
 bool spReservePacked( spIndex* index, int n, int stride )
 {
+	const int target = spGrownCapacity( index->packedCapacity, n );
 	int cap = index->packedCapacity * stride;
-	if ( !spGrow( (void**)&index->packed, &cap, n * stride, sizeof( float ) ) )
+	if ( !spGrow( (void**)&index->packed, &cap, target * stride, sizeof( float ) ) )
 		return false;
 	cap = index->packedCapacity;
-	if ( !spGrow( (void**)&index->packedIds, &cap, n, sizeof( uint32_t ) ) )
+	if ( !spGrow( (void**)&index->packedIds, &cap, target, sizeof( uint32_t ) ) )
 		return false;
 	cap = index->packedCapacity;
-	if ( !spGrow( (void**)&index->packedOrigins, &cap, n, sizeof( int ) ) )
+	if ( !spGrow( (void**)&index->packedOrigins, &cap, target, sizeof( int ) ) )
 		return false;
-	if ( n > index->packedCapacity )
-		index->packedCapacity = n;
+	index->packedCapacity = target;
 	return true;
 }
 
@@ -255,15 +255,18 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n
 	}
 	const int entries = counts[slabCount];
 
+	const int slabTarget = spGrownCapacity( index->slabCapacity, 2 * ( slabCount + 1 ) );
 	int cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabStart, &cap, 2 * ( slabCount + 1 ), sizeof( int ) ) )
+	if ( !spGrow( (void**)&index->slabStart, &cap, slabTarget, sizeof( int ) ) )
 		return false;
 	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
+	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, slabTarget, sizeof( float ) ) )
 		return false;
 	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabFloor, &cap, 2 * ( slabCount + 1 ), sizeof( float ) ) )
+	if ( !spGrow( (void**)&index->slabFloor, &cap, slabTarget, sizeof( float ) ) )
 		return false;
+	index->slabCapacity = slabTarget;
+	const int entryTarget = spGrownCapacity( index->entryCapacity, entries + SP_INDEX_PADDING );
 	cap = index->entryCapacity * stride;
 	int cap2 = index->entryCapacity;
 	// padding after the last entry: the spare entry of spScatterSlabs
@@ -272,27 +275,24 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n
 	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
 	const int global = n <= SP_GLOBAL_SORT_MAX;
 	const int sortCount = global ? n : largest;
-	if ( !spGrow( (void**)&index->entries, &cap, ( entries + SP_INDEX_PADDING ) * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) ||
-		 ( !global && !spReservePacked( index, entries + SP_INDEX_PADDING, stride ) ) )
+	if ( !spGrow( (void**)&index->entries, &cap, entryTarget * stride, sizeof( float ) ) ||
+		 !spGrow( (void**)&index->ids, &cap2, entryTarget, sizeof( uint32_t ) ) )
 		return false;
+	index->entryCapacity = entryTarget;
+	if ( !global && !spReservePacked( index, entries + SP_INDEX_PADDING, stride ) )
+		return false;
+	// two per key
+	const int sortTarget = spGrownCapacity( index->sortCapacity, sortCount );
 	cap = index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortKeys, &cap, sortCount, sizeof( float ) ) )
-		return false;
-	// two per key: the capacity in keys, doubled (spGrow may round each array up differently, and a smaller
-	// capacity than the array's would let it shrink below 2 * sortCapacity)
-	cap = 2 * index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortTemp, &cap, 2 * sortCount, sizeof( uint32_t ) ) )
+	if ( !spGrow( (void**)&index->sortKeys, &cap, sortTarget, sizeof( float ) ) )
 		return false;
 	cap = 2 * index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortOrder, &cap, 2 * sortCount, sizeof( int ) ) )
+	if ( !spGrow( (void**)&index->sortTemp, &cap, 2 * sortTarget, sizeof( uint32_t ) ) )
 		return false;
-	if ( sortCount > index->sortCapacity )
-		index->sortCapacity = sortCount;
-	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
-		index->entryCapacity = entries + SP_INDEX_PADDING;
-	if ( 2 * ( slabCount + 1 ) > index->slabCapacity )
-		index->slabCapacity = 2 * ( slabCount + 1 );
+	cap = 2 * index->sortCapacity;
+	if ( !spGrow( (void**)&index->sortOrder, &cap, 2 * sortTarget, sizeof( int ) ) )
+		return false;
+	index->sortCapacity = sortTarget;
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 

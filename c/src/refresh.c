@@ -310,17 +310,17 @@ static void spMergeSlabs( spIndex* index, const int* keptStart, const float* kep
 static bool spReserveIncoming( spIndex* index, int n, int stride )
 {
 	// two halves each: incoming as found, then grouped by slab
+	const int target = spGrownCapacity( index->incomingCapacity, n );
 	int cap = index->incomingCapacity * 2 * stride;
-	if ( !spGrow( (void**)&index->incoming, &cap, 2 * n * stride, sizeof( float ) ) )
+	if ( !spGrow( (void**)&index->incoming, &cap, 2 * target * stride, sizeof( float ) ) )
 		return false;
 	cap = index->incomingCapacity * 2;
-	if ( !spGrow( (void**)&index->incomingIds, &cap, 2 * n, sizeof( uint32_t ) ) )
+	if ( !spGrow( (void**)&index->incomingIds, &cap, 2 * target, sizeof( uint32_t ) ) )
 		return false;
 	cap = index->incomingCapacity;
-	if ( !spGrow( (void**)&index->incomingSlabs, &cap, n, sizeof( int ) ) )
+	if ( !spGrow( (void**)&index->incomingSlabs, &cap, target, sizeof( int ) ) )
 		return false;
-	if ( n > index->incomingCapacity )
-		index->incomingCapacity = n;
+	index->incomingCapacity = target;
 	return true;
 }
 
@@ -409,16 +409,16 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 
 	// Room for the new entries; realloc keeps the current ones, so a failure here still leaves the index whole.
 	const int entries = keptStart[slabCount] + m;
+	const int entryTarget = spGrownCapacity( index->entryCapacity, entries + SP_INDEX_PADDING );
 	int cap = index->entryCapacity * stride;
 	int cap2 = index->entryCapacity;
-	if ( !spGrow( (void**)&index->entries, &cap, ( entries + SP_INDEX_PADDING ) * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entries + SP_INDEX_PADDING, sizeof( uint32_t ) ) )
+	if ( !spGrow( (void**)&index->entries, &cap, entryTarget * stride, sizeof( float ) ) ||
+		 !spGrow( (void**)&index->ids, &cap2, entryTarget, sizeof( uint32_t ) ) )
 		return spRefreshOutOfMemory;
-	if ( entries + SP_INDEX_PADDING > index->entryCapacity )
-		index->entryCapacity = entries + SP_INDEX_PADDING;
+	index->entryCapacity = entryTarget;
 	const int previous = index->entryCount;
-	if ( !spGrow( (void**)&index->remap, &index->remapCapacity, previous, sizeof( int ) ) ||
-		 !spGrow( (void**)&index->previousIds, &index->previousIdsCapacity, previous, sizeof( uint32_t ) ) )
+	if ( !spGrowWithRoom( (void**)&index->remap, &index->remapCapacity, previous, sizeof( int ) ) ||
+		 !spGrowWithRoom( (void**)&index->previousIds, &index->previousIdsCapacity, previous, sizeof( uint32_t ) ) )
 		return spRefreshOutOfMemory;
 
 	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went.

@@ -559,11 +559,11 @@ static bool spMakePairLists( spWorld* w )
 	{
 		// carried pairs in found; began and ended candidates in eventScratch (began first), then sorted by id
 		// into began and ended through found
-		if ( !spGrow( (void**)&next->data, &next->capacity, mp, sizeof( spPair ) ) ||
-			 !spGrow( (void**)&w->began.data, &w->began.capacity, mp, sizeof( spPair ) ) ||
-			 !spGrow( (void**)&w->ended.data, &w->ended.capacity, was, sizeof( spPair ) ) ||
-			 !spGrow( (void**)&w->eventScratch.data, &w->eventScratch.capacity, mp + was + 1, sizeof( spPair ) ) ||
-			 !spGrow( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
+		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, mp, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->began.data, &w->began.capacity, mp, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->ended.data, &w->ended.capacity, was, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, mp + was + 1, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
 			return false;
 		spPair* beganIn = w->eventScratch.data;
 		spPair* endedIn = w->eventScratch.data + mp;
@@ -583,10 +583,10 @@ static bool spMakePairLists( spWorld* w )
 	}
 	else
 	{
-		if ( !spGrow( (void**)&next->data, &next->capacity, total, sizeof( spPair ) ) ||
-			 !spGrow( (void**)&w->began.data, &w->began.capacity, most, sizeof( spPair ) ) ||
-			 !spGrow( (void**)&w->ended.data, &w->ended.capacity, most, sizeof( spPair ) ) ||
-			 !spGrow( (void**)&w->eventScratch.data, &w->eventScratch.capacity, prev->count, sizeof( spPair ) ) )
+		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, total, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->began.data, &w->began.capacity, most, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->ended.data, &w->ended.capacity, most, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, prev->count, sizeof( spPair ) ) )
 			return false;
 		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended
 		spPlacePairsToIds( index->ids, nextPlaces->data, mp, w->began.data );

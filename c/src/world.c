@@ -68,6 +68,30 @@ bool spGrow( void** data, int* capacity, int need, size_t elemSize )
 	return true;
 }
 
+int spGrownCapacity( int capacity, int need )
+{
+	if ( need <= capacity )
+	{
+		return capacity;
+	}
+	long long cap = (long long)capacity + ( capacity >> 1 );
+	const long long room = (long long)need + ( need >> 3 );
+	if ( cap < room )
+	{
+		cap = room;
+	}
+	if ( cap < 16 )
+	{
+		cap = 16;
+	}
+	return cap > INT32_MAX ? INT32_MAX : (int)cap;
+}
+
+bool spGrowWithRoom( void** data, int* capacity, int need, size_t elemSize )
+{
+	return need <= *capacity || spGrow( data, capacity, spGrownCapacity( *capacity, need ), elemSize );
+}
+
 const char* spResultString( spResult result )
 {
 	switch ( result )
