@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The C benchmark, native (gcc -O3) and wasm (emcc -O3 -msimd128 -mbulk-memory, run in Node), on the same scenes:
-#   bash tests/bench/bench-c.sh [filter] [maxN]      e.g. bash tests/bench/bench-c.sh one-shot 1000000
+#   bash tests/bench/bench-c.sh [workload] [maxN]      e.g. bash tests/bench/bench-c.sh "one-shot uniform 2D" 1000000
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake -S . -B build/bench-native -DCMAKE_BUILD_TYPE=Release -DSP_BUILD_TESTS=OFF >/dev/null
@@ -8,7 +8,19 @@ cmake --build build/bench-native --target sp_bench -j2 >/dev/null
 if [[ ! -f build/wasm/CMakeCache.txt ]]; then bash web/scripts/setup.sh; fi
 cmake -S . -B build/wasm >/dev/null
 cmake --build build/wasm --target sp_bench -j2 >/dev/null
-echo "== native: $(gcc --version | head -1)"
-build/bench-native/sp_bench "$@"
-echo "== wasm: emcc, node $(node --version)"
-node --no-experimental-fetch build/wasm/sp_bench.js "$@"
+# The machine's speed swings over seconds (other tenants), so each workload runs natively and then as wasm before
+# the next workload starts: the two runs of a ratio are seconds apart, not minutes.
+# The median ms of each size in sp_bench's output: "n median" per line.
+medians() { awk '/median/ { for (i = 1; i <= NF; ++i) { if ($i ~ /^n=/) n = substr($i, 3); if ($i == "median") m = $(i + 1) } print n, m }'; }
+echo "native: $(gcc --version | head -1); wasm: emcc, node $(node --version)"
+if [[ $# -gt 0 ]]; then workloads=("$1"); shift; else workloads=("one-shot uniform 2D" "motion 2D" "one-shot clustered 2D" "one-shot uniform 3D"); fi
+for workload in "${workloads[@]}"; do
+  native=$(build/bench-native/sp_bench "$workload" "$@")
+  wasm=$(node --no-experimental-fetch build/wasm/sp_bench.js "$workload" "$@")
+  echo "== $workload: native"
+  echo "$native"
+  echo "== $workload: wasm"
+  echo "$wasm"
+  join <(medians <<<"$native") <(medians <<<"$wasm") |
+    awk -v w="$workload" '{ printf "%s n=%s: wasm/native %.2f (%s ms vs %s ms)\n", w, $1, $3 / $2, $3, $2 }'
+done
