@@ -488,3 +488,83 @@ int ChurnFramesMatchBruteForce( void )
 	}
 	return 0;
 }
+
+// An allocator that counts the allocations and reallocations it is asked for.
+static int sp_allocations = 0;
+static void* CountingRealloc( void* p, size_t size )
+{
+	if ( size == 0 )
+	{
+		free( p );
+		return NULL;
+	}
+	sp_allocations += 1;
+	return realloc( p, size );
+}
+
+int CoherentFramesDoNotAllocate( void )
+{
+	// Boxes drifting and bouncing inside the scene, as in a game: once the first frames have sized the world's
+	// arrays, refreshed frames allocate nothing, although the counts of entries and pairs waver from frame to frame
+	// (an array that shares its capacity with others, or one sized by the frame, reallocating on each new high would
+	// fail this).
+	spSetAllocator( CountingRealloc );
+	spWorldId w;
+	Mirror m;
+	Rng rng = { 11 };
+	const int n = 8000, d = 2;
+	RUN_SUB( RandomScene( d, &rng, n, 0.015f, &w, &m ) );
+	float* vel = malloc( sizeof( float ) * (size_t)n * 2 );
+	for ( int i = 0; i < n * 2; ++i )
+	{
+		vel[i] = ( RngFloat( &rng ) - 0.5f ) * 0.2f;
+	}
+	uint32_t* prev = NULL;
+	int prevCount = 0, refreshed = 0, lowPairs = INT32_MAX, highPairs = 0, allocations = 0;
+	for ( int frame = 0; frame < 70; ++frame )
+	{
+		for ( int i = 0; i < m.count && frame > 0; ++i )
+		{
+			float* b = m.bounds + (size_t)i * 2 * d;
+			for ( int a = 0; a < d; ++a )
+			{
+				float* v = vel + (size_t)i * 2 + a;
+				if ( ( b[a] < 0.0f && *v < 0.0f ) || ( b[d + a] > 100.0f && *v > 0.0f ) )
+					*v = -*v;
+				b[a] += *v;
+				b[d + a] += *v;
+			}
+			WriteBox( w, &m, i );
+		}
+		sp_allocations = 0;
+		ENSURE_OK( spWorld_Update( w ) );
+		if ( frame >= 10 )
+		{
+			const spCounters c = spWorld_GetCounters( w );
+			allocations += sp_allocations;
+			refreshed += c.refreshed;
+			lowPairs = c.pairs < lowPairs ? c.pairs : lowPairs;
+			highPairs = c.pairs > highPairs ? c.pairs : highPairs;
+		}
+		// the pairs against brute force on the first frame, and the pairs and events on the last (against the
+		// brute-force pairs of the frame before)
+		if ( frame == 68 )
+		{
+			free( prev );
+			prevCount = BruteForcePairs( &m, &prev );
+		}
+		if ( frame == 0 || frame == 69 )
+		{
+			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+		}
+	}
+	spSetAllocator( NULL );
+	ENSURE( refreshed == 60 );
+	ENSURE( highPairs > lowPairs ); // the counts do waver
+	ENSURE( allocations == 0 );
+	free( vel );
+	free( prev );
+	MirrorFree( &m );
+	spDestroyWorld( w );
+	return 0;
+}

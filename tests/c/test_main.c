@@ -18,6 +18,7 @@ int InvalidBoundsViewRejectsFrame( void );
 int EndpointsSorted( void );
 int LargeSceneMatchesBruteForce( void );
 int RefreshedFramesMatchBruteForce( void );
+int CoherentFramesDoNotAllocate( void );
 int ChurnFramesMatchBruteForce( void );
 int RebuildsAsTheSceneShrinks( void );
 int FiltersAndStaticsMatchBruteForce( void );
@@ -60,6 +61,7 @@ static const struct
 	{ "endpoints_sorted", EndpointsSorted },
 	{ "large_scene_matches_brute_force", LargeSceneMatchesBruteForce },
 	{ "refreshed_frames_match_brute_force", RefreshedFramesMatchBruteForce },
+	{ "coherent_frames_do_not_allocate", CoherentFramesDoNotAllocate },
 	{ "churn_frames_match_brute_force", ChurnFramesMatchBruteForce },
 	{ "rebuilds_as_the_scene_shrinks", RebuildsAsTheSceneShrinks },
 	{ "filters_and_statics_match_brute_force", FiltersAndStaticsMatchBruteForce },
