@@ -78,7 +78,8 @@ typedef struct spIndex
 	int* sortOrder;		// 2 per key
 	int sortCapacity;
 	// After spRefreshIndex: remap[i] is the place of the entry that was at place i before, or -1 if its box left
-	// that slab, and previousIds[i] its id (previousCount entries).
+	// that slab, and previousIds[i] its id (previousCount entries): the refresh writes the new ids into the
+	// previousIds buffer and swaps the two, so previousIds holds the ids as they were, with no copy.
 	int* remap;
 	uint32_t* previousIds;
 	int previousCount;

@@ -47,6 +47,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	float* kept = index->packed;
 	uint32_t* keptIds = index->packedIds;
 	int* keptOrigins = index->packedOrigins;
+	int* remap = index->remap;
 
 	// The reads of the bounds, in entry order, are random: a chunk at a time in a loop with nothing else in it, so
 	// that many of them are in flight at once. Then the chunk is processed in order, compacting in place (k never
@@ -95,6 +96,8 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
 			keptOrigins[k] = i;
+			// -1 unless the merge gives the entry its new place (a box dropped from the slab, here or later)
+			remap[i] = -1;
 			const int keep = ( lo < floorNext ) & ( hi >= floorS );
 			const float w = keep ? box[1] - box[0] : 0.0f;
 			width = w > width ? w : width;
@@ -288,7 +291,7 @@ static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, c
 	return width;
 }
 
-// Merge every slab (see spMergeSlab) into the index.
+// Merge every slab (see spMergeSlab) into the index: entries into entries, ids into previousIds (swapped after).
 static void spMergeSlabs( spIndex* index, const int* keptStart, const float* keptWidth, const int* inStart,
 						  const float* grouped, const uint32_t* groupedIds, int stride )
 {
@@ -298,7 +301,7 @@ static void spMergeSlabs( spIndex* index, const int* keptStart, const float* kep
 		index->slabStart[s] = out;
 		const int a = keptStart[s], na = keptStart[s + 1] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, index->ids + out, out,
+		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, index->previousIds + out, out,
 											  index->remap, index->packed + (size_t)a * stride,
 											  index->packedIds + a, index->packedOrigins + a, na,
 											  grouped + (size_t)b * stride, groupedIds + b, nb, stride, keptWidth[s] );
@@ -331,9 +334,11 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	const int slabCount = index->slabCount;
 	SP_ASSERT( index->axis >= 0 );
 
-	// Scratch first: kept entries (at most the current ones), incoming entries, per-slab counts.
+	// Scratch first: kept entries (at most the current ones), incoming entries, per-slab counts, the remap of the
+	// current entries (written from the pass on: nothing reads it unless the refresh is done).
 	if ( !spReservePacked( index, index->entryCount, stride ) || !spReserveIncoming( index, incomingLimit, stride ) ||
-		 !spGrow( (void**)&index->range, &index->rangeCapacity, 3 * ( slabCount + 1 ), sizeof( int ) ) )
+		 !spGrow( (void**)&index->range, &index->rangeCapacity, 3 * ( slabCount + 1 ), sizeof( int ) ) ||
+		 !spGrowWithRoom( (void**)&index->remap, &index->remapCapacity, index->entryCount, sizeof( int ) ) )
 		return spRefreshOutOfMemory;
 	int* keptStart = index->range;
 	int* inStart = keptStart + slabCount + 1;
@@ -409,26 +414,25 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 
 	// Room for the new entries; realloc keeps the current ones, so a failure here still leaves the index whole.
 	const int entries = keptStart[slabCount] + m;
+	// The new ids go to the previousIds buffer, which then changes places with ids: grown with them.
 	const int entryTarget = spGrownCapacity( index->entryCapacity, entries + SP_INDEX_PADDING );
 	int cap = index->entryCapacity * stride;
 	int cap2 = index->entryCapacity;
 	if ( !spGrow( (void**)&index->entries, &cap, entryTarget * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entryTarget, sizeof( uint32_t ) ) )
+		 !spGrow( (void**)&index->ids, &cap2, entryTarget, sizeof( uint32_t ) ) ||
+		 !spGrow( (void**)&index->previousIds, &index->previousIdsCapacity, entryTarget, sizeof( uint32_t ) ) )
 		return spRefreshOutOfMemory;
 	index->entryCapacity = entryTarget;
-	const int previous = index->entryCount;
-	if ( !spGrowWithRoom( (void**)&index->remap, &index->remapCapacity, previous, sizeof( int ) ) ||
-		 !spGrowWithRoom( (void**)&index->previousIds, &index->previousIdsCapacity, previous, sizeof( uint32_t ) ) )
-		return spRefreshOutOfMemory;
 
-	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went.
-	if ( previous > 0 )
-	{
-		memcpy( index->previousIds, index->ids, sizeof( uint32_t ) * (size_t)previous );
-		memset( index->remap, 0xFF, sizeof( int ) * (size_t)previous );
-	}
-	index->previousCount = previous;
+	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went; the
+	// ids of the entries before are then previousIds.
+	index->previousCount = index->entryCount;
 	spMergeSlabs( index, keptStart, keptWidth, inStart, grouped, groupedIds, stride );
+	SP_ASSERT( index->previousIdsCapacity >= index->entryCapacity );
+	uint32_t* ids = index->previousIds;
+	index->previousIds = index->ids;
+	index->ids = ids;
+	index->previousIdsCapacity = index->entryCapacity;
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 	index->entryCount = entries;
