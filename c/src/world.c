@@ -402,7 +402,6 @@ spResult spWorld_Reserve( spWorldId worldId, int capacity )
 	return spReserveSlots( w, capacity );
 }
 
-// Resolve a box id to its slot, or report why it is not a live box of this world.
 // The box of `slot` leaves the moving boxes' index (removed, or made static): the next update's refresh drops its
 // entries.
 static void spLeaveIndex( spWorld* w, int slot )
@@ -411,6 +410,7 @@ static void spLeaveIndex( spWorld* w, int slot )
 	w->flags[slot] &= (uint8_t)~SP_FLAG_INDEXED;
 }
 
+// Resolve a box id to its slot, or report why it is not a live box of this world.
 static spResult spResolveBox( const spWorld* w, spBoxId boxId, int* outSlot )
 {
 	uint32_t slot = spBoxId_Slot( boxId );
