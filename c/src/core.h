@@ -335,6 +335,10 @@ void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stic
 bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int count, int axis, int slabAxis,
 				   const spAxisStats* stats );
 
+/// Grow an index's entries and ids to `n` entries (spGrownCapacity), keeping the current ones. Returns false on
+/// allocation failure, changing nothing that is read.
+bool spReserveEntries( spIndex* index, int n, int stride );
+
 /// Grow an index's packed scratch (boxes in entry layout) to `n` entries. Returns false on allocation failure,
 /// changing nothing that is read.
 bool spReservePacked( spIndex* index, int n, int stride );

@@ -97,6 +97,19 @@ static float spSlabFloor( const spIndex* index, int s )
 	return spKeyToFloat( hi );
 }
 
+bool spReserveEntries( spIndex* index, int n, int stride )
+{
+	const int target = spGrownCapacity( index->entryCapacity, n );
+	int cap = index->entryCapacity * stride;
+	if ( !spGrow( (void**)&index->entries, &cap, target * stride, sizeof( float ) ) )
+		return false;
+	cap = index->entryCapacity;
+	if ( !spGrow( (void**)&index->ids, &cap, target, sizeof( uint32_t ) ) )
+		return false;
+	index->entryCapacity = target;
+	return true;
+}
+
 bool spReservePacked( spIndex* index, int n, int stride )
 {
 	const int target = spGrownCapacity( index->packedCapacity, n );
@@ -266,20 +279,14 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n
 	if ( !spGrow( (void**)&index->slabFloor, &cap, slabTarget, sizeof( float ) ) )
 		return false;
 	index->slabCapacity = slabTarget;
-	const int entryTarget = spGrownCapacity( index->entryCapacity, entries + SP_INDEX_PADDING );
-	cap = index->entryCapacity * stride;
-	int cap2 = index->entryCapacity;
-	// padding after the last entry: the spare entry of spScatterSlabs
 	// Few boxes (their bounds fit in cache): every box sorted at once, then copied into its slabs in that order,
 	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
 	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
 	const int global = n <= SP_GLOBAL_SORT_MAX;
 	const int sortCount = global ? n : largest;
-	if ( !spGrow( (void**)&index->entries, &cap, entryTarget * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entryTarget, sizeof( uint32_t ) ) )
-		return false;
-	index->entryCapacity = entryTarget;
-	if ( !global && !spReservePacked( index, entries + SP_INDEX_PADDING, stride ) )
+	// padding after the last entry: the spare entry of spScatterSlabs
+	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING, stride ) ||
+		 ( !global && !spReservePacked( index, entries + SP_INDEX_PADDING, stride ) ) )
 		return false;
 	// two per key
 	const int sortTarget = spGrownCapacity( index->sortCapacity, sortCount );

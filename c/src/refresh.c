@@ -415,14 +415,9 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	// Room for the new entries; realloc keeps the current ones, so a failure here still leaves the index whole.
 	const int entries = keptStart[slabCount] + m;
 	// The new ids go to the previousIds buffer, which then changes places with ids: grown with them.
-	const int entryTarget = spGrownCapacity( index->entryCapacity, entries + SP_INDEX_PADDING );
-	int cap = index->entryCapacity * stride;
-	int cap2 = index->entryCapacity;
-	if ( !spGrow( (void**)&index->entries, &cap, entryTarget * stride, sizeof( float ) ) ||
-		 !spGrow( (void**)&index->ids, &cap2, entryTarget, sizeof( uint32_t ) ) ||
-		 !spGrow( (void**)&index->previousIds, &index->previousIdsCapacity, entryTarget, sizeof( uint32_t ) ) )
+	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING, stride ) ||
+		 !spGrow( (void**)&index->previousIds, &index->previousIdsCapacity, index->entryCapacity, sizeof( uint32_t ) ) )
 		return spRefreshOutOfMemory;
-	index->entryCapacity = entryTarget;
 
 	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went; the
 	// ids of the entries before are then previousIds.

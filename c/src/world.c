@@ -89,7 +89,8 @@ int spGrownCapacity( int capacity, int need )
 
 bool spGrowWithRoom( void** data, int* capacity, int need, size_t elemSize )
 {
-	return need <= *capacity || spGrow( data, capacity, spGrownCapacity( *capacity, need ), elemSize );
+	// spGrownCapacity keeps the capacity when it holds `need`: spGrow then does nothing
+	return spGrow( data, capacity, spGrownCapacity( *capacity, need ), elemSize );
 }
 
 const char* spResultString( spResult result )
