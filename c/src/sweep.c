@@ -15,6 +15,11 @@
 #include <stdint.h>
 #include <math.h>
 #include <string.h>
+#if defined( __wasm_simd128__ )
+#include <wasm_simd128.h>
+#elif defined( __SSE2__ )
+#include <xmmintrin.h>
+#endif
 
 static void spResetStats( spAxisStats* stats, int d )
 {
@@ -87,6 +92,7 @@ static inline __attribute__( ( always_inline ) ) void spCheckMoving( const spWor
 }
 
 #if defined( __clang__ ) || ( defined( __GNUC__ ) && __GNUC__ >= 12 )
+#define SP_VECTOR_4 1
 typedef float spFloat4 __attribute__( ( vector_size( 16 ) ) );
 typedef double spDouble2 __attribute__( ( vector_size( 16 ) ) );
 typedef int32_t spInt4 __attribute__( ( vector_size( 16 ) ) );
@@ -397,11 +403,154 @@ static inline __attribute__( ( always_inline ) ) int spSweepSlab( spWorld* w, sp
 	return 1;
 }
 
+#if defined( SP_VECTOR_4 )
+// The lanes of a mask (all ones or zero in each lane) as four bits, lane 0 lowest.
+static inline int spMaskBits( spInt4 m )
+{
+#if defined( __wasm_simd128__ )
+	return wasm_i32x4_bitmask( (v128_t)m );
+#elif defined( __SSE2__ )
+	return _mm_movemask_ps( (__m128)m );
+#else
+	return ( m[0] & 1 ) | ( m[1] & 2 ) | ( m[2] & 4 ) | ( m[3] & 8 );
+#endif
+}
+
+#if defined( __wasm_simd128__ )
+// For each 4-bit mask, the byte shuffle that packs the 32-bit lanes whose bit is set into the first lanes, in
+// order (indices of 16 or more give zero bytes).
+#define SP_L( k ) 4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3
+#define SP_Z 16, 16, 16, 16
+static const uint8_t spHitLanes[16][16] __attribute__( ( aligned( 16 ) ) ) = {
+	{ SP_Z, SP_Z, SP_Z, SP_Z },				{ SP_L( 0 ), SP_Z, SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 1 ), SP_Z, SP_Z },
+	{ SP_L( 2 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 2 ), SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_L( 2 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_Z },
+	{ SP_L( 3 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 3 ), SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_L( 3 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 1 ), SP_L( 3 ), SP_Z },
+	{ SP_L( 2 ), SP_L( 3 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 2 ), SP_L( 3 ), SP_Z },
+	{ SP_L( 1 ), SP_L( 2 ), SP_L( 3 ), SP_Z }, { SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_L( 3 ) },
+};
+#undef SP_L
+#undef SP_Z
+#endif
+
+// spSweepSlab for 2D with no filter, four candidates at a time. The slab's min x, min y and max y are first copied
+// into three columns (`columns`, 3 * (end - begin + 4) floats; min x padded with +INFINITY, which no candidate
+// passes), so a group of four candidates is three vector loads; each test is one compare of four lanes, and the
+// four pairs are written with the count advanced by the hits (no branch on a test).
+static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, int slab, float* columns, int* tests )
+{
+	const float* e = w->dynamicIndex.entries;
+	const float floor = w->dynamicIndex.slabFloor[slab];
+	const int n = end - begin;
+	float* minXs = columns;
+	float* minYs = columns + n + 4;
+	float* maxYs = columns + 2 * ( n + 4 );
+	for ( int k = 0; k < n; ++k )
+	{
+		const float* b = e + (size_t)( begin + k ) * 4;
+		minXs[k] = b[0];
+		minYs[k] = b[2];
+		maxYs[k] = b[3];
+	}
+	for ( int k = n; k < n + 4; ++k )
+	{
+		minXs[k] = INFINITY;
+		minYs[k] = maxYs[k] = 0.0f;
+	}
+	const spInt4 lanes = { 0, 1, 2, 3 };
+	int t = 0;
+	for ( int k = 0; k < n; ++k )
+	{
+		// room for every candidate of box k, and for the up to three pairs past them that a group writes
+		if ( found->capacity - found->count < n - k + 3 &&
+			 !spGrow( (void**)&found->data, &found->capacity, found->count + ( n - k ) + 3, sizeof( spPair ) ) )
+		{
+			*tests += t;
+			return 0;
+		}
+		spPair* out = found->data + found->count;
+		const int i = begin + k;
+		const float maxX = e[(size_t)i * 4 + 1], minY = minYs[k], maxY = maxYs[k];
+		// reported in the first slab both boxes touch, the one where either starts: j must start here unless i does
+		const float low = minY >= floor ? -INFINITY : floor;
+		const spFloat4 maxXi = { maxX, maxX, maxX, maxX };
+		const spFloat4 minYi = { minY, minY, minY, minY };
+		const spFloat4 maxYi = { maxY, maxY, maxY, maxY };
+		const spFloat4 lows = { low, low, low, low };
+		int l = k + 1;
+		for ( ;; )
+		{
+			spFloat4 minXj, minYj, maxYj;
+			memcpy( &minXj, minXs + l, sizeof( minXj ) );
+			memcpy( &minYj, minYs + l, sizeof( minYj ) );
+			memcpy( &maxYj, maxYs + l, sizeof( maxYj ) );
+			// candidates: overlapping on x (a prefix of the lanes: the slab is sorted by min x; the padding fails)
+			const spInt4 inX = minXj <= maxXi;
+			// closed intervals on y, and j starting in this slab unless i does
+			const spInt4 hit = inX & ( minYj <= maxYi ) & ( maxYj >= minYi ) & ( minYj >= lows );
+			const int bits = spMaskBits( hit );
+			const int j = begin + l;
+#if defined( __wasm_simd128__ )
+			// the places of the hits packed to the first lanes (a byte shuffle from a table), then four pairs
+			// (i, place) written as two vectors
+			const v128_t places = wasm_i8x16_swizzle( wasm_i32x4_add( wasm_i32x4_splat( j ), (v128_t)lanes ),
+													  wasm_v128_load( spHitLanes[bits] ) );
+			const v128_t is = wasm_i32x4_splat( i );
+			wasm_v128_store( out, wasm_i32x4_shuffle( is, places, 0, 4, 1, 5 ) );
+			wasm_v128_store( out + 2, wasm_i32x4_shuffle( is, places, 2, 6, 3, 7 ) );
+			out += __builtin_popcount( (unsigned)bits );
+#else
+			(void)lanes;
+			for ( int q = 0; q < 4; ++q )
+			{
+#if defined( __BYTE_ORDER__ ) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+				const uint64_t pair = (uint64_t)(uint32_t)( j + q ) << 32 | (uint32_t)i;
+				memcpy( out, &pair, sizeof( pair ) );
+#else
+				out->a = (uint32_t)i;
+				out->b = (uint32_t)( j + q );
+#endif
+				out += ( bits >> q ) & 1;
+			}
+#endif
+			const int xBits = spMaskBits( inX );
+			if ( xBits != 15 )
+			{
+				t += l - k - 1 + __builtin_popcount( (unsigned)xBits );
+				break;
+			}
+			l += 4;
+		}
+		found->count = (int)( out - found->data );
+	}
+	*tests += t;
+	return 1;
+}
+#define SP_SWEEP_SLAB_2D( w, found, begin, end, slab, tests ) spSweepSlab2D( w, found, begin, end, slab, w->sweepColumns, tests )
+#else
+#define SP_SWEEP_SLAB_2D( w, found, begin, end, slab, tests ) spSweepSlab( w, found, begin, end, slab, 2, 0, tests )
+#endif
+
 static bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
 	const int* start = index->slabStart;
 	found->count = 0;
+#if defined( SP_VECTOR_4 )
+	if ( w->dimensions == 2 && !filtered )
+	{
+		// the columns of spSweepSlab2D, for the largest slab
+		int largest = 0;
+		for ( int s = 0; s < index->slabCount; ++s )
+		{
+			largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
+		}
+		if ( !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity, 3 * ( largest + 4 ), sizeof( float ) ) )
+			return false;
+	}
+#endif
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
 		int ok;
@@ -413,7 +562,7 @@ static bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests
 				break;
 			case 2:
 				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 2, 1, tests )
-							  : spSweepSlab( w, found, start[s], start[s + 1], s, 2, 0, tests );
+							  : SP_SWEEP_SLAB_2D( w, found, start[s], start[s + 1], s, tests );
 				break;
 			case 3:
 				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 3, 1, tests )

@@ -196,6 +196,7 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->queryDistances );
 	spFree( w->found.data );
 	spFree( w->eventScratch.data );
+	spFree( w->sweepColumns );
 	spFree( w->placePairs[0].data );
 	spFree( w->placePairs[1].data );
 	spFree( w->pairStart );
@@ -376,7 +377,7 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += (size_t)w->orderCapacity * sizeof( int );
 	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
-	n += (size_t)w->pairStartCapacity * sizeof( int );
+	n += (size_t)w->pairStartCapacity * sizeof( int ) + (size_t)w->sweepColumnsCapacity * sizeof( float );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
