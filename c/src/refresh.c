@@ -350,11 +350,9 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 
 	int m, total = 0;
 	const int checkLive = world->goneMovers > 0;
+	// one copy each for 2D and 3D with the dimension a constant; 1D and 4D share one that reads it (smaller code)
 	switch ( d )
 	{
-		case 1:
-			m = spRefreshEntries( index, world, 1, keptStart, keptWidth, incomingLimit, swapBudget, &total );
-			break;
 		case 2:
 			m = spRefreshEntries( index, world, 2, keptStart, keptWidth, incomingLimit, swapBudget, &total );
 			break;
@@ -362,7 +360,7 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 			m = spRefreshEntries( index, world, 3, keptStart, keptWidth, incomingLimit, swapBudget, &total );
 			break;
 		default:
-			m = spRefreshEntries( index, world, 4, keptStart, keptWidth, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, world, d, keptStart, keptWidth, incomingLimit, swapBudget, &total );
 			break;
 	}
 	// boxes removed or made static since the last update: their entries were kept or moved like any other's
