@@ -13,6 +13,15 @@
 #define SP_ASSERT( c ) assert( c )
 #endif
 
+#if defined( __clang__ ) || ( defined( __GNUC__ ) && __GNUC__ >= 12 )
+/// Vectors of four lanes (GCC and Clang vector extensions, with __builtin_shufflevector: GCC 12 and later): wasm
+/// SIMD in the wasm build, SSE natively. Code that uses them keeps a scalar form for other compilers.
+#define SP_VECTOR_4 1
+typedef float spFloat4 __attribute__( ( vector_size( 16 ) ) );
+typedef double spDouble2 __attribute__( ( vector_size( 16 ) ) );
+typedef int32_t spInt4 __attribute__( ( vector_size( 16 ) ) );
+#endif
+
 /// One box pair, lower id first. Two uint32 values in a row, so an array of them is the public pair layout.
 typedef struct spPair
 {

@@ -69,13 +69,34 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	for ( int c0 = 0; c0 < count; c0 += chunk )
 	{
 		const int c1 = count - c0 < chunk ? count : c0 + chunk;
-		for ( int i = c0; i < c1; ++i )
+#if defined( SP_VECTOR_4 )
+		if ( d == 2 )
 		{
-			float* p = kept + (size_t)i * stride;
-			spPackBox( p, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * stride, d, axis );
-			// a removed box's free slot may hold NaN (nothing validates it): as a sort key it would stop the
-			// insertion sort of the other entries (its entry is dropped after this pass)
-			p[0] = p[0] == p[0] ? p[0] : -INFINITY;
+			// a box as one vector, its lanes put in entry order by one shuffle
+			const spInt4 nanToLow = { 0, -1, -1, -1 };
+			const spFloat4 low = { -INFINITY, 0.0f, 0.0f, 0.0f };
+			for ( int i = c0; i < c1; ++i )
+			{
+				spFloat4 b;
+				memcpy( &b, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * 4, sizeof( b ) );
+				b = axis == 0 ? __builtin_shufflevector( b, b, 0, 2, 1, 3 ) : __builtin_shufflevector( b, b, 1, 3, 0, 2 );
+				// as below: NaN in the sort key becomes -INFINITY
+				const spInt4 keepLane = ( b == b ) | nanToLow;
+				b = (spFloat4)( ( (spInt4)b & keepLane ) | ( (spInt4)low & ~keepLane ) );
+				memcpy( kept + (size_t)i * 4, &b, sizeof( b ) );
+			}
+		}
+		else
+#endif
+		{
+			for ( int i = c0; i < c1; ++i )
+			{
+				float* p = kept + (size_t)i * stride;
+				spPackBox( p, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * stride, d, axis );
+				// a removed box's free slot may hold NaN (nothing validates it): as a sort key it would stop the
+				// insertion sort of the other entries (its entry is dropped after this pass)
+				p[0] = p[0] == p[0] ? p[0] : -INFINITY;
+			}
 		}
 		for ( int i = c0; i < c1; ++i )
 		{

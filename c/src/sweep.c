@@ -91,11 +91,7 @@ static inline __attribute__( ( always_inline ) ) void spCheckMoving( const spWor
 	*outValid = valid;
 }
 
-#if defined( __clang__ ) || ( defined( __GNUC__ ) && __GNUC__ >= 12 )
-#define SP_VECTOR_4 1
-typedef float spFloat4 __attribute__( ( vector_size( 16 ) ) );
-typedef double spDouble2 __attribute__( ( vector_size( 16 ) ) );
-typedef int32_t spInt4 __attribute__( ( vector_size( 16 ) ) );
+#if defined( SP_VECTOR_4 )
 
 // spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one:
 // the same operations in the same order per axis, so the same statistics to the bit, in about half the
