@@ -2,8 +2,11 @@
 // The C engine on the scenes of tests/bench/scenes.mjs (same generator, same seeds, same float32 boxes), built
 // natively (gcc) and as wasm (emcc, run in Node), so the two builds of the same C can be compared:
 //   sp_bench [filter] [maxN]      e.g. sp_bench one-shot 100000
-// Instruction counts (hardware counters are not available on these machines):
-//   valgrind --tool=callgrind --callgrind-out-file=build/cg.out build/bench-native/sp_bench motion 100000
+//   sp_bench [filter] [maxN] [minN]  sizes from minN to maxN only
+// Instruction counts (hardware counters are not available on these machines): tests/bench/bench-c.sh runs one size
+// of a workload under callgrind, counting only inside spWorld_Update, and divides by the updates this program made
+// (printed last, to stderr). Where the instructions go:
+//   valgrind --tool=callgrind --callgrind-out-file=build/cg.out build/bench-native/sp_bench motion 100000 100000
 //   callgrind_annotate build/cg.out | head -30
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 #include "sweep_prune/sweep_prune.h"
@@ -190,6 +193,9 @@ static void Check( spResult r, const char* what )
 	}
 }
 
+// spWorld_Update calls made, for instructions per update under callgrind
+static long long updates;
+
 static spWorldId MakeWorld( const float* b, int n, int d )
 {
 	spWorldDef def = spDefaultWorldDef();
@@ -203,6 +209,7 @@ static spWorldId MakeWorld( const float* b, int n, int d )
 		Check( spWorld_AddBox( w, b + (size_t)i * 2 * d, b + (size_t)i * 2 * d + d, &id ), "add" );
 	}
 	Check( spWorld_Update( w ), "update" );
+	++updates;
 	return w;
 }
 
@@ -213,6 +220,7 @@ static int Frame( spWorldId w, const float* b, int n, int d, int* events )
 	float* bounds = spWorld_GetBounds( w, &floats );
 	memcpy( bounds, b, sizeof( float ) * 2 * (size_t)d * (size_t)n );
 	Check( spWorld_Update( w ), "update" );
+	++updates;
 	int count, began, ended;
 	spWorld_GetPairs( w, &count );
 	spWorld_GetBeganPairs( w, &began );
@@ -344,18 +352,21 @@ int main( int argc, char** argv )
 {
 	const char* filter = argc > 1 ? argv[1] : "";
 	int maxN = argc > 2 ? atoi( argv[2] ) : 1000000;
+	int minN = argc > 3 ? atoi( argv[3] ) : 0;
 	const int sizes[] = { 1000, 10000, 100000, 1000000 };
+#define SP_WANT( s, name ) ( sizes[s] <= maxN && sizes[s] >= minN && strstr( name, filter ) )
 	for ( int s = 0; s < 4; ++s )
-		if ( sizes[s] <= maxN && strstr( "one-shot uniform 2D", filter ) )
+		if ( SP_WANT( s, "one-shot uniform 2D" ) )
 			OneShot( "one-shot uniform 2D", sizes[s], 2, UniformScene );
 	for ( int s = 0; s < 3; ++s )
-		if ( sizes[s] <= maxN && strstr( "motion 2D", filter ) )
+		if ( SP_WANT( s, "motion 2D" ) )
 			Motion( sizes[s], 2 );
 	for ( int s = 1; s < 3; ++s )
-		if ( sizes[s] <= maxN && strstr( "one-shot clustered 2D", filter ) )
+		if ( SP_WANT( s, "one-shot clustered 2D" ) )
 			OneShot( "one-shot clustered 2D", sizes[s], 2, ClusteredScene );
 	for ( int s = 1; s < 3; ++s )
-		if ( sizes[s] <= maxN && strstr( "one-shot uniform 3D", filter ) )
+		if ( SP_WANT( s, "one-shot uniform 3D" ) )
 			OneShot( "one-shot uniform 3D", sizes[s], 3, UniformScene );
+	fprintf( stderr, "updates %lld\n", updates );
 	return 0;
 }
