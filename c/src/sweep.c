@@ -412,6 +412,17 @@ static inline int spMaskBits( spInt4 m )
 #endif
 }
 
+// The lanes set in a 4-bit mask: i32.popcnt in wasm; elsewhere from a table of 16 nibbles, unless the target has a
+// popcount instruction (x86-64's baseline has none, and __builtin_popcount is then a call into libgcc).
+static inline int spLaneCount( int bits )
+{
+#if defined( __wasm__ ) || defined( __POPCNT__ ) || defined( __ARM_NEON )
+	return __builtin_popcount( (unsigned)bits );
+#else
+	return (int)( ( 0x4332322132212110ull >> ( 4 * bits ) ) & 15u );
+#endif
+}
+
 #if defined( __wasm_simd128__ )
 // For each 4-bit mask, the byte shuffle that packs the 32-bit lanes whose bit is set into the first lanes, in
 // order (indices of 16 or more give zero bytes).
@@ -456,7 +467,7 @@ static inline __attribute__( ( always_inline ) ) int spSweepGroup( const float* 
 	const v128_t is = wasm_i32x4_splat( i );
 	wasm_v128_store( o, wasm_i32x4_shuffle( is, places, 0, 4, 1, 5 ) );
 	wasm_v128_store( o + 2, wasm_i32x4_shuffle( is, places, 2, 6, 3, 7 ) );
-	o += __builtin_popcount( (unsigned)bits );
+	o += spLaneCount( bits );
 #else
 	for ( int q = 0; q < 4; ++q )
 	{
@@ -531,7 +542,7 @@ static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, in
 			const int x2 = spSweepGroup( minXs, minYs, maxYs, l + 8, i, begin + l + 8, maxXi, minYi, maxYi, lows, &out );
 			if ( ( x0 & x1 & x2 ) != 15 )
 			{
-				t += l - k - 1 + __builtin_popcount( (unsigned)( x0 | x1 << 4 | x2 << 8 ) );
+				t += l - k - 1 + spLaneCount( x0 ) + spLaneCount( x1 ) + spLaneCount( x2 );
 				break;
 			}
 			l += SP_SWEEP_STEP;
