@@ -423,7 +423,14 @@ static inline int spLaneCount( int bits )
 #endif
 }
 
-#if defined( __wasm_simd128__ )
+#if !defined( __wasm_simd128__ )
+// For each 4-bit mask, the lanes whose bit is set, in order (then lane 0, never counted).
+static const uint8_t spHitOrder[16][4] = {
+	{ 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 2, 0, 0, 0 }, { 0, 2, 0, 0 },
+	{ 1, 2, 0, 0 }, { 0, 1, 2, 0 }, { 3, 0, 0, 0 }, { 0, 3, 0, 0 }, { 1, 3, 0, 0 }, { 0, 1, 3, 0 },
+	{ 2, 3, 0, 0 }, { 0, 2, 3, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 3 },
+};
+#else
 // For each 4-bit mask, the byte shuffle that packs the 32-bit lanes whose bit is set into the first lanes, in
 // order (indices of 16 or more give zero bytes).
 #define SP_L( k ) 4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3
@@ -469,17 +476,15 @@ static inline __attribute__( ( always_inline ) ) int spSweepGroup( const float* 
 	wasm_v128_store( o + 2, wasm_i32x4_shuffle( is, places, 2, 6, 3, 7 ) );
 	o += spLaneCount( bits );
 #else
+	// the same from a table of the hits' lanes (SSE2, x86-64's baseline, has no byte shuffle): four pairs written,
+	// the hits' first
+	const uint8_t* hits = spHitOrder[bits];
 	for ( int q = 0; q < 4; ++q )
 	{
-#if defined( __BYTE_ORDER__ ) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		const uint64_t pair = (uint64_t)(uint32_t)( j + q ) << 32 | (uint32_t)i;
-		memcpy( o, &pair, sizeof( pair ) );
-#else
-		o->a = (uint32_t)i;
-		o->b = (uint32_t)( j + q );
-#endif
-		o += ( bits >> q ) & 1;
+		o[q].a = (uint32_t)i;
+		o[q].b = (uint32_t)( j + hits[q] );
 	}
+	o += spLaneCount( bits );
 #endif
 	*out = o;
 	return spMaskBits( inX );
