@@ -38,7 +38,9 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
-	const int slabAt = index->slabAt;
+	// in 2D the slab axis, when there is one, is the second axis: its min is at 2, a constant the compiler can use
+	// (with one slab, whose floors are -INFINITY and INFINITY, every test below gives the same on any lane)
+	const int slabAt = d == 2 ? 2 : index->slabAt;
 	const int slabCount = index->slabCount;
 	const float* bounds = world->bounds;
 	const float* entries = index->entries;
