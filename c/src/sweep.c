@@ -474,7 +474,6 @@ static inline __attribute__( ( always_inline ) ) int spSweepGroup( const float* 
 	const v128_t is = wasm_i32x4_splat( i );
 	wasm_v128_store( o, wasm_i32x4_shuffle( is, places, 0, 4, 1, 5 ) );
 	wasm_v128_store( o + 2, wasm_i32x4_shuffle( is, places, 2, 6, 3, 7 ) );
-	o += spLaneCount( bits );
 #else
 	// the same from a table of the hits' lanes (SSE2, x86-64's baseline, has no byte shuffle): four pairs written,
 	// the hits' first
@@ -484,9 +483,8 @@ static inline __attribute__( ( always_inline ) ) int spSweepGroup( const float* 
 		o[q].a = (uint32_t)i;
 		o[q].b = (uint32_t)( j + hits[q] );
 	}
-	o += spLaneCount( bits );
 #endif
-	*out = o;
+	*out = o + spLaneCount( bits );
 	return spMaskBits( inX );
 }
 
@@ -494,11 +492,12 @@ static inline __attribute__( ( always_inline ) ) int spSweepGroup( const float* 
 #define SP_SWEEP_STEP 12
 
 // spSweepSlab for 2D with no filter, four candidates at a time. The slab's min x, min y and max y are first copied
-// into three columns (`columns`, 3 * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY, which no
-// candidate passes), so a group of four candidates is three vector loads; each test is one compare of four lanes,
+// into three columns (w->sweepColumns, 3 * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY, which
+// no candidate passes), so a group of four candidates is three vector loads; each test is one compare of four lanes,
 // and the four pairs are written with the count advanced by the hits (no branch on a test).
-static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, int slab, float* columns, int* tests )
+static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, int slab, int* tests )
 {
+	float* columns = w->sweepColumns;
 	const float* e = w->dynamicIndex.entries;
 	const float floor = w->dynamicIndex.slabFloor[slab];
 	const int n = end - begin;
@@ -557,7 +556,7 @@ static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, in
 	*tests += t;
 	return 1;
 }
-#define SP_SWEEP_SLAB_2D( w, found, begin, end, slab, tests ) spSweepSlab2D( w, found, begin, end, slab, w->sweepColumns, tests )
+#define SP_SWEEP_SLAB_2D( w, found, begin, end, slab, tests ) spSweepSlab2D( w, found, begin, end, slab, tests )
 #else
 #define SP_SWEEP_SLAB_2D( w, found, begin, end, slab, tests ) spSweepSlab( w, found, begin, end, slab, 2, 0, tests )
 #endif
