@@ -476,7 +476,7 @@ bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min,
 				if ( ( world->categories[slot] & mask ) == 0 )
 					continue;
 				p.a = id;
-				p.b = 0;
+				p.b = (uint32_t)i; // the entry's place: the box as the index holds it
 			}
 			else
 			{

@@ -6,12 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Gather the ids of boxes overlapping (min, max) from both indexes into w->found (as (id, 0) pairs).
-static spResult spGather( spWorld* w, const float* min, const float* max, uint32_t mask )
+// Gather the boxes overlapping (min, max) from both indexes into w->found as (id, place of its entry) pairs: the
+// moving boxes' first, then from *staticStart on the static boxes'.
+static spResult spGather( spWorld* w, const float* min, const float* max, uint32_t mask, int* staticStart )
 {
 	w->found.count = 0;
-	if ( !spQueryIndex( &w->dynamicIndex, w, min, max, mask, &w->found, 0 ) ||
-		 !spQueryIndex( &w->staticIndex, w, min, max, mask, &w->found, 0 ) )
+	if ( !spQueryIndex( &w->dynamicIndex, w, min, max, mask, &w->found, 0 ) )
+	{
+		return sp_resultOutOfMemory;
+	}
+	*staticStart = w->found.count;
+	if ( !spQueryIndex( &w->staticIndex, w, min, max, mask, &w->found, 0 ) )
 	{
 		return sp_resultOutOfMemory;
 	}
@@ -45,7 +50,8 @@ spResult spWorld_QueryBox( spWorldId worldId, const float* min, const float* max
 	{
 		return r;
 	}
-	r = spGather( w, min, max, mask );
+	int staticStart;
+	r = spGather( w, min, max, mask, &staticStart );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -96,6 +102,24 @@ static bool spRayEnter( const float* b, int d, const double* o, const double* di
 	}
 	*tEnter = t0;
 	return true;
+}
+
+// A box as an index entry holds it (the sweep axis first, then the other axes in order), in box layout: mins,
+// then maxes. Queries answer from the indexes, so they see every box where the last update saw it.
+static void spEntryToBox( const spIndex* index, int d, const float* e, float* box )
+{
+	const int axis = index->axis;
+	box[axis] = e[0];
+	box[d + axis] = e[1];
+	for ( int a = 0, k = 2; a < d; ++a )
+	{
+		if ( a != axis )
+		{
+			box[a] = e[k];
+			box[d + a] = e[k + 1];
+			k += 2;
+		}
+	}
 }
 
 typedef struct spHit
@@ -162,7 +186,8 @@ spResult spWorld_CastRay( spWorldId worldId, const float* origin, const float* d
 		if ( isinf( hi[a] ) )
 			hi[a] = 3.4028235e38f;
 	}
-	spResult r = spGather( w, lo, hi, mask );
+	int staticStart;
+	spResult r = spGather( w, lo, hi, mask, &staticStart );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -174,7 +199,9 @@ spResult spWorld_CastRay( spWorldId worldId, const float* origin, const float* d
 	for ( int i = 0; i < w->found.count; ++i )
 	{
 		uint32_t id = w->found.data[i].a;
-		const float* b = w->bounds + (size_t)spBoxId_Slot( ( spBoxId ){ id } ) * w->stride;
+		const spIndex* index = i < staticStart ? &w->dynamicIndex : &w->staticIndex;
+		float b[2 * SP_MAX_DIMENSIONS];
+		spEntryToBox( index, d, index->entries + (size_t)w->found.data[i].b * w->stride, b );
 		double t;
 		if ( spRayEnter( b, d, o, dir, tMax, &t ) )
 		{

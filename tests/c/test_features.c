@@ -344,3 +344,94 @@ int QueriesMatchBruteForce( void )
 	}
 	return 0;
 }
+
+// Every query answers from the last update: boxes moved since (setBox, the bounds array) are seen where the update
+// saw them, by castRay as by queryBox. And the pair list handed to bindings (spWorld_CopyPairs) is the world's own
+// copy: garbage written into it changes nothing.
+int QueriesSeeTheLastUpdate( void )
+{
+	for ( int d = 1; d <= 4; ++d )
+	{
+		spWorldId w = MakeWorld( d );
+		Mirror m;
+		MirrorInit( &m, d );
+		Rng rng = { 23u * (uint32_t)d };
+		for ( int i = 0; i < 400; ++i )
+		{
+			if ( AddRandomBox( w, &m, &rng, 0.08f ) == 0 )
+				return 1;
+			if ( i % 4 == 0 )
+				RUN_SUB( SetMirrorBoxStatic( w, &m, m.count - 1, true ) );
+		}
+		ENSURE_OK( spWorld_Update( w ) );
+		uint32_t* prev = NULL;
+		int prevCount = 0;
+		RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+		// move every box after the update, in the world only: the mirror keeps the update's bounds
+		int floatCount;
+		float* bounds = spWorld_GetBounds( w, &floatCount );
+		for ( int i = 0; i < m.count; ++i )
+		{
+			float* b = bounds + (size_t)spBoxId_Slot( ( spBoxId ){ m.ids[i] } ) * 2 * d;
+			for ( int a = 0; a < 2 * d; ++a )
+				b[a] += 7.0f;
+		}
+		for ( int q = 0; q < 60; ++q )
+		{
+			float o[4], lo[4], hi[4], dir[4];
+			double u[4], len = 0.0;
+			RandomBox( &rng, d, 0.3f, lo, hi );
+			for ( int a = 0; a < d; ++a )
+			{
+				o[a] = lo[a];
+				dir[a] = RngFloat( &rng ) - 0.5f;
+				len += (double)dir[a] * dir[a];
+			}
+			len = sqrt( len );
+			for ( int a = 0; a < d; ++a )
+				u[a] = dir[a] / len;
+			int rayHits = 0, boxHits = 0;
+			for ( int i = 0; i < m.count; ++i )
+			{
+				double t;
+				const float* b = m.bounds + (size_t)i * 2 * d;
+				rayHits += BruteRay( b, d, o, u, INFINITY, &t );
+				int overlap = 1;
+				for ( int a = 0; a < d; ++a )
+					overlap &= b[a] <= hi[a] && lo[a] <= b[d + a];
+				boxHits += overlap;
+			}
+			const uint32_t* ids;
+			const float* distances;
+			int count;
+			ENSURE_OK( spWorld_CastRay( w, o, dir, INFINITY, ~0u, &ids, &distances, &count ) );
+			ENSURE( count == rayHits );
+			for ( int i = 0; i < count; ++i )
+			{
+				double t;
+				int k = MirrorFind( &m, ids[i] );
+				ENSURE( k >= 0 && BruteRay( m.bounds + (size_t)k * 2 * d, d, o, u, INFINITY, &t ) );
+				ENSURE( fabs( t - distances[i] ) <= 1e-3 * ( 1.0 + t ) );
+			}
+			ENSURE_OK( spWorld_QueryBox( w, lo, hi, ~0u, &ids, &count ) );
+			ENSURE( count == boxHits );
+		}
+		// garbage in the copy handed out, then a frame with the moves: pairs, began and ended still exact
+		const uint32_t* copy;
+		int copyCount;
+		ENSURE_OK( spWorld_CopyPairs( w, &copy, &copyCount ) );
+		ENSURE( copyCount == prevCount && copyCount > 0 );
+		memset( (void*)copy, 0xFF, (size_t)copyCount * 2 * sizeof( uint32_t ) );
+		for ( int i = 0; i < m.count; ++i )
+		{
+			for ( int a = 0; a < 2 * d; ++a )
+				m.bounds[(size_t)i * 2 * d + a] += 7.0f;
+		}
+		ENSURE_OK( spWorld_Update( w ) );
+		RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+	return 0;
+}

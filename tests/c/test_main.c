@@ -25,6 +25,7 @@ int FiltersAndStaticsMatchBruteForce( void );
 int BipartiteGroupsReportCrossPairsOnly( void );
 int StaticBoxesCostNothingWhileStill( void );
 int QueriesMatchBruteForce( void );
+int QueriesSeeTheLastUpdate( void );
 // robustness (test_robust.c)
 int RobustInvalidBounds( void );
 int RobustInvertedBounds( void );
@@ -68,6 +69,7 @@ static const struct
 	{ "bipartite_groups_report_cross_pairs_only", BipartiteGroupsReportCrossPairsOnly },
 	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },
 	{ "queries_match_brute_force", QueriesMatchBruteForce },
+	{ "queries_see_the_last_update", QueriesSeeTheLastUpdate },
 	// robustness (test_robust.c)
 	{ "robust_invalid_bounds", RobustInvalidBounds },
 	{ "robust_inverted_bounds", RobustInvertedBounds },
