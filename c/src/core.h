@@ -175,6 +175,10 @@ typedef struct spWorld
 	int sweepColumnsCapacity;
 	spPairArray began;
 	spPairArray ended;
+	// A copy of pairs[current] for bindings that hand the list to users (spWorld_CopyPairs): the engine reads
+	// pairs[current] back at the next update, so a write into a handed-out list must not reach it.
+	spPairArray pairsCopy;
+	int pairsCopyValid; // pairsCopy holds the last update's pairs
 	spCounters counters;
 	spBoxId lastInvalidBox;
 

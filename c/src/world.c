@@ -20,6 +20,8 @@ static void* spDefaultRealloc( void* ptr, size_t size )
 }
 
 static spReallocFcn* sp_realloc = spDefaultRealloc;
+// Blocks freed or moved so far: a binding that hands out views of the engine's arrays drops them when it changes.
+static uint32_t sp_releaseCount;
 
 void spSetAllocator( spReallocFcn* fcn )
 {
@@ -28,15 +30,26 @@ void spSetAllocator( spReallocFcn* fcn )
 
 void* spRealloc( void* ptr, size_t size )
 {
-	return sp_realloc( ptr, size );
+	void* moved = sp_realloc( ptr, size );
+	if ( ptr != NULL && moved != NULL && moved != ptr )
+	{
+		sp_releaseCount += 1;
+	}
+	return moved;
 }
 
 void spFree( void* ptr )
 {
 	if ( ptr != NULL )
 	{
+		sp_releaseCount += 1;
 		sp_realloc( ptr, 0 );
 	}
+}
+
+uint32_t spGetReleaseCount( void )
+{
+	return sp_releaseCount;
 }
 
 bool spGrow( void** data, int* capacity, int need, size_t elemSize )
@@ -204,6 +217,7 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->pairs[1].data );
 	spFree( w->began.data );
 	spFree( w->ended.data );
+	spFree( w->pairsCopy.data );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{
 		spFree( w->endpoints[a].values );
@@ -379,7 +393,7 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
 	n += (size_t)w->pairStartCapacity * sizeof( int ) + (size_t)w->sweepColumnsCapacity * sizeof( float );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
-	n += (size_t)( w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
+	n += (size_t)( w->pairsCopy.capacity + w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
 				   w->placePairs[1].capacity ) *
 		 sizeof( spPair );
@@ -716,7 +730,12 @@ spResult spWorld_Update( spWorldId worldId )
 	{
 		return sp_resultInvalidWorld;
 	}
-	return spUpdateWorld( w );
+	spResult r = spUpdateWorld( w );
+	if ( r == sp_resultOk )
+	{
+		w->pairsCopyValid = 0;
+	}
+	return r;
 }
 
 spBoxId spWorld_GetLastInvalidBox( spWorldId worldId )
@@ -751,6 +770,36 @@ const uint32_t* spWorld_GetBeganPairs( spWorldId worldId, int* pairCount )
 const uint32_t* spWorld_GetEndedPairs( spWorldId worldId, int* pairCount )
 {
 	return spPairsOf( worldId, 2, pairCount );
+}
+
+spResult spWorld_CopyPairs( spWorldId worldId, const uint32_t** pairs, int* pairCount )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( pairs == NULL || pairCount == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	const spPairArray* p = &w->pairs[w->current];
+	if ( !w->pairsCopyValid )
+	{
+		if ( !spGrowWithRoom( (void**)&w->pairsCopy.data, &w->pairsCopy.capacity, p->count, sizeof( spPair ) ) )
+		{
+			return sp_resultOutOfMemory;
+		}
+		if ( p->count > 0 )
+		{
+			memcpy( w->pairsCopy.data, p->data, (size_t)p->count * sizeof( spPair ) );
+		}
+		w->pairsCopy.count = p->count;
+		w->pairsCopyValid = 1;
+	}
+	*pairs = (const uint32_t*)w->pairsCopy.data;
+	*pairCount = w->pairsCopy.count;
+	return sp_resultOk;
 }
 
 spCounters spWorld_GetCounters( spWorldId worldId )

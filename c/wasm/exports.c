@@ -113,6 +113,22 @@ SP_EXPORT const uint32_t* sp_pairs( uint32_t world, int which )
 	return p;
 }
 
+// The pairs as handed to users: a copy the world never reads back. out[0] = count, out[1] = pointer.
+SP_EXPORT int sp_copy_pairs( uint32_t world )
+{
+	const uint32_t* p = 0;
+	int count = 0;
+	spResult r = spWorld_CopyPairs( ( spWorldId ){ world }, &p, &count );
+	sp_scratch_block.out[0] = (uint32_t)count;
+	sp_scratch_block.out[1] = (uint32_t)(uintptr_t)p;
+	return r;
+}
+
+SP_EXPORT uint32_t sp_release_count( void )
+{
+	return spGetReleaseCount();
+}
+
 SP_EXPORT const spCounters* sp_counters( uint32_t world )
 {
 	sp_counters_block = spWorld_GetCounters( ( spWorldId ){ world } );

@@ -20,7 +20,8 @@ export type ErrorCode =
   | 'Disposed'
   | 'NotInitialized'
   | 'WasmLoadFailed'
-  | 'AlreadyRegistered';
+  | 'AlreadyRegistered'
+  | 'Busy';
 
 /** C result codes by value (`spResult`), index 0 being `sp_resultOk`. */
 export const RESULT_CODES: readonly (ErrorCode | 'Ok')[] = [

@@ -3,10 +3,44 @@
 import { SweepPruneError } from './errors.js';
 import type { RawExports } from './raw.js';
 
+// The platform's own types where the project has them (lib "dom", @types/node), and nothing otherwise, so that the
+// published types compile in a project with or without the DOM library.
+type Global = typeof globalThis;
+/** `WebAssembly.Module` where the platform's types declare it. */
+export type WasmModule = Global extends { WebAssembly: { Module: { prototype: infer M } } } ? M : never;
+/** `Response` where the platform's types declare it (lib "dom", or Node 18+'s types). */
+export type WasmResponse = Global extends { Response: { prototype: infer R } } ? R : never;
+/** `URL` where the platform's types declare it. */
+export type WasmUrl = Global extends { URL: { prototype: infer U } } ? U : never;
+
 /** What `init` accepts: nothing (the embedded module), wasm bytes, a compiled module, or a fetch Response / URL. */
-export type WasmSource = BufferSource | WebAssembly.Module | Response | PromiseLike<Response> | URL | string;
+export type WasmSource = ArrayBuffer | ArrayBufferView | WasmModule | WasmResponse | PromiseLike<WasmResponse> | WasmUrl | string;
+
+// The part of the WebAssembly and fetch APIs this file uses, declared here for the same reason.
+interface ResponseLike {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+interface WasmInstance {
+  readonly exports: unknown;
+}
+interface WasmApi {
+  readonly Module: abstract new (...args: never[]) => object;
+  instantiate(bytes: ArrayBuffer | ArrayBufferView, imports: object): Promise<{ instance: WasmInstance }>;
+  instantiate(module: object, imports: object): Promise<WasmInstance>;
+  instantiateStreaming?(response: ResponseLike, imports: object): Promise<{ instance: WasmInstance }>;
+}
+const platform = globalThis as unknown as {
+  WebAssembly: WasmApi;
+  URL?: abstract new (...args: never[]) => object;
+  fetch(url: unknown): Promise<ResponseLike>;
+};
 
 let engine: RawExports | undefined;
+let releases = 0;
 let pending: Promise<void> | undefined;
 
 type NodeProcess = { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } };
@@ -17,45 +51,67 @@ const inBrowser = typeof (globalThis as { location?: unknown }).location === 'ob
  * Whether a URL or path names a file on disk: a `file:` URL, or, outside browsers, a string that is not an absolute
  * URL. Node's `fetch` rejects both ("fetch failed" / "Failed to parse URL"), so these are read with `fs` instead.
  */
-function isLocalFile(source: string | URL): boolean {
-  if (source instanceof URL) return source.protocol === 'file:';
+function isUrl(source: unknown): source is { protocol: string; href: string } {
+  return platform.URL !== undefined && source instanceof platform.URL;
+}
+
+function isLocalFile(source: string | { protocol: string }): boolean {
+  if (typeof source !== 'string') return source.protocol === 'file:';
   if (/^file:/i.test(source)) return true;
   return !inBrowser && nodeProcess?.versions?.node !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(source);
 }
 
-async function readLocalFile(source: string | URL): Promise<Uint8Array<ArrayBuffer>> {
+async function readLocalFile(source: string | { href: string }): Promise<Uint8Array<ArrayBuffer>> {
   // process.getBuiltinModule (Node 20.16+, 22.3+) instead of `import('node:fs')`, which bundlers would try to resolve
   const fs = nodeProcess?.getBuiltinModule?.('fs/promises') as
-    | { readFile(path: string | URL): Promise<Uint8Array<ArrayBuffer>> }
+    | { readFile(path: unknown): Promise<Uint8Array<ArrayBuffer>> }
     | undefined;
   if (fs === undefined) {
     throw new Error(`cannot read ${String(source)} here; pass the bytes instead: init(await readFile(url))`);
   }
-  return fs.readFile(typeof source === 'string' && /^file:/i.test(source) ? new URL(source) : source);
+  if (typeof source !== 'string') return fs.readFile(source);
+  return fs.readFile(/^file:/i.test(source) && platform.URL ? new (platform.URL as unknown as new (s: string) => object)(source) : source);
 }
 
 async function instantiate(source: WasmSource): Promise<RawExports> {
   const imports = { env: { emscripten_notify_memory_growth: () => {} } };
-  let instance: WebAssembly.Instance;
-  if (source instanceof WebAssembly.Module) {
-    instance = await WebAssembly.instantiate(source, imports);
+  const wasm = platform.WebAssembly;
+  let instance: WasmInstance;
+  if (source instanceof wasm.Module) {
+    instance = await wasm.instantiate(source as object, imports);
   } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    instance = (await WebAssembly.instantiate(source as BufferSource, imports)).instance;
-  } else if ((typeof source === 'string' || source instanceof URL) && isLocalFile(source)) {
-    instance = (await WebAssembly.instantiate(await readLocalFile(source), imports)).instance;
+    instance = (await wasm.instantiate(source, imports)).instance;
+  } else if ((typeof source === 'string' || isUrl(source)) && isLocalFile(source)) {
+    instance = (await wasm.instantiate(await readLocalFile(source), imports)).instance;
   } else {
-    const response = await (typeof source === 'string' || source instanceof URL ? fetch(source) : source);
+    const response = await (typeof source === 'string' || isUrl(source)
+      ? platform.fetch(source)
+      : (source as ResponseLike | PromiseLike<ResponseLike>));
     if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
     const streaming =
-      typeof WebAssembly.instantiateStreaming === 'function' &&
+      typeof wasm.instantiateStreaming === 'function' &&
       response.headers.get('content-type')?.startsWith('application/wasm');
     instance = streaming
-      ? (await WebAssembly.instantiateStreaming(response, imports)).instance
-      : (await WebAssembly.instantiate(await response.arrayBuffer(), imports)).instance;
+      ? (await wasm.instantiateStreaming!(response, imports)).instance
+      : (await wasm.instantiate(await response.arrayBuffer(), imports)).instance;
   }
-  const exports = instance.exports as unknown as RawExports;
+  const exports = instance.exports as RawExports;
   exports._initialize();
+  releases = exports.sp_release_count();
   return exports;
+}
+
+/**
+ * After a call that may have freed or moved engine memory: detach every typed-array view taken before, by growing
+ * the memory by zero pages (which detaches its buffer). A kept view then reads as empty and writes to it are
+ * dropped; it can never write into memory the engine has since reused.
+ */
+export function dropStaleViews(raw: RawExports): void {
+  const n = raw.sp_release_count();
+  if (n !== releases) {
+    releases = n;
+    raw.memory.grow(0);
+  }
 }
 
 /**

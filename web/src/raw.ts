@@ -2,8 +2,14 @@
 // The wasm module's exports, typed by hand (c/wasm/exports.c is the other side). Pointers are byte offsets into
 // `memory`; box and world ids are uint32 values carried as numbers.
 
+/** The module's memory, typed structurally so the package's types need no DOM or WebAssembly library. */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
 export interface RawExports {
-  readonly memory: WebAssembly.Memory;
+  readonly memory: WasmMemory;
   _initialize(): void;
   sp_scratch(): number;
   sp_result_string(result: number): number;
@@ -21,6 +27,8 @@ export interface RawExports {
   sp_update(world: number): number;
   sp_last_invalid_box(world: number): number;
   sp_pairs(world: number, which: number): number;
+  sp_copy_pairs(world: number): number;
+  sp_release_count(): number;
   sp_counters(world: number): number;
   sp_endpoints(world: number, axis: number): number;
   sp_set_box_filter(world: number, box: number, category: number, mask: number): number;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The low-level API: a world of boxes addressed by numeric ids, with typed-array views into wasm memory.
 import { RESULT_CODES, SweepPruneError } from './errors.js';
-import { getEngine } from './loader.js';
+import { dropStaleViews, getEngine } from './loader.js';
 import { COUNTER_FIELDS, GENERATION_BITS, type RawExports, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from './raw.js';
 
 /** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
@@ -47,17 +47,23 @@ export interface Counters {
   refreshed: number;
 }
 
-/** Hits of `castRay`: box ids ordered by distance (ties by id), and the distance to where the ray enters each. */
+/**
+ * Hits of `castRay`: box ids ordered by distance (ties by id), and the distance to where the ray enters each.
+ * Arrays owned by the caller (copies), safe to keep.
+ */
 export interface RayHits {
   ids: Uint32Array;
   distances: Float32Array;
 }
 
-/** One axis's sorted endpoints: `values[i]` is a coordinate, `refs[i]` is `slot << 1 | isMax`. */
+/** One axis's sorted endpoints: `values[i]` is a coordinate, `refs[i]` is `slot << 1 | isMax`. Copies, safe to keep. */
 export interface Endpoints {
   values: Float32Array;
   refs: Uint32Array;
 }
+
+/** What a `forEach...` callback receives: the two box ids (`a < b`) and the data given to `addBox` for each. */
+export type PairCallback<T> = (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void;
 
 const PAIRS = 0;
 const BEGAN = 1;
@@ -68,8 +74,24 @@ function checkNumberArray(what: string, name: string, v: ArrayLike<number>, dime
     throw new SweepPruneError('InvalidArgument', `${what}: ${name} must be an array of ${dimensions} numbers, got ${v === null ? 'null' : typeof v}`);
   }
   if (v.length !== dimensions) {
-    throw new SweepPruneError('InvalidDimensions', `${what}: ${name} has ${v.length} coordinates; this world has ${dimensions} dimensions`);
+    throw new SweepPruneError('InvalidDimensions', `${what}: ${name} has ${count(v.length, 'coordinate')}; this world has ${count(dimensions, 'dimension')}`);
   }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+// A number that float32 cannot hold (beyond ±3.4028234663852886e38) becomes Infinity in the engine.
+function isFloat32(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(Math.fround(v));
+}
+
+function describeBad(v: unknown): string {
+  if (typeof v !== 'number') return `is ${v === null ? 'null' : typeof v}, not a number`;
+  if (Number.isNaN(v)) return 'is NaN';
+  if (!Number.isFinite(v)) return `is ${v}`;
+  return `(${v}) is beyond the float32 range ±3.4028234663852886e38`;
 }
 
 /** The slot of a box id: its bounds start at `slotOf(id) * 2 * dimensions` in `world.bounds`. */
@@ -85,7 +107,13 @@ export function slotOf(id: BoxId): number {
 export class World<T = unknown> {
   /** Number of axes. */
   readonly dimensions: number;
-  #data: (T | undefined)[] = [];
+  #data: (T | undefined)[] = []; // by slot
+  #owner: number[] = []; // by slot: the id whose data #data holds (0 when none)
+  // data of boxes removed since the last update (their pairs end at the next one), then of those whose pairs
+  // ended in the last update: passed to the forEach callbacks even after the slot is reused
+  #removedData = new Map<BoxId, T>();
+  #endedData = new Map<BoxId, T>();
+  #iterating = 0; // forEach callbacks running
   #raw: RawExports | undefined;
   #id = 0;
   #scratch = 0;
@@ -107,6 +135,7 @@ export class World<T = unknown> {
     this.dimensions = dimensions;
     this.#scratch = raw.sp_scratch();
     const r = raw.sp_create_world(dimensions, capacity);
+    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'new World');
     this.#id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
     this.#raw = raw;
@@ -140,8 +169,10 @@ export class World<T = unknown> {
     for (let a = 0; a < d; a++) {
       const lo = min[a]!;
       const hi = max[a]!;
-      if (typeof lo !== 'number' || typeof hi !== 'number' || !Number.isFinite(lo) || !Number.isFinite(hi)) {
-        throw new SweepPruneError('InvalidBounds', `${what}: min[${a}] (${lo}) and max[${a}] (${hi}) must be finite numbers; NaN and Infinity are rejected (use a large finite bound instead)`);
+      for (const [name, v] of [['min', lo], ['max', hi]] as const) {
+        if (!isFloat32(v)) {
+          throw new SweepPruneError('InvalidBounds', `${what}: ${name}[${a}] ${describeBad(v)}; bounds must be numbers within the float32 range (for an unbounded box use ±3.4028234663852886e38)`);
+        }
       }
       if (!(lo <= hi)) {
         throw new SweepPruneError('InvertedBounds', `${what}: min[${a}] (${lo}) must be <= max[${a}] (${hi})`);
@@ -161,15 +192,25 @@ export class World<T = unknown> {
     const raw = this.#engine('addBox');
     this.#writeBox(raw, 'addBox', min, max);
     const r = raw.sp_add_box(this.#id);
+    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'addBox');
     const id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
-    this.#data[id >>> GENERATION_BITS] = data;
+    const slot = id >>> GENERATION_BITS;
+    this.#data[slot] = data;
+    this.#owner[slot] = id;
     return id;
   }
 
   /** The `data` given to `addBox` for a live box (undefined for a stale or unknown id). */
   dataOf(id: BoxId): T | undefined {
     return this.isBoxValid(id) ? this.#data[id >>> GENERATION_BITS] : undefined;
+  }
+
+  // The data of a box in a pair list: a live box's, or a removed box's while its pairs can still be reported.
+  #dataFor(id: BoxId): T | undefined {
+    const slot = id >>> GENERATION_BITS;
+    if (this.#owner[slot] === id) return this.#data[slot];
+    return this.#removedData.get(id) ?? this.#endedData.get(id);
   }
 
   #checkId(what: string, id: BoxId): void {
@@ -186,8 +227,14 @@ export class World<T = unknown> {
     const raw = this.#engine('removeBox');
     this.#checkId('removeBox', id);
     const r = raw.sp_remove_box(this.#id, id);
+    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, `removeBox(${id})`, id);
-    // the data stays until the slot is reused, so forEachEnded can still pass it for this box's ended pairs
+    // kept for the forEach callbacks until this box's pairs have ended, even if addBox reuses the slot
+    const slot = id >>> GENERATION_BITS;
+    const data = this.#data[slot];
+    if (data !== undefined) this.#removedData.set(id, data);
+    this.#data[slot] = undefined;
+    this.#owner[slot] = 0;
   }
 
   #checkLive(raw: RawExports, what: string, id: BoxId): void {
@@ -238,6 +285,7 @@ export class World<T = unknown> {
     const raw = this.#engine('setBoxStatic');
     this.#checkLive(raw, 'setBoxStatic', id);
     raw.sp_set_box_static(this.#id, id, isStatic ? 1 : 0);
+    dropStaleViews(raw);
   }
 
   /** True if the box is static (false for moving boxes and invalid ids). */
@@ -254,9 +302,10 @@ export class World<T = unknown> {
 
   /**
    * Ids of the boxes overlapping the box `(min, max)` (closed intervals) whose category shares a bit with `mask`,
-   * sorted by id. Answered from the sorted data of the last `update()` (O(log n + candidates)), so it sees the
-   * boxes as they were then: call it after `update()`. A view valid until the next query or `update()`.
-   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `Disposed`
+   * sorted by id. Answered from the sorted slabs of the last `update()` (O(log n + candidates)), as every query
+   * is: boxes are seen where that update saw them, boxes added since are not seen, boxes removed since are left
+   * out, and categories are the current ones. A new array owned by the caller.
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
    */
   queryBox(min: ArrayLike<number>, max: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
     return this.#query('queryBox', min, max, mask);
@@ -272,17 +321,19 @@ export class World<T = unknown> {
     const raw = this.#engine(what);
     this.#writeBox(raw, what, min, max);
     const r = raw.sp_query_box(this.#id, mask >>> 0);
+    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, what);
     const [ptr, , count] = this.#queryResult(raw);
-    return count === 0 ? new Uint32Array(0) : new Uint32Array(raw.memory.buffer, ptr, count);
+    return new Uint32Array(raw.memory.buffer, ptr, count).slice();
   }
 
   /**
    * Boxes hit by the ray from `origin` along `direction` (non-zero, any length) within `maxDistance`
    * (default Infinity), whose category shares a bit with `mask`, nearest first. `distances[i]` is the Euclidean
-   * distance to where the ray enters box `ids[i]` (0 if the origin is inside). Sees the boxes of the last
-   * `update()`; views valid until the next query or `update()`.
-   * @throws SweepPruneError `InvalidBounds` (NaN, zero direction, negative maxDistance), `InvalidDimensions`, `Disposed`
+   * distance to where the ray enters box `ids[i]` (0 if the origin is inside). Answered from the last `update()`,
+   * as `queryBox` is. New arrays owned by the caller.
+   * @throws SweepPruneError `InvalidBounds` (NaN, infinite or beyond float32, zero direction, negative
+   * maxDistance), `InvalidDimensions`, `OutOfMemory`, `Disposed`
    */
   castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance = Infinity, mask = 0xffffffff): RayHits {
     const raw = this.#engine('castRay');
@@ -294,22 +345,23 @@ export class World<T = unknown> {
     for (let a = 0; a < d; a++) {
       const o = origin[a]!;
       const v = direction[a]!;
-      if (!Number.isFinite(o) || !Number.isFinite(v)) {
-        throw new SweepPruneError('InvalidBounds', `castRay: origin[${a}] (${o}) and direction[${a}] (${v}) must be finite numbers`);
+      for (const [name, x] of [['origin', o], ['direction', v]] as const) {
+        if (!isFloat32(x)) {
+          throw new SweepPruneError('InvalidBounds', `castRay: ${name}[${a}] ${describeBad(x)}; give numbers within the float32 range`);
+        }
       }
       len += v * v;
       f[SCRATCH_MIN / 4 + a] = o;
       f[SCRATCH_MAX / 4 + a] = v;
     }
     if (!(len > 0)) throw new SweepPruneError('InvalidBounds', 'castRay: direction must not be the zero vector');
-    if (!(maxDistance >= 0)) throw new SweepPruneError('InvalidBounds', `castRay: maxDistance must be >= 0 (Infinity for an unbounded ray), got ${maxDistance}`);
+    if (typeof maxDistance !== 'number' || !(maxDistance >= 0)) throw new SweepPruneError('InvalidBounds', `castRay: maxDistance must be >= 0 (Infinity for an unbounded ray), got ${maxDistance}`);
     const r = raw.sp_cast_ray(this.#id, maxDistance, mask >>> 0);
+    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'castRay');
     const [ids, distances, count] = this.#queryResult(raw);
     const buffer = raw.memory.buffer;
-    return count === 0
-      ? { ids: new Uint32Array(0), distances: new Float32Array(0) }
-      : { ids: new Uint32Array(buffer, ids, count), distances: new Float32Array(buffer, distances, count) };
+    return { ids: new Uint32Array(buffer, ids, count).slice(), distances: new Float32Array(buffer, distances, count).slice() };
   }
 
   /**
@@ -321,6 +373,7 @@ export class World<T = unknown> {
     this.#checkLive(raw, 'setBox', id);
     this.#writeBox(raw, `setBox(${id})`, min, max);
     const r = raw.sp_set_box(this.#id, id);
+    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, `setBox(${id})`, id);
   }
 
@@ -365,6 +418,7 @@ export class World<T = unknown> {
       throw new SweepPruneError('CapacityExceeded', `reserve: capacity must be an integer from 0 to 4194304, got ${capacity}`);
     }
     const r = raw.sp_reserve(this.#id, capacity);
+    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'reserve');
   }
 
@@ -373,8 +427,10 @@ export class World<T = unknown> {
    * `slotOf(id) * 2 * dimensions` followed by its maxes. Write here to move many boxes with no call per box, then
    * call `update()`, which validates every live box. Slots of removed boxes are ignored.
    *
-   * Valid until the next `addBox()` or `reserve()` (which may move or grow memory); this getter always returns a
-   * live view, so take it again after adding boxes.
+   * A view stays usable until a call moves or frees engine memory (any call that may allocate, in any world; see
+   * the README's "View lifetimes"); then it is detached: it reads as empty and writes to it are dropped, so a kept
+   * view can never write into memory the engine has reused. This getter always returns a live view: take it again
+   * after `addBox()`, `reserve()` or `update()` rather than keeping it.
    */
   get bounds(): Float32Array {
     const raw = this.#engine('bounds');
@@ -401,8 +457,21 @@ export class World<T = unknown> {
    */
   update(): void {
     const raw = this.#engine('update');
+    this.#notIterating('update');
     const r = raw.sp_update(this.#id);
+    dropStaleViews(raw);
     if (r !== 0) this.#failValidated(raw, r, 'update');
+    // the removed boxes' pairs have ended in this update: their data now serves forEachEnded, for one update
+    const ended = this.#endedData;
+    ended.clear();
+    this.#endedData = this.#removedData;
+    this.#removedData = ended;
+  }
+
+  #notIterating(what: string): void {
+    if (this.#iterating > 0) {
+      throw new SweepPruneError('Busy', `${what}: called inside a forEachPair/forEachBegan/forEachEnded callback of the same world, which would change the list being iterated; call it after the loop`);
+    }
   }
 
   // A failure of a call that validates every live box first (update, endpoints): name the bad box and the fix.
@@ -428,16 +497,23 @@ export class World<T = unknown> {
     const ptr = raw.sp_pairs(this.#id, which);
     const buffer = raw.memory.buffer;
     const count = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
-    return count === 0 ? new Uint32Array(0) : new Uint32Array(buffer, ptr, 2 * count);
+    return new Uint32Array(buffer, ptr, 2 * count);
   }
 
   /**
    * Overlapping pairs after the last `update()`: box ids `a0, b0, a1, b1, ...`, `a < b` in each pair, in a
-   * deterministic order that is not sorted (after coherent motion: the sweep's order). A view into wasm memory,
-   * valid until the next `update()` or `dispose()`; use `slice()` to keep it.
+   * deterministic order that is not sorted (after coherent motion: the sweep's order). A view into wasm memory
+   * (a copy the engine never reads, made at most once per update), valid until the next `update()`; use `slice()`
+   * to keep it.
+   * @throws SweepPruneError `OutOfMemory`, `Disposed`
    */
   get pairs(): Uint32Array {
-    return this.#pairs(PAIRS, 'pairs');
+    const raw = this.#engine('pairs');
+    const r = raw.sp_copy_pairs(this.#id);
+    dropStaleViews(raw);
+    if (r !== 0) World.#fail(raw, r, 'pairs');
+    const [count, ptr] = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 2);
+    return new Uint32Array(raw.memory.buffer, ptr!, 2 * count!);
   }
 
   /** Pairs that began overlapping in the last `update()`, sorted by `(a, b)` (layout and lifetime as `pairs`). */
@@ -455,37 +531,56 @@ export class World<T = unknown> {
 
   /** Number of overlapping pairs after the last `update()`. */
   get pairCount(): number {
-    return this.#pairs(PAIRS, 'pairCount').length >>> 1;
+    const raw = this.#engine('pairCount');
+    raw.sp_pairs(this.#id, PAIRS);
+    return new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
   }
 
-  #forEach(p: Uint32Array, fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
-    const data = this.#data;
-    for (let i = 0; i < p.length; i += 2) {
-      const a = p[i]!;
-      const b = p[i + 1]!;
-      fn(a, b, data[a >>> GENERATION_BITS], data[b >>> GENERATION_BITS]);
+  // Iterates the engine's own list (never handed out). The callback may add, remove and change boxes, and query
+  // (none of which touches the lists of the last update); update() and dispose() inside it throw Busy.
+  #forEach(which: number, what: string, fn: PairCallback<T>): void {
+    const raw = this.#engine(what);
+    if (typeof fn !== 'function') {
+      throw new SweepPruneError('InvalidArgument', `${what}: fn must be a function (a, b, dataA, dataB) => void, got ${typeof fn}`);
+    }
+    const ptr = raw.sp_pairs(this.#id, which);
+    const n = 2 * new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    let p = new Uint32Array(raw.memory.buffer, ptr, n);
+    this.#iterating += 1;
+    try {
+      for (let i = 0; i < n; i += 2) {
+        if (p.length !== n) p = new Uint32Array(raw.memory.buffer, ptr, n); // detached by a call in fn
+        const a = p[i]!;
+        const b = p[i + 1]!;
+        fn(a, b, this.#dataFor(a), this.#dataFor(b));
+      }
+    } finally {
+      this.#iterating -= 1;
     }
   }
 
   /**
    * Call `fn(a, b, dataA, dataB)` for every overlapping pair, in `pairs` order, with no allocation per pair.
-   * `dataA`/`dataB` are the values given to `addBox`.
+   * `dataA`/`dataB` are the values given to `addBox` (for a box removed since the update, its data still). `fn`
+   * may add, remove and change boxes and run queries: every pair of the list is still visited. Calling
+   * `update()` or `dispose()` inside it throws `Busy`.
+   * @throws SweepPruneError `InvalidArgument` (fn not a function), `Disposed`
    */
-  forEachPair(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
-    this.#forEach(this.#pairs(PAIRS, 'forEachPair'), fn);
+  forEachPair(fn: PairCallback<T>): void {
+    this.#forEach(PAIRS, 'forEachPair', fn);
   }
 
   /** As `forEachPair`, for the pairs that began overlapping in the last `update()`. */
-  forEachBegan(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
-    this.#forEach(this.#pairs(BEGAN, 'forEachBegan'), fn);
+  forEachBegan(fn: PairCallback<T>): void {
+    this.#forEach(BEGAN, 'forEachBegan', fn);
   }
 
   /**
-   * As `forEachPair`, for the pairs that stopped overlapping in the last `update()`. For a pair of a removed box
-   * its data is still passed (kept until the slot is reused by a later `addBox`).
+   * As `forEachPair`, for the pairs that stopped overlapping in the last `update()`. For a pair of a box removed
+   * before that update, the box's data is still passed, even when `addBox` has reused its slot since.
    */
-  forEachEnded(fn: (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void): void {
-    this.#forEach(this.#pairs(ENDED, 'forEachEnded'), fn);
+  forEachEnded(fn: PairCallback<T>): void {
+    this.#forEach(ENDED, 'forEachEnded', fn);
   }
 
   /** Work done by the last `update()`. */
@@ -503,7 +598,7 @@ export class World<T = unknown> {
    * The sorted endpoint list of one axis, as the textbook sweep keeps it: two entries per live box, ascending, a min
    * before a max at equal values. `refs[i] >> 1` is the box's slot, `refs[i] & 1` is 1 for a max. The list persists
    * and is re-sorted by insertion sort on each call (`counters.endpointSwaps` counts the exchanges).
-   * Views into wasm memory, valid until the next call that changes the world.
+   * New arrays owned by the caller (the engine keeps its own list for the next call).
    * Validates every live box first, like `update()`: NaN, infinite or inverted bounds written through `bounds` throw
    * `InvalidBounds` or `InvertedBounds` with `error.boxId` set, and change nothing.
    * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
@@ -514,10 +609,11 @@ export class World<T = unknown> {
       throw new SweepPruneError('InvalidDimensions', `endpoints: axis must be an integer from 0 to ${this.dimensions - 1}, got ${axis}`);
     }
     const r = raw.sp_endpoints(this.#id, axis);
+    dropStaleViews(raw);
     if (r !== 0) this.#failValidated(raw, r, 'endpoints');
     const buffer = raw.memory.buffer;
     const [valuesPtr, refsPtr, count] = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 3);
-    return { values: new Float32Array(buffer, valuesPtr!, count!), refs: new Uint32Array(buffer, refsPtr!, count!) };
+    return { values: new Float32Array(buffer, valuesPtr!, count!).slice(), refs: new Uint32Array(buffer, refsPtr!, count!).slice() };
   }
 
   /** True after `dispose()`. */
@@ -525,13 +621,22 @@ export class World<T = unknown> {
     return this.#raw === undefined;
   }
 
-  /** Free the world's wasm memory. Idempotent; any other use afterwards throws `Disposed`. */
+  /**
+   * Free the world's wasm memory. Idempotent; any other use afterwards throws `Disposed`. Views taken before are
+   * detached (they read as empty). Throws `Busy` inside a `forEach...` callback of this world.
+   */
   dispose(): void {
     const raw = this.#raw;
     if (raw === undefined) return;
+    this.#notIterating('dispose');
     raw.sp_destroy_world(this.#id);
+    dropStaleViews(raw);
     this.#raw = undefined;
     this.#boundsView = undefined;
+    this.#data = [];
+    this.#owner = [];
+    this.#removedData.clear();
+    this.#endedData.clear();
   }
 
   [Symbol.dispose](): void {

@@ -23,6 +23,12 @@ typedef void* spReallocFcn( void* ptr, size_t size );
 /// Set it while no world exists.
 SP_API void spSetAllocator( spReallocFcn* fcn );
 
+/// How many blocks the library has freed or moved (through free or a realloc that moved them) since the program
+/// started, in every world. For bindings that hand out views of the world's arrays (bounds, pairs, ...): when it
+/// changes after a call, an array may have moved, so every view taken before must be dropped (the JS wrapper
+/// detaches them all by growing wasm memory by zero pages).
+SP_API uint32_t spGetReleaseCount( void );
+
 /// Default creation parameters: 2 dimensions, no reserved capacity.
 SP_API spWorldDef spDefaultWorldDef( void );
 
@@ -108,6 +114,12 @@ SP_API spBoxId spWorld_GetLastInvalidBox( spWorldId worldId );
 /// every run and platform. Owned by the world; valid until the next spWorld_Update or spDestroyWorld. Do not
 /// store the pointer.
 SP_API const uint32_t* spWorld_GetPairs( spWorldId worldId, int* pairCount );
+
+/// The pairs of spWorld_GetPairs, copied into a list the world owns but never reads: for bindings that hand the
+/// list to code that might write into it (the engine reads the pairs list back at the next update). Copied at
+/// most once per update; valid until the next spWorld_Update or spDestroyWorld. Fails with
+/// sp_resultInvalidWorld, sp_resultNullArgument or sp_resultOutOfMemory (then nothing changed).
+SP_API spResult spWorld_CopyPairs( spWorldId worldId, const uint32_t** pairs, int* pairCount );
 
 /// Pairs that began overlapping in the last spWorld_Update (same layout and lifetime as spWorld_GetPairs), sorted
 /// by (a, b).
