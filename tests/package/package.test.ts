@@ -83,6 +83,18 @@ describe('the tarball', () => {
       `${(packed.unpackedSize / 1024).toFixed(1)} KB, ${packed.files.length} files; wasm ${(wasm.size / 1024).toFixed(1)} KB`);
     expect(wasm.size).toBeLessThan(WASM_LIMIT);
   });
+
+  test('the README states its sizes and the supported Node version as they are', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const sizes = /about (\d+) KB packed and (\d+) KB unpacked/.exec(readme);
+    expect(sizes, 'README: "about N KB packed and M KB unpacked"').not.toBeNull();
+    // within 5%: the figures are rounded, and a release that changes them by more must say so
+    expect(Math.abs(Number(sizes![1]) / (packed.size / 1024) - 1)).toBeLessThan(0.05);
+    expect(Math.abs(Number(sizes![2]) / (packed.unpackedSize / 1024) - 1)).toBeLessThan(0.05);
+    const engines = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node as string;
+    const node = /Node (\d+)\+ \(as\s+`engines` says\)/.exec(readme);
+    expect(node?.[1], 'README: "Node N+ (as `engines` says)"').toBe(/>=\s*(\d+)/.exec(engines)?.[1]);
+  });
 });
 
 describe('Node', () => {
@@ -109,6 +121,19 @@ describe('TypeScript', () => {
   test('a consumer using World and PruneJuice from both entries, ESM and CommonJS, type-checks', () => {
     // tsconfig: NodeNext, strict, skipLibCheck off; consumer.ts has @ts-expect-error lines, so `any` types would fail
     expect(() => run(bin('tsc'), ['-p', '.'], app)).not.toThrow();
+  });
+
+  test('a server project (lib ES2022, no DOM), with @types/node and with no types at all, type-checks', () => {
+    const options = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], strict: true,
+      noEmit: true, skipLibCheck: false };
+    const configs = {
+      'tsconfig.node.json': { ...options, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] },
+      'tsconfig.bare.json': { ...options, types: [] },
+    };
+    for (const [file, compilerOptions] of Object.entries(configs)) {
+      writeFileSync(join(app, file), JSON.stringify({ compilerOptions, files: ['consumer-server.ts'] }));
+      expect(() => run(bin('tsc'), ['-p', file], app), file).not.toThrow();
+    }
   });
 });
 
