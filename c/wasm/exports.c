@@ -124,6 +124,22 @@ SP_EXPORT int sp_copy_pairs( uint32_t world )
 	return r;
 }
 
+// out[0] = sweep axis, out[1] = slab axis, out[2] = slab count, out[3] = entry count, then the floors, starts and
+// ids pointers (the axes are -1 as uint32 when absent)
+SP_EXPORT int sp_slabs( uint32_t world, int statics )
+{
+	spSlabs s = { 0 };
+	spResult r = spWorld_GetSlabs( ( spWorldId ){ world }, statics != 0, &s );
+	sp_scratch_block.out[0] = (uint32_t)s.sweepAxis;
+	sp_scratch_block.out[1] = (uint32_t)s.slabAxis;
+	sp_scratch_block.out[2] = (uint32_t)s.slabCount;
+	sp_scratch_block.out[3] = (uint32_t)s.entryCount;
+	sp_scratch_block.out[4] = (uint32_t)(uintptr_t)s.floors;
+	sp_scratch_block.out[5] = (uint32_t)(uintptr_t)s.starts;
+	sp_scratch_block.out[6] = (uint32_t)(uintptr_t)s.ids;
+	return r;
+}
+
 SP_EXPORT uint32_t sp_release_count( void )
 {
 	return spGetReleaseCount();

@@ -277,3 +277,62 @@ describe('game loop helpers', () => {
     }
   });
 });
+
+describe('slabs(): the engine index, read-only', () => {
+  test('every moving box is in each slab it reaches, each slab sorted by min on the sweep axis; statics apart', () => {
+    const rand = mulberry32(20);
+    for (const d of [1, 2, 3]) {
+      const w = new World({ dimensions: d });
+      expect(w.slabs().sweepAxis).toBe(-1); // no update yet
+      const boxes = new Map<number, Box>();
+      const statics = new Set<number>();
+      for (let i = 0; i < 3000; i++) {
+        const b = randomBox(rand, d, 0.02);
+        const id = w.addBox(b.min, b.max);
+        boxes.set(id, b);
+        if (i % 6 === 0) {
+          w.setBoxStatic(id, true);
+          statics.add(id);
+        }
+      }
+      w.update();
+      for (const wantStatic of [false, true]) {
+        const s = w.slabs(wantStatic);
+        const c = w.counters;
+        if (!wantStatic) {
+          expect(s.sweepAxis).toBe(c.sweepAxis);
+          expect(s.floors.length).toBe(c.slabs);
+          if (d > 1) expect(s.floors.length).toBeGreaterThan(1); // the case worth checking: boxes across slabs
+        }
+        const slabCount = s.floors.length;
+        expect(s.starts.length).toBe(slabCount + 1);
+        expect(s.starts[slabCount]).toBe(s.ids.length);
+        expect(s.floors[0]).toBe(-Infinity);
+        const expected = new Map<number, number>(); // id -> slabs it reaches
+        for (const [id, b] of boxes) {
+          if (statics.has(id) !== wantStatic) continue;
+          let k = 0;
+          for (let slab = 0; slab < slabCount; slab++) {
+            const lo = s.floors[slab]!;
+            const hi = slab + 1 < slabCount ? s.floors[slab + 1]! : Infinity;
+            if (s.slabAxis < 0 || (b.max[s.slabAxis]! >= lo && b.min[s.slabAxis]! < hi)) k++;
+          }
+          expected.set(id, k);
+        }
+        const seen = new Map<number, number>();
+        for (let slab = 0; slab < slabCount; slab++) {
+          let last = -Infinity;
+          for (let i = s.starts[slab]!; i < s.starts[slab + 1]!; i++) {
+            const id = s.ids[i]!;
+            const min = boxes.get(id)!.min[s.sweepAxis]!;
+            expect(min).toBeGreaterThanOrEqual(last);
+            last = min;
+            seen.set(id, (seen.get(id) ?? 0) + 1);
+          }
+        }
+        expect(seen).toEqual(expected);
+      }
+      w.dispose();
+    }
+  });
+});

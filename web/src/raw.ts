@@ -29,6 +29,7 @@ export interface RawExports {
   sp_pairs(world: number, which: number): number;
   sp_copy_pairs(world: number): number;
   sp_release_count(): number;
+  sp_slabs(world: number, statics: number): number;
   sp_counters(world: number): number;
   sp_endpoints(world: number, axis: number): number;
   sp_set_box_filter(world: number, box: number, category: number, mask: number): number;

@@ -65,6 +65,23 @@ export interface Endpoints {
 /** What a `forEach...` callback receives: the two box ids (`a < b`) and the data given to `addBox` for each. */
 export type PairCallback<T> = (a: BoxId, b: BoxId, dataA: T | undefined, dataB: T | undefined) => void;
 
+/**
+ * The engine's index of the last `update()` (`world.slabs()`): the boxes sorted by their min on `sweepAxis` inside
+ * slabs of `slabAxis`. Copies, safe to keep.
+ */
+export interface Slabs {
+  /** Axis the boxes are sorted and swept along; -1 when the index is empty (no update yet, or no boxes). */
+  sweepAxis: number;
+  /** Axis the slabs cut; -1 when there is one slab. */
+  slabAxis: number;
+  /** One value per slab: slab `s` holds the boxes reaching into `[floors[s], floors[s + 1])` on `slabAxis`; `floors[0]` is -Infinity. */
+  floors: Float32Array;
+  /** One more value than slabs: slab `s`'s boxes are `ids[starts[s]]` to `ids[starts[s + 1] - 1]`. */
+  starts: Uint32Array;
+  /** Box ids, slab after slab, each slab's sorted by min on `sweepAxis`; a box reaching into k slabs is in each. */
+  ids: Uint32Array;
+}
+
 const PAIRS = 0;
 const BEGAN = 1;
 const ENDED = 2;
@@ -614,6 +631,28 @@ export class World<T = unknown> {
     const buffer = raw.memory.buffer;
     const [valuesPtr, refsPtr, count] = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 3);
     return { values: new Float32Array(buffer, valuesPtr!, count!).slice(), refs: new Uint32Array(buffer, refsPtr!, count!).slice() };
+  }
+
+  /**
+   * The index the last `update()` made of the moving boxes (or, with `statics` true, of the static boxes): the axes
+   * it chose, its slabs and each slab's boxes in sorted order, as the engine keeps them. For drawing and
+   * teaching; boxes removed since the update may still appear (`isBoxValid` tells).
+   * @throws SweepPruneError `Disposed`
+   */
+  slabs(statics = false): Slabs {
+    const raw = this.#engine('slabs');
+    const r = raw.sp_slabs(this.#id, statics ? 1 : 0);
+    if (r !== 0) World.#fail(raw, r, 'slabs');
+    const buffer = raw.memory.buffer;
+    const [sweepAxis, slabAxis, slabCount, entryCount, floors, starts, ids] = new Int32Array(buffer, this.#scratch + SCRATCH_OUT, 7);
+    const slabs = slabCount!;
+    return {
+      sweepAxis: sweepAxis!,
+      slabAxis: slabAxis!,
+      floors: new Float32Array(buffer, floors!, slabs).slice(),
+      starts: slabs === 0 ? new Uint32Array(0) : new Uint32Array(buffer, starts!, slabs + 1).slice(),
+      ids: new Uint32Array(buffer, ids!, entryCount!).slice(),
+    };
   }
 
   /** True after `dispose()`. */

@@ -144,6 +144,12 @@ SP_API spCounters spWorld_GetCounters( spWorldId worldId );
 SP_API spResult spWorld_GetEndpoints( spWorldId worldId, int axis, const float** values, const uint32_t** refs,
 									  int* count );
 
+/// The index the last spWorld_Update made of the moving boxes (`statics` false) or of the static boxes (true):
+/// which axes it chose, its slabs and each slab's boxes in sorted order. Removed boxes may still appear until the
+/// next update (spWorld_IsBoxValid tells). The arrays are owned by the world and valid until the next
+/// spWorld_Update or spDestroyWorld. Fails with sp_resultInvalidWorld or sp_resultNullArgument.
+SP_API spResult spWorld_GetSlabs( spWorldId worldId, bool statics, spSlabs* slabs );
+
 /// Ids of the boxes that overlap the box (min, max) (closed intervals) and whose category & mask is non-zero,
 /// sorted by id. Answered from the sorted data of the last spWorld_Update, in O(log n + candidates) per slab
 /// crossed: it sees the boxes as they were at that update (boxes added since are not found; removed ones are

@@ -59,6 +59,27 @@ typedef struct spWorldDef
 	int internalValue;
 } spWorldDef;
 
+/// The engine's index of a set of boxes as the last spWorld_Update left it (spWorld_GetSlabs): the boxes sorted by
+/// their min on `sweepAxis` inside slabs of `slabAxis`. For display and teaching; the arrays are the world's own.
+typedef struct spSlabs
+{
+	/// Axis the boxes are sorted and swept along, or -1 when the index is empty (no update yet, or no boxes).
+	int sweepAxis;
+	/// Axis the slabs cut, or -1 when there is one slab.
+	int slabAxis;
+	/// Number of slabs (0 when the index is empty).
+	int slabCount;
+	/// Number of entries: a box that reaches into k slabs has an entry in each.
+	int entryCount;
+	/// slabCount values: slab s holds the boxes that reach into [floors[s], floors[s + 1]) on `slabAxis`;
+	/// floors[0] is -INFINITY.
+	const float* floors;
+	/// slabCount + 1 values: the entries of slab s are ids[starts[s]] .. ids[starts[s + 1] - 1].
+	const int* starts;
+	/// entryCount box ids, slab after slab, each slab's in the order of their min on `sweepAxis`.
+	const uint32_t* ids;
+} spSlabs;
+
 /// Work done by the last spWorld_Update, for profiling and for the demo page.
 typedef struct spCounters
 {
