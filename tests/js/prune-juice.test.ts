@@ -163,7 +163,6 @@ describe('PruneJuice gives the answers of the real prune-juice', () => {
       }
     }
     // the scenes do exercise the cases: pairs, ties and misses that float32 cannot tell from overlaps
-    console.log(`PruneJuice vs prune-juice: ${pairs} pairs, ${ties} ties, ${nearMisses} float32 near misses`);
     expect(nearMisses).toBeGreaterThan(100);
     expect(pairs).toBeGreaterThan(5000);
     expect(ties).toBeGreaterThan(100);

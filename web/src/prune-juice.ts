@@ -35,8 +35,8 @@ function toNumber(v: unknown): number {
  *
  * Pairs are decided in float64, as prune-juice decides them: the engine works on the nearest float32 bounds
  * (rounding keeps the order of numbers, so it never misses a pair), and every candidate pair is tested again on
- * the extractors' own numbers. Infinite and beyond-float32 bounds (`Infinity`, `Number.MAX_VALUE`) mean unbounded. Any number of extractors (axes); the
- * engine sorts on the first four and the others are tested in float64.
+ * the extractors' own numbers. Infinite and beyond-float32 bounds (`Infinity`, `Number.MAX_VALUE`) mean
+ * unbounded. Any number of extractors (axes): the engine sorts on the first four, the others are tested in float64.
  *
  * Differences, all deliberate:
  * - Boxes are closed intervals: boxes that touch (one's end equals the other's start) are always a pair;
