@@ -206,6 +206,10 @@ enum
 /// The world of an id, or null.
 spWorld* spGetWorldPtr( spWorldId id );
 
+/// For tests: use at most `limit` world slots (SP_MAX_WORLDS when limit is out of 1..SP_MAX_WORLDS). Returns the
+/// number of slots used so far (live, free or retired).
+int spSetWorldSlotLimit( int limit );
+
 /// Allocation through the installed allocator. spAlloc(0) and friends are not used.
 void* spRealloc( void* ptr, size_t size );
 void spFree( void* ptr );

@@ -131,7 +131,7 @@ const char* spResultString( spResult result )
 		case sp_resultOutOfMemory:
 			return "out of memory (nothing was changed)";
 		case sp_resultTooManyWorlds:
-			return "too many worlds alive (at most 256)";
+			return "too many worlds: all 4194304 world slots are in use or retired (a slot serves 1023 worlds)";
 		case sp_resultInvalidDef:
 			return "invalid world definition (start from spDefaultWorldDef)";
 		default:
@@ -158,23 +158,106 @@ spResult spCheckBounds( const float* min, const float* max, int dimensions )
 	return sp_resultOk;
 }
 
-// Registry: world ids are (index + 1) | generation << 16.
-static spWorld* sp_worlds[SP_MAX_WORLDS];
-static uint16_t sp_worldGenerations[SP_MAX_WORLDS];
+// Registry: a growable table of world slots, so worlds are limited by memory. World ids have the layout of box
+// ids (id.h): slot << SP_GENERATION_BITS | generation. A slot's generation advances when its world is destroyed,
+// and a slot whose generation would wrap is retired, so a destroyed world's id is never accepted again.
+typedef struct spWorldSlot
+{
+	spWorld* world;		 // null when free or retired
+	uint16_t generation; // of the slot's world, or of the next world if free; 0 once retired
+	int nextFree;		 // free list link
+} spWorldSlot;
+
+static spWorldSlot* sp_worldSlots;
+static int sp_worldSlotCount; // slots ever used
+static int sp_worldSlotCapacity;
+static int sp_worldFreeHead = -1;
+static int sp_worldSlotLimit = SP_MAX_WORLDS;
+// The allocator that made sp_worldSlots: the registry outlives the worlds, so spSetAllocator may change
+// in between.
+static spReallocFcn* sp_worldSlotsRealloc;
+
+int spSetWorldSlotLimit( int limit )
+{
+	sp_worldSlotLimit = limit > 0 && limit < SP_MAX_WORLDS ? limit : SP_MAX_WORLDS;
+	return sp_worldSlotCount;
+}
 
 static spWorld* spGetWorld( spWorldId id )
 {
-	uint32_t index1 = id.bits & 0xFFFFu;
-	if ( index1 == 0 || index1 > SP_MAX_WORLDS )
+	uint32_t slot = id.bits >> SP_GENERATION_BITS;
+	if ( slot >= (uint32_t)sp_worldSlotCount )
 	{
 		return NULL;
 	}
-	spWorld* world = sp_worlds[index1 - 1];
-	if ( world == NULL || world->generation != ( id.bits >> 16 ) )
+	spWorld* world = sp_worldSlots[slot].world;
+	if ( world == NULL || world->generation != ( id.bits & SP_GENERATION_MASK ) )
 	{
 		return NULL;
 	}
 	return world;
+}
+
+// A free slot for a new world, or -1 with the result why not. Takes it off the free list or appends it.
+static int spTakeWorldSlot( spResult* result )
+{
+	if ( sp_worldFreeHead >= 0 )
+	{
+		int slot = sp_worldFreeHead;
+		sp_worldFreeHead = sp_worldSlots[slot].nextFree;
+		return slot;
+	}
+	if ( sp_worldSlotCount >= sp_worldSlotLimit )
+	{
+		*result = sp_resultTooManyWorlds;
+		return -1;
+	}
+	if ( sp_worldSlotCount == sp_worldSlotCapacity )
+	{
+		int cap = spGrownCapacity( sp_worldSlotCapacity, sp_worldSlotCount + 1 );
+		spWorldSlot* grown;
+		if ( sp_worldSlots == NULL || sp_worldSlotsRealloc == sp_realloc )
+		{
+			grown = spRealloc( sp_worldSlots, (size_t)cap * sizeof( spWorldSlot ) );
+		}
+		else
+		{
+			grown = spRealloc( NULL, (size_t)cap * sizeof( spWorldSlot ) );
+			if ( grown != NULL )
+			{
+				memcpy( grown, sp_worldSlots, (size_t)sp_worldSlotCount * sizeof( spWorldSlot ) );
+				sp_worldSlotsRealloc( sp_worldSlots, 0 );
+			}
+		}
+		if ( grown == NULL )
+		{
+			*result = sp_resultOutOfMemory;
+			return -1;
+		}
+		sp_worldSlots = grown;
+		sp_worldSlotsRealloc = sp_realloc;
+		sp_worldSlotCapacity = cap;
+	}
+	int slot = sp_worldSlotCount++;
+	sp_worldSlots[slot].world = NULL;
+	sp_worldSlots[slot].generation = 1;
+	sp_worldSlots[slot].nextFree = -1;
+	return slot;
+}
+
+// Give a slot back: advance its generation, or retire it when the generation would wrap.
+static void spReleaseWorldSlot( int slot )
+{
+	spWorldSlot* s = sp_worldSlots + slot;
+	s->world = NULL;
+	if ( s->generation >= SP_GENERATION_MASK )
+	{
+		s->generation = 0;
+		return;
+	}
+	s->generation += 1;
+	s->nextFree = sp_worldFreeHead;
+	sp_worldFreeHead = slot;
 }
 
 spWorld* spGetWorldPtr( spWorldId id )
@@ -304,19 +387,6 @@ spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld )
 	{
 		return sp_resultCapacityExceeded;
 	}
-	int index = -1;
-	for ( int i = 0; i < SP_MAX_WORLDS; ++i )
-	{
-		if ( sp_worlds[i] == NULL )
-		{
-			index = i;
-			break;
-		}
-	}
-	if ( index < 0 )
-	{
-		return sp_resultTooManyWorlds;
-	}
 	spWorld* w = spRealloc( NULL, sizeof( spWorld ) );
 	if ( w == NULL )
 	{
@@ -336,16 +406,17 @@ spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld )
 		spFreeWorldMemory( w );
 		return sp_resultOutOfMemory;
 	}
-	// generation 0 is never used, so a zeroed id never matches
-	uint16_t gen = (uint16_t)( sp_worldGenerations[index] + 1 );
-	if ( gen == 0 )
+	// the slot last: a failure above leaves the registry untouched
+	spResult result = sp_resultOk;
+	int slot = spTakeWorldSlot( &result );
+	if ( slot < 0 )
 	{
-		gen = 1;
+		spFreeWorldMemory( w );
+		return result;
 	}
-	sp_worldGenerations[index] = gen;
-	w->generation = gen;
-	sp_worlds[index] = w;
-	outWorld->bits = (uint32_t)( index + 1 ) | (uint32_t)gen << 16;
+	w->generation = sp_worldSlots[slot].generation;
+	sp_worldSlots[slot].world = w;
+	outWorld->bits = (uint32_t)slot << SP_GENERATION_BITS | w->generation;
 	return sp_resultOk;
 }
 
@@ -356,7 +427,7 @@ spResult spDestroyWorld( spWorldId worldId )
 	{
 		return sp_resultInvalidWorld;
 	}
-	sp_worlds[( worldId.bits & 0xFFFFu ) - 1] = NULL;
+	spReleaseWorldSlot( (int)( worldId.bits >> SP_GENERATION_BITS ) );
 	spFreeWorldMemory( w );
 	return sp_resultOk;
 }

@@ -2,6 +2,7 @@
 // Robustness: one test per error code, each proving that the failing call changed nothing (a snapshot of all the
 // observable state before and after), plus bounds written through the view, extreme finite bounds, the box
 // limit and a million-operation churn.
+#include "core.h"
 #include "test.h"
 
 #include <float.h>
@@ -371,8 +372,13 @@ int RobustInvalidWorld( void )
 	RUN_SUB( MakeScene( &s, 2 ) );
 	spWorldId dead = NewWorld( 3 );
 	ENSURE_OK( spDestroyWorld( dead ) );
-	spWorldId wrongGeneration = { ( s.world.bits & 0xFFFFu ) | ( ( ( s.world.bits >> 16 ) + 1u ) & 0xFFFFu ) << 16 };
-	const spWorldId bad[] = { sp_nullWorldId, dead, wrongGeneration, { 0xFFFFu }, { SP_MAX_WORLDS + 1u }, { 0xFFFFFFFFu } };
+	spWorldId wrongGeneration = { ( s.world.bits & ~SP_GENERATION_MASK ) | ( ( s.world.bits + 1u ) & SP_GENERATION_MASK ) };
+	const spWorldId bad[] = {
+		sp_nullWorldId, dead, wrongGeneration,
+		{ 5u << SP_GENERATION_BITS },								  // generation 0 is never handed out
+		{ (uint32_t)( SP_MAX_WORLDS - 1 ) << SP_GENERATION_BITS | 1u }, // a slot never used
+		{ 0xFFFFFFFFu },
+	};
 	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
 	spBoxId live = { s.ids[1] };
 	State before = Capture( s.world, s.ids, s.idCount );
@@ -577,15 +583,21 @@ int RobustCapacityLimit( void )
 	return 0;
 }
 
+// The registry has a real limit (SP_MAX_WORLDS slots, each serving 1023 worlds), too large to reach in a test:
+// a lower limit set for the test gives the same paths.
 int RobustTooManyWorlds( void )
 {
-	static spWorldId ids[SP_MAX_WORLDS];
+	const int extra = 40;
+	const int used = spSetWorldSlotLimit( 0 );
+	spSetWorldSlotLimit( used + extra );
+	spWorldId* ids = malloc( sizeof( spWorldId ) * (size_t)( used + extra ) );
+	ENSURE( ids != NULL );
 	spWorldDef def = spDefaultWorldDef();
 	int made = 0;
-	// other tests may hold worlds: fill whatever is left
-	while ( made < SP_MAX_WORLDS && spCreateWorld( &def, &ids[made] ) == sp_resultOk )
+	// other tests may hold worlds: fill whatever is left (free slots, then new ones up to the limit)
+	while ( made < used + extra && spCreateWorld( &def, &ids[made] ) == sp_resultOk )
 		made += 1;
-	ENSURE( made > 0 && made <= SP_MAX_WORLDS );
+	ENSURE( made >= extra && made <= used + extra );
 	spWorldId out = { 66 };
 	ENSURE( spCreateWorld( &def, &out ) == sp_resultTooManyWorlds );
 	ENSURE( out.bits == 66 );
@@ -594,10 +606,26 @@ int RobustTooManyWorlds( void )
 	spBoxId b;
 	ENSURE_OK( spWorld_AddBox( ids[made - 1], min, max, &b ) );
 	ENSURE_OK( spWorld_Update( ids[made - 1] ) );
-	for ( int i = 0; i < made; ++i )
+	// a destroyed world makes room in its slot until the slot retires; then there is none
+	ENSURE_OK( spDestroyWorld( ids[made - 1] ) );
+	int reused = 0;
+	while ( spCreateWorld( &def, &out ) == sp_resultOk )
+	{
+		ENSURE( ( out.bits >> SP_GENERATION_BITS ) == ( ids[made - 1].bits >> SP_GENERATION_BITS ) );
+		ENSURE_OK( spDestroyWorld( out ) );
+		reused += 1;
+		ENSURE( reused <= (int)SP_GENERATION_MASK );
+	}
+	ENSURE( reused == (int)SP_GENERATION_MASK - (int)( ids[made - 1].bits & SP_GENERATION_MASK ) );
+	out.bits = 67;
+	ENSURE( spCreateWorld( &def, &out ) == sp_resultTooManyWorlds );
+	ENSURE( out.bits == 67 );
+	for ( int i = 0; i < made - 1; ++i )
 		ENSURE_OK( spDestroyWorld( ids[i] ) );
+	spSetWorldSlotLimit( 0 );
 	ENSURE_OK( spCreateWorld( &def, &out ) );
 	ENSURE_OK( spDestroyWorld( out ) );
+	free( ids );
 	return 0;
 }
 

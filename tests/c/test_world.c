@@ -225,22 +225,64 @@ int OutOfMemoryChangesNothing( void )
 	return 0;
 }
 
+// Worlds are limited by memory, not by a table: thousands alive at once, each id distinct and usable; a destroyed
+// world's id stays invalid however often its slot is reused, because a slot retires before its generation wraps.
 int WorldRegistry( void )
 {
-	spWorldId ids[SP_MAX_WORLDS];
+	enum
+	{
+		alive = 3000,
+		cycles = 2 * SP_GENERATION_MASK + 10
+	};
+	spWorldId* ids = malloc( sizeof( spWorldId ) * ( alive > cycles ? alive : cycles ) );
+	ENSURE( ids != NULL );
 	spWorldDef def = spDefaultWorldDef();
-	for ( int i = 0; i < SP_MAX_WORLDS; ++i )
+	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
+	for ( int i = 0; i < alive; ++i )
+	{
 		ENSURE_OK( spCreateWorld( &def, &ids[i] ) );
-	spWorldId extra;
-	ENSURE( spCreateWorld( &def, &extra ) == sp_resultTooManyWorlds );
+		ENSURE( ids[i].bits != 0 && ( ids[i].bits & SP_GENERATION_MASK ) != 0 );
+		spBoxId b;
+		ENSURE_OK( spWorld_AddBox( ids[i], min, max, &b ) );
+	}
+	for ( int i = 0; i < alive; ++i )
+	{
+		for ( int j = 0; j < i; j += 97 )
+			ENSURE( ids[i].bits != ids[j].bits );
+		ENSURE( spWorld_GetBoxCount( ids[i] ) == 1 );
+	}
 	spWorldId old = ids[5];
 	ENSURE_OK( spDestroyWorld( ids[5] ) );
 	ENSURE_OK( spCreateWorld( &def, &ids[5] ) );
 	ENSURE( ids[5].bits != old.bits );
 	ENSURE( !spWorld_IsValid( old ) );
 	ENSURE( spWorld_GetDimensions( ids[5] ) == 2 );
-	for ( int i = 0; i < SP_MAX_WORLDS; ++i )
+	ENSURE( spWorld_GetBoxCount( ids[5] ) == 0 );
+	for ( int i = 0; i < alive; ++i )
+	{
 		ENSURE_OK( spDestroyWorld( ids[i] ) );
+		ENSURE( !spWorld_IsValid( ids[i] ) );
+	}
+
+	// one world at a time, more than twice a slot's 1023 generations: no id comes back
+	for ( int i = 0; i < cycles; ++i )
+	{
+		ENSURE_OK( spCreateWorld( &def, &ids[i] ) );
+		ENSURE_OK( spDestroyWorld( ids[i] ) );
+	}
+	for ( int i = 0; i < cycles; ++i )
+	{
+		ENSURE( !spWorld_IsValid( ids[i] ) );
+		ENSURE( spDestroyWorld( ids[i] ) == sp_resultInvalidWorld );
+		int sameSlot = 0;
+		for ( int j = 0; j < cycles; ++j )
+		{
+			ENSURE( j == i || ids[j].bits != ids[i].bits );
+			sameSlot += ( ids[j].bits >> SP_GENERATION_BITS ) == ( ids[i].bits >> SP_GENERATION_BITS );
+		}
+		ENSURE( sameSlot <= (int)SP_GENERATION_MASK );
+	}
+	free( ids );
 	return 0;
 }
 

@@ -3,8 +3,12 @@
 
 #include <stdint.h>
 
-/// World handle. Opaque; zero is null. Bits 0..15 hold the registry index plus one, bits 16..31 a generation,
-/// so a destroyed world's id is detected.
+/// World handle. Opaque; zero is null. The layout of a box id: bits 10..31 hold the world's slot in the registry,
+/// bits 0..9 a generation in 1..1023:
+///   bits = slot << SP_GENERATION_BITS | generation
+/// The registry grows with the number of worlds alive (worlds are limited by memory, see SP_MAX_WORLDS).
+/// Destroying a world advances its slot's generation, and a slot whose generation would wrap is retired, so the
+/// id of a destroyed world is never accepted again.
 typedef struct spWorldId
 {
 	uint32_t bits;

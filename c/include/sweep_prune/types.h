@@ -16,8 +16,10 @@
 /// Largest number of dimensions a world can have. Boxes have 1 to SP_MAX_DIMENSIONS axes.
 #define SP_MAX_DIMENSIONS 4
 
-/// Largest number of worlds alive at once.
-#define SP_MAX_WORLDS 256
+/// Number of world slots (22 slot bits of a world id, see id.h). Worlds are limited by memory long before: a slot
+/// holds one world at a time and serves 1023 worlds before it is retired, so a process can create about 4.29
+/// billion worlds in all, at most SP_MAX_WORLDS of them alive at once.
+#define SP_MAX_WORLDS ( 1 << 22 )
 
 /// Result of every fallible call. Zero is success. A call that returns anything else changed nothing.
 typedef enum spResult
@@ -41,7 +43,7 @@ typedef enum spResult
 	sp_resultCapacityExceeded,
 	/// An allocation failed. The world is unchanged and still usable.
 	sp_resultOutOfMemory,
-	/// SP_MAX_WORLDS worlds are alive already.
+	/// Every one of the SP_MAX_WORLDS world slots is in use or retired.
 	sp_resultTooManyWorlds,
 	/// The definition was not made by spDefaultWorldDef, or has an invalid field.
 	sp_resultInvalidDef,
