@@ -540,6 +540,42 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
     expect(await stats.evaluate((d) => d.getBoundingClientRect().height)).toBeGreaterThan(line);
   });
 
+  test('party: a vertical swipe on a ball drags it, anywhere else on the canvas it scrolls the page', async () => {
+    const figure = p.locator('#party figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    await figure.locator('[data-action=play]').click(); // paused: only the finger moves a ball
+    const box = (await view.locator('canvas.sim').boundingBox())!;
+    const s = box.width / 600;
+    const cdp = await phone!.newCDPSession(p);
+    const swipe = async (x: number, y: number, dy: number): Promise<number> => {
+      const before = await p.evaluate(() => window.scrollY);
+      const at = (k: number): Array<{ x: number; y: number; id: number }> => [{ x, y: y + (dy * k) / 8, id: 1 }];
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+      for (let k = 1; k <= 8; k++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(k) });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await p.waitForTimeout(250);
+      return (await p.evaluate(() => window.scrollY)) - before;
+    };
+    const positions = async (): Promise<number[][]> =>
+      (await view.getAttribute('data-positions'))!.split(' ').map((q) => q.split(',').map(Number));
+    const [bx, by] = (await positions())[0]!;
+    expect(await swipe(box.x + bx! * s, box.y + by! * s, -60)).toBe(0);
+    expect((await positions())[0]![1]).toBeLessThan(by! - 20);
+    // the spot of the canvas farthest from every ball
+    const all = await positions();
+    let far = { x: 0, y: 0, d: -Infinity };
+    for (let x = 20; x < 600; x += 20) {
+      for (let y = 20; y < 400; y += 20) {
+        const d = Math.min(...all.map(([px, py, r]) => Math.hypot(px! - x, py! - y) - r!));
+        if (d > far.d) far = { x, y, d };
+      }
+    }
+    expect(await swipe(box.x + far.x * s, box.y + far.y * s, -60)).toBeGreaterThan(20);
+    await cdp.detach();
+  });
+
   test('state colours have 3:1 contrast against what they are drawn on', async () => {
     const palette = await import('../../web/demo/palette.js');
     for (const [name, color, background] of palette.STATE_PAIRS) {

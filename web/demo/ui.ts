@@ -81,7 +81,7 @@ class View {
       canvas.setAttribute('aria-label', alt);
       const hint = el('p', 'keys-hint', root);
       hint.id = `keys-${++uid}`;
-      hint.textContent = KEYS_HINT;
+      hint.textContent = root.dataset.keys ?? KEYS_HINT;
       canvas.setAttribute('aria-describedby', hint.id);
       this.#status = el('p', 'sr-only', root);
       this.#status.setAttribute('aria-live', 'polite');
