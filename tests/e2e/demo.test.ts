@@ -63,21 +63,21 @@ beforeAll(async () => {
   server.stderr!.on('data', (d) => (output += d));
   await waitForServer(url, server, () => output);
   profile = mkdtempSync(join(tmpdir(), 'chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1100, height: 800 },
-    deviceScaleFactor: 2,
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page } = await openPage(profile, { viewport: { width: 1100, height: 800 }, deviceScaleFactor: 2 }));
+});
+
+/** Chromium with its own profile, on the page, ready; console errors go to `errors`. */
+async function openPage(dir: string, device: Parameters<typeof chromium.launchPersistentContext>[1]): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: FLAGS, ...device });
+  const page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
   await page.waitForSelector('html[data-ready=true]', { timeout: 30_000 });
-});
+  return { context, page };
+}
 
 afterAll(async () => {
   await context?.close();
@@ -441,19 +441,12 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
 
   beforeAll(async () => {
     phoneProfile = mkdtempSync(join(tmpdir(), 'chromium-'));
-    phone = await chromium.launchPersistentContext(phoneProfile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
+    ({ context: phone, page: p } = await openPage(phoneProfile, {
       viewport: { width: 390, height: 844 },
       deviceScaleFactor: 3,
       isMobile: true,
       hasTouch: true,
-    });
-    p = phone.pages()[0] ?? (await phone.newPage());
-    p.on('pageerror', (e) => errors.push(e.message));
-    await p.goto(url);
-    await p.waitForSelector('html[data-ready=true]', { timeout: 30_000 });
+    }));
   });
 
   afterAll(async () => {
@@ -530,6 +523,7 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
     await figure.locator('[role=tab]').nth(2).click();
     expect(await figure.locator('.view').nth(2).evaluate((v) => v.getBoundingClientRect().height)).toBeGreaterThan(0);
     expect(await shown()).toBe(1);
+    expect(errors).toEqual([]);
     const view = figure.locator('.view').nth(2);
     const stats = view.locator('dl.stats');
     const line = await stats.evaluate((d) => d.getBoundingClientRect().height);
