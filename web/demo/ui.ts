@@ -110,7 +110,7 @@ class View {
     stats.setAttribute('aria-live', 'off');
     const more = el('button', 'stats-more', box);
     more.type = 'button';
-    more.textContent = 'All counters';
+    more.textContent = 'Counters';
     more.setAttribute('aria-expanded', 'false');
     more.setAttribute('aria-controls', stats.id);
     more.addEventListener('click', () => more.setAttribute('aria-expanded', String(box.classList.toggle('open'))));

@@ -18,14 +18,16 @@ const TICK_BUDGET_MS = 12; // frames run per animation frame, so the page stays 
 interface Method {
   key: 'naive' | 'sorted' | 'wasm';
   label: string;
+  /** The label on a small screen, where the chart's labels are relatively larger. */
+  short: string;
   color: string;
   /** Each line's points have their own shape too, so the lines are told apart without their colours. */
   shape: 'square' | 'triangle' | 'disc';
 }
 const METHODS: Method[] = [
-  { key: 'naive', label: 'naive JS (all pairs)', color: '#f77', shape: 'square' },
-  { key: 'sorted', label: 'sorted JS (insertion sort + sweep)', color: '#fc5', shape: 'triangle' },
-  { key: 'wasm', label: 'sweep-prune (wasm)', color: '#5cf', shape: 'disc' },
+  { key: 'naive', label: 'naive JS (all pairs)', short: 'naive JS', color: '#f77', shape: 'square' },
+  { key: 'sorted', label: 'sorted JS (insertion sort + sweep)', short: 'sorted JS', color: '#fc5', shape: 'triangle' },
+  { key: 'wasm', label: 'sweep-prune (wasm)', short: 'sweep-prune', color: '#5cf', shape: 'disc' },
 ];
 
 function marker(g: Surface, shape: Method['shape'], x: number, y: number, r: number, color: string): void {
@@ -340,10 +342,14 @@ class Benchmark implements Scene {
     g.text('boxes (N)', L + w / 2, T + h + 32 * u, '#aaa', 12);
     const budget = py(1000 / 60);
     g.line(L, budget, L + w, budget, '#666', 1, [4, 4]);
-    g.text('one 60 fps frame (16.7 ms)', L + w - 4 * u, budget - 8 * u, '#999', 11, 'right');
-    // the legend on a backing, over the budget line where they meet on a small screen
+    const small = u > 1.2;
+    g.text(small ? '60 fps (16.7 ms)' : 'one 60 fps frame (16.7 ms)', L + w - 4 * u, budget - 8 * u, '#999', 11, 'right');
+    // the legend on a backing, over the budget line where they meet
+    const labels = METHODS.map((m) => (small ? m.short : m.label));
+    ctx.font = `normal ${g.fontSize(12)}px ui-sans-serif, system-ui, sans-serif`;
+    const legendW = 32 * u + Math.max(...labels.map((l) => ctx.measureText(l).width));
     ctx.fillStyle = 'rgba(7,8,12,0.85)';
-    ctx.fillRect(L + 4 * u, T + 1 * u, Math.min(w - 8 * u, 250 * u), METHODS.length * 18 * u);
+    ctx.fillRect(L + 4 * u, T + 1 * u, legendW, METHODS.length * 18 * u);
     METHODS.forEach((m, k) => {
       const pts = this.results.get(m.key)!.filter((r) => r.ms !== undefined);
       ctx.beginPath();
@@ -354,7 +360,7 @@ class Benchmark implements Scene {
       for (const r of pts) marker(g, m.shape, px(r.n), py(r.ms!), 4 * u, m.color);
       const y = T + 10 * u + k * 18 * u;
       marker(g, m.shape, L + 14 * u, y, 5 * u, m.color);
-      g.text(m.label, L + 26 * u, y, '#ddd', 12, 'left');
+      g.text(labels[k]!, L + 26 * u, y, '#ddd', 12, 'left');
     });
     if (!this.done) {
       const n = this.sizes[this.#size]!;
