@@ -375,13 +375,15 @@ export class Player {
     this.#sync();
   }
 
-  /** Build the scenes (or bring back the kept ones). */
+  /** Build the scenes (or bring back the kept ones); timed as a performance measure "mount <chapter>". */
   mount(): void {
     if (this.mounted) return;
+    const start = performance.now();
     if (this.#built) {
       this.#setMounted(true);
       for (const v of this.views) v.resume();
     } else this.restart();
+    performance.measure(`mount ${this.figure.closest('section')?.id ?? ''}`, { start });
   }
 
   /** Release the backing stores and the scenes; a figure with data-keep (the benchmark) keeps its scene. */

@@ -105,6 +105,8 @@ const scroll = await page.evaluate(async (pxPerSecond) => {
   window.scrollTo({ top: 0, behavior: 'instant' });
   await new Promise((r) => setTimeout(r, 300));
   const end = document.documentElement.scrollHeight - window.innerHeight;
+  const w = /** @type {any} */ (window);
+  const tasksBefore = w.__longTasks.length;
   const frames = [];
   let maxBytes = bytes();
   await new Promise((resolve) => {
@@ -121,7 +123,7 @@ const scroll = await page.evaluate(async (pxPerSecond) => {
     };
     requestAnimationFrame(tick);
   });
-  return { frames, maxBytes, endBytes: bytes() };
+  return { frames, maxBytes, endBytes: bytes(), tasks: w.__longTasks.slice(tasksBefore).map((t) => t.duration) };
 }, speed);
 
 const fps = (fs) => (fs.length * 1000) / fs.reduce((s, f) => s + f.dt, 0);
@@ -137,8 +139,15 @@ console.log(`canvas backing stores: ${mb(bytesAtLoad)} at load, ${mb(scroll.maxB
 console.log(`first screen: ready ${start.ready.toFixed(0)} ms, interactive ${start.interactive.toFixed(0)} ms; ` +
   `${start.tasks.length} long tasks, longest ${longest.toFixed(0)} ms (${start.tasks.map((t) => t.duration.toFixed(0)).join(', ') || 'none'})`);
 console.log(`scroll at ${speed} px/s: ${fps(scroll.frames).toFixed(1)} fps average over ${scroll.frames.length} frames, ` +
-  `${scroll.frames.filter((f) => f.dt > 34).length} frames over 34 ms`);
+  `${scroll.frames.filter((f) => f.dt > 34).length} frames over 34 ms; ${scroll.tasks.length} long tasks, longest ` +
+  `${Math.max(0, ...scroll.tasks).toFixed(0)} ms`);
 console.log('per chapter: ' + [...byChapter].filter(([k]) => k).map(([k, fs]) => `${k} ${fps(fs).toFixed(1)}`).join(', '));
+const mounts = await page.evaluate(() => performance.getEntriesByType('measure')
+  .filter((m) => m.name.startsWith('mount ')).map((m) => [m.name.slice(6), m.duration]));
+const slowest = new Map();
+for (const [id, ms] of mounts) slowest.set(id, Math.max(slowest.get(id) ?? 0, ms));
+console.log(`figures built: ${mounts.length}, slowest build per chapter (ms): ` +
+  [...slowest].map(([id, ms]) => `${id} ${ms.toFixed(1)}`).join(', '));
 if (errors.length) console.log('page errors:', errors);
 
 await context.close();
