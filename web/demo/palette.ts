@@ -24,6 +24,12 @@ export const ENDED = '#ff9f1a';
 /** The glyphs that go with began and ended wherever they are shown. */
 export const BEGAN_GLYPH = '▲';
 export const ENDED_GLYPH = '▼';
+/** The game: wall and door blocks, a block lit by a contact (3:1 against a wall), the ray, the query. */
+export const WALL_FILL = '#2a2f3b';
+export const DOOR_FILL = '#4d4330';
+export const LIT_FILL = '#7d8aa8';
+export const RAY = '#fd7';
+export const QUERY = '#c8f';
 /** Sort visualisation: a comparison and a swap. */
 export const COMPARE = '#0ff';
 export const SWAP = '#f33';
@@ -48,6 +54,12 @@ export const STATE_PAIRS: ReadonlyArray<readonly [string, string, string]> = [
   ['ended on canvas', ENDED, BACKGROUND],
   ['sweep line on canvas', SWEEP, BACKGROUND],
   ['muted edge on canvas', MUTED, BACKGROUND],
+  ['lit block against a wall block', LIT_FILL, WALL_FILL],
+  ['ray on the floor', RAY, BACKGROUND],
+  ['ray outline on a wall block', RAY, WALL_FILL],
+  ['query rectangle on the floor', QUERY, BACKGROUND],
+  ['comparison on canvas', COMPARE, BACKGROUND],
+  ['swap on canvas', SWAP, BACKGROUND],
 ];
 
 /** Set the stylesheet's colour properties from the constants above. */

@@ -7,7 +7,7 @@ import { World, type BoxId } from 'sweep-prune';
 import type { Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 import { collide, makeBalls, rng, type Ball } from '../sim.js';
-import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH } from '../palette.js';
+import { BEGAN, BEGAN_GLYPH, DOOR_FILL, ENDED, ENDED_GLYPH, LIT_FILL, QUERY, RAY, WALL_FILL } from '../palette.js';
 
 // '#' a wall block, 'g' a door block, '.' floor; one character per TILE x TILE square
 const LEVEL = [
@@ -60,11 +60,6 @@ const FLASH_FRAMES = 18;
 const DOOR_HOLD = 150;
 const DOOR_MOVE = 2 * TILE;
 
-const WALL_FILL = '#2a2f3b';
-const DOOR_FILL = '#4d4330';
-const LIT_FILL = '#56607a';
-const RAY = '#fd7';
-const QUERY = '#c8f';
 
 interface Block {
   kind: 'wall' | 'door';
