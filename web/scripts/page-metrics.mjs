@@ -1,8 +1,9 @@
 // What the demo page costs a phone, measured in headless Chromium on the production build:
-//   node web/scripts/page-metrics.mjs [--width 390] [--height 844] [--dpr 3] [--desktop] [--speed 2000]
+//   node web/scripts/page-metrics.mjs [--width 390] [--height 844] [--dpr 3] [--desktop] [--speed 2000] [--cpu 1]
 // Prints canvas backing-store bytes (at load, the most at once while scrolling, and at the end), the time until
 // the first screen is interactive with the long tasks before it, and the frame rate of a scroll through the whole
-// page (per chapter). Phone emulation (touch, mobile viewport) unless --desktop. Numbers vary with the machine's
+// page (per chapter). Phone emulation (touch, mobile viewport) unless --desktop; --cpu 4 runs the page's CPU four
+// times slower (Chromium's CPU throttling), closer to a mid-range phone. Numbers vary with the machine's
 // load: compare runs made side by side.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -23,6 +24,7 @@ const height = opt('height', 844);
 const dpr = opt('dpr', 3);
 const speed = opt('speed', 2000); // scroll speed, CSS px per second
 const phone = !args.includes('--desktop');
+const cpu = opt('cpu', 1);
 
 // build the page once into a temporary directory and serve it
 const out = mkdtempSync(join(tmpdir(), 'demo-metrics-'));
@@ -60,6 +62,7 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 const page = context.pages()[0] ?? (await context.newPage());
 const errors = [];
+if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
 page.on('pageerror', (e) => errors.push(e.message));
 page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 await page.addInitScript(() => {
@@ -134,7 +137,8 @@ for (const f of scroll.frames) {
 }
 const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
 const longest = start.tasks.reduce((m, t) => Math.max(m, t.duration), 0);
-console.log(`viewport ${width}x${height} at DPR ${dpr}${phone ? ', phone emulation (touch, mobile)' : ''}`);
+console.log(`viewport ${width}x${height} at DPR ${dpr}${phone ? ', phone emulation (touch, mobile)' : ''}` +
+  `${cpu > 1 ? `, CPU ${cpu}x slower` : ''}`);
 console.log(`canvas backing stores: ${mb(bytesAtLoad)} at load, ${mb(scroll.maxBytes)} at most while scrolling, ${mb(scroll.endBytes)} at the end`);
 console.log(`first screen: ready ${start.ready.toFixed(0)} ms, interactive ${start.interactive.toFixed(0)} ms; ` +
   `${start.tasks.length} long tasks, longest ${longest.toFixed(0)} ms (${start.tasks.map((t) => t.duration.toFixed(0)).join(', ') || 'none'})`);
