@@ -231,9 +231,9 @@ class View {
     return this.scene ? (this.scene.handles ?? this.scene.balls) : [];
   }
 
-  /** While the canvas has keyboard focus, a ring shows which ball the arrow keys move. */
+  /** While the canvas has keyboard focus (not focus from a click), a ring shows which ball the arrow keys move. */
   #drawSelection(): void {
-    if (!this.keyboard || document.activeElement !== this.surface.canvas) return;
+    if (!this.keyboard || !this.surface.canvas.matches(':focus-visible')) return;
     const b = this.#handles[this.#selected];
     if (!b) return;
     const r = Math.max(b.r, 6) + 5;
