@@ -1,6 +1,8 @@
 // The demo page in real Chromium (Debian's /usr/bin/chromium driven by playwright-core), served by the Vite dev
-// server: it loads cleanly, every chapter draws and animates when on screen, dragging changes the live output,
-// counters advance, pause and step work, the benchmark runs, reduced motion is respected, and the static build works.
+// server: it loads cleanly, every chapter is built, draws and animates when near the screen, dragging and the
+// keyboard change the live output, counters advance, pause and step work, the benchmark runs, reduced motion is
+// respected, the static build works; and on a phone (390 x 844 at DPR 3, touch) the page fits the screen, its
+// canvases stay small and their labels legible, and its state colours keep their contrast.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -61,21 +63,21 @@ beforeAll(async () => {
   server.stderr!.on('data', (d) => (output += d));
   await waitForServer(url, server, () => output);
   profile = mkdtempSync(join(tmpdir(), 'chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1100, height: 800 },
-    deviceScaleFactor: 2,
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page } = await openPage(profile, { viewport: { width: 1100, height: 800 }, deviceScaleFactor: 2 }));
+});
+
+/** Chromium with its own profile, on the page, ready; console errors go to `errors`. */
+async function openPage(dir: string, device: Parameters<typeof chromium.launchPersistentContext>[1]): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: FLAGS, ...device });
+  const page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
   await page.waitForSelector('html[data-ready=true]', { timeout: 30_000 });
-});
+  return { context, page };
+}
 
 afterAll(async () => {
   await context?.close();
@@ -102,8 +104,16 @@ const frames = async (view: Locator): Promise<number> => Number(await view.getAt
 const stat = async (view: Locator, key: string): Promise<string> =>
   (await view.locator(`[data-stat="${key}"] dd`).textContent()) ?? '';
 
+/** Wait until a figure (or the figure of a view) near the screen has been built and its canvas sized. */
+async function mounted(inside: Locator): Promise<void> {
+  const figure = inside.locator('xpath=ancestor-or-self::figure[contains(@class, "demo")]');
+  await expect.poll(() => figure.getAttribute('data-mounted')).toBe('true');
+  await expect.poll(() => inside.locator('canvas.sim').first().evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(0);
+}
+
 /** Ball i of a view, in client coordinates. */
 async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number; r: number }> {
+  await mounted(view);
   const canvas = view.locator('canvas.sim');
   const box = (await canvas.boundingBox())!;
   const [x, y, r] = (await view.getAttribute('data-positions'))!.split(' ')[i]!.split(',').map(Number) as [number, number, number];
@@ -126,21 +136,29 @@ describe('demo page in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
-  test('canvases are drawn at devicePixelRatio', async () => {
-    const first = await pixels(page.locator('#sim canvas.sim'));
-    expect(first.width).toBe(1200);
+  test('canvases are drawn at their CSS size times devicePixelRatio', async () => {
+    const canvas = page.locator('#sim canvas.sim');
+    await mounted(page.locator('#sim figure'));
+    const css = (await canvas.boundingBox())!;
+    const first = await pixels(canvas);
+    expect(first.width).toBe(Math.round(css.width * 2));
+    expect(first.colours).toBeGreaterThan(2);
   });
 
   test('each chapter draws and animates when scrolled into view, and only then', async () => {
     const figures = page.locator('figure.demo:not(.bench)');
     const count = await figures.count();
     const last = figures.nth(count - 1).locator('.view').first();
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await page.waitForTimeout(300);
     const offscreen = await frames(last);
+    // nothing is built far from the screen: the last figure has no scene and no backing store yet
+    expect(await figures.nth(count - 1).getAttribute('data-mounted')).toBe('false');
+    expect(await last.locator('canvas.sim').evaluate((c: HTMLCanvasElement) => c.width * c.height)).toBe(0);
     for (let i = 0; i < count; i++) {
       const figure = figures.nth(i);
       await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
       const views = figure.locator('.view');
       const still = (await figure.getAttribute('data-still')) !== null;
       for (let v = 0; v < (await views.count()); v++) {
@@ -168,6 +186,14 @@ describe('demo page in Chromium', () => {
     expect(await out.getAttribute('data-verdict')).toBe('skip');
     const a = await ballAt(view, 0);
     const b = await ballAt(view, 1);
+    const canvas = view.locator('canvas.sim');
+    const touchAction = (): Promise<string> => canvas.evaluate((c) => getComputedStyle(c).touchAction);
+    expect(await touchAction()).toBe('pan-y'); // a swipe over the figure scrolls the page
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    expect(await touchAction()).toBe('none'); // but not while a ball is held
+    await page.mouse.up();
+    expect(await touchAction()).toBe('pan-y');
     await drag(a, { x: b.x - b.r * 0.2, y: a.y });
     await expect.poll(() => out.getAttribute('data-ab')).toBe('true');
     expect(await out.textContent()).not.toBe(before);
@@ -189,6 +215,7 @@ describe('demo page in Chromium', () => {
   test('counters advance', async () => {
     const view = page.locator('#naive .view').first();
     await view.scrollIntoViewIfNeeded();
+    await mounted(view);
     const f0 = Number(await stat(view, 'frame'));
     await expect.poll(async () => Number(await stat(view, 'frame'))).toBeGreaterThan(f0);
     await expect.poll(async () => Number(await stat(view, 'tested'))).toBeGreaterThan(0);
@@ -199,8 +226,13 @@ describe('demo page in Chromium', () => {
     const figure = page.locator('#naive figure').first();
     const view = figure.locator('.view');
     await figure.scrollIntoViewIfNeeded();
-    await figure.locator('[data-action=play]').click();
+    const play = figure.locator('[data-action=play]');
+    expect(await play.getAttribute('aria-pressed')).toBe('true');
+    await play.click();
     expect(await figure.getAttribute('data-state')).toBe('paused');
+    // a toggle with a fixed name: only aria-pressed says whether it is on
+    expect(await play.getAttribute('aria-pressed')).toBe('false');
+    expect(await play.evaluate((b) => b.textContent!.replace(/[^A-Za-z]/g, ''))).toBe('Play');
     await page.waitForTimeout(100);
     const canvas = view.locator('canvas.sim');
     const paused = { frames: await frames(view), pixels: (await pixels(canvas)).hash };
@@ -222,6 +254,7 @@ describe('demo page in Chromium', () => {
   test('the ball-count control rebuilds the scene', async () => {
     const figure = page.locator('#naive figure').nth(1);
     await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
     const view = figure.locator('.view');
     await figure.locator('input[type=range]').fill('8');
     await expect.poll(() => stat(view, 'pairs')).toBe('28');
@@ -234,6 +267,7 @@ describe('demo page in Chromium', () => {
     const canvas = view.locator('canvas.sim');
     await figure.locator('[data-action=play]').click(); // paused: only the pointer changes what is shown
     await canvas.scrollIntoViewIfNeeded(); // the figure is taller than the window: the canvas must be on screen
+    await mounted(figure);
     const box = (await canvas.boundingBox())!;
     const at = (x: number, y: number): Promise<void> => page.mouse.move(box.x + (x * box.width) / 600, box.y + (y * box.height) / 390);
     const hitDistances = async (): Promise<number[]> =>
@@ -283,6 +317,7 @@ describe('demo page in Chromium', () => {
     const figure = page.locator('#benchmark figure');
     await figure.scrollIntoViewIfNeeded();
     expect(await figure.getAttribute('data-state')).toBe('paused'); // it waits for the reader
+    await mounted(figure);
     await figure.locator('select').selectOption('1000');
     const canvas = figure.locator('canvas.sim');
     const empty = await pixels(canvas);
@@ -308,6 +343,261 @@ describe('demo page in Chromium', () => {
     expect(new Set(states)).toEqual(new Set(['paused']));
     expect(await p.locator('.motion-note').isVisible()).toBe(true);
     await p.close();
+  });
+});
+
+describe('keyboard only', () => {
+  /** Focus a figure's canvas the way a keyboard user does: Tab from the control before it. */
+  async function focusCanvas(view: Locator): Promise<Locator> {
+    await view.scrollIntoViewIfNeeded();
+    await mounted(view);
+    const canvas = view.locator('canvas.sim');
+    expect(await canvas.getAttribute('tabindex')).toBe('0');
+    expect(await canvas.getAttribute('aria-describedby')).toBeTruthy();
+    await canvas.focus();
+    expect(await canvas.evaluate((c) => document.activeElement === c)).toBe(true);
+    return canvas;
+  }
+
+  test('transitivity: a number key selects a ball, the arrow keys move it and the verdict changes', async () => {
+    const view = page.locator('#transitivity .view');
+    await view.locator('xpath=ancestor::figure').locator('[data-action=restart]').click();
+    await focusCanvas(view);
+    const out = view.locator('.live-output');
+    const said = view.locator('.panel [aria-live=polite]');
+    expect(await out.getAttribute('data-verdict')).toBe('skip');
+    const before = (await view.getAttribute('data-positions'))!.split(' ');
+    await page.keyboard.press('1'); // ball A
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await view.getAttribute('data-positions'))!.split(' ')[0]).not.toBe(before[0]);
+    expect((await view.getAttribute('data-positions'))!.split(' ').slice(1)).toEqual(before.slice(1)); // only A moved
+    for (let k = 0; k < 3 && (await out.getAttribute('data-verdict')) === 'skip'; k++) await page.keyboard.press('Shift+ArrowRight');
+    expect(await out.getAttribute('data-verdict')).toBe('test'); // A now reaches past B.left
+    expect(await said.textContent()).toContain('has to be tested');
+    // Space selects the next ball; ArrowUp moves it up only
+    await page.keyboard.press('Space');
+    const b = (await view.getAttribute('data-positions'))!.split(' ')[1]!.split(',').map(Number);
+    await page.keyboard.press('ArrowUp');
+    const b2 = (await view.getAttribute('data-positions'))!.split(' ')[1]!.split(',').map(Number);
+    expect([b2[0], b2[1]]).toEqual([b[0], b[1]! - 10]);
+  });
+
+  test('edges: the arrow keys move a ball past another and the engine’s edge list changes', async () => {
+    const view = page.locator('#edges .view').first();
+    await view.locator('xpath=ancestor::figure').locator('[data-action=restart]').click();
+    await focusCanvas(view);
+    const strip = view.locator('.strip');
+    const said = view.locator('.panel [aria-live=polite]');
+    const before = { order: await strip.getAttribute('data-order'), said: await said.textContent() };
+    const xs = (await view.getAttribute('data-positions'))!.split(' ').map((p) => Number(p.split(',')[0]));
+    await page.keyboard.press(String(xs.indexOf(Math.min(...xs)) + 1)); // the leftmost ball
+    for (let k = 0; k < 12 && (await strip.getAttribute('data-order')) === before.order; k++) await page.keyboard.press('Shift+ArrowRight');
+    expect(await strip.getAttribute('data-order')).not.toBe(before.order);
+    expect(await said.textContent()).toMatch(/^Overlapping on x: /);
+  });
+
+  test('game: key 1 moves the eye, key 2 the aim, and the ray follows', async () => {
+    const figure = page.locator('#game figure');
+    const view = figure.locator('.view');
+    const out = view.locator('.live-output');
+    await focusCanvas(view);
+    await figure.locator('[data-action=restart]').click();
+    await view.locator('canvas.sim').focus();
+    await page.keyboard.press('1');
+    await page.keyboard.press('Shift+ArrowRight');
+    await expect.poll(() => out.textContent()).toContain('castRay from (350, 60)');
+    await page.keyboard.press('2');
+    const point = await out.getAttribute('data-point');
+    for (let k = 0; k < 5; k++) await page.keyboard.press('Shift+ArrowLeft'); // to the left wall at x 0..15
+    await expect.poll(() => out.getAttribute('data-point')).not.toBe(point);
+    expect(await out.getAttribute('data-point')).toMatch(/^wall \(0, /);
+  });
+});
+
+/** WCAG relative luminance and contrast of CSS colours given as #rgb, #rrggbb or rgb(r, g, b). */
+function rgbOf(color: string): [number, number, number] {
+  const hex = color.match(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i)?.[1];
+  if (hex) {
+    const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+    return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
+  }
+  const m = color.match(/^rgba?\((\d+),\s*(\d+),\s*(\d+)/);
+  if (!m) throw new Error(`not a colour: ${color}`);
+  return [Number(m[1]), Number(m[2]), Number(m[3])];
+}
+function contrast(a: string, b: string): number {
+  const lum = (c: string): number => {
+    const [r, g, bl] = rgbOf(c).map((v) => v / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+describe('on a phone (390 x 844, DPR 3, touch)', () => {
+  let phone: BrowserContext | undefined;
+  let p: Page;
+  let phoneProfile = '';
+
+  beforeAll(async () => {
+    phoneProfile = mkdtempSync(join(tmpdir(), 'chromium-'));
+    ({ context: phone, page: p } = await openPage(phoneProfile, {
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 3,
+      isMobile: true,
+      hasTouch: true,
+    }));
+  });
+
+  afterAll(async () => {
+    await phone?.close();
+    if (phoneProfile) rmSync(phoneProfile, { recursive: true, force: true });
+  });
+
+  test('a skip link is the first tab stop and leads to chapter 1', async () => {
+    await p.keyboard.press('Tab'); // a fresh page: the first tab stop
+    const link = p.locator('.skip-link');
+    expect(await link.evaluate((l) => document.activeElement === l)).toBe(true);
+    expect(await link.isVisible()).toBe(true);
+    await p.keyboard.press('Enter');
+    await expect.poll(() => p.evaluate(() => location.hash)).toBe('#sim');
+  });
+
+  test('every figure fits the width, canvases stay under 40 MB and their labels at 11 CSS px or more', async () => {
+    /** Elements wider than their parent (or sticking out of it), except inside a box that scrolls or clips. */
+    const overflowing = (root: Locator): Promise<string[]> =>
+      root.evaluate((r) => {
+        const bad: string[] = [];
+        const scrolls = (e: Element): boolean => {
+          for (let a = e.parentElement; a && a !== r.parentElement; a = a.parentElement) {
+            if (getComputedStyle(a).overflowX !== 'visible') return true;
+          }
+          return false;
+        };
+        for (const e of [r, ...r.querySelectorAll('*')]) {
+          const box = e.getBoundingClientRect();
+          if (box.width === 0 || scrolls(e) || getComputedStyle(e).position === 'absolute') continue;
+          const parent = e.parentElement!.getBoundingClientRect();
+          if (box.left < parent.left - 1 || box.right > parent.right + 1) {
+            bad.push(`${e.tagName.toLowerCase()}.${e.className} ${Math.round(box.width)} px in ${Math.round(parent.width)} px: ${(e.textContent ?? '').slice(0, 40)}`);
+          }
+        }
+        return bad;
+      });
+    const canvasBytes = (): Promise<number> =>
+      p.evaluate(() => [...document.querySelectorAll('canvas')].reduce((s, c) => s + c.width * c.height * 4, 0));
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await overflowing(p.locator('main > header'))).toEqual([]);
+    let most = 0;
+    const fonts = new Map<string, number>();
+    const figures = await p.locator('figure.demo').all();
+    for (const figure of figures) {
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const section = figure.locator('xpath=ancestor::section');
+      const id = await section.getAttribute('id');
+      expect(await overflowing(section), id!).toEqual([]);
+      most = Math.max(most, await canvasBytes());
+      const drawn = await figure.locator('canvas[data-min-font]').evaluateAll((cs) => cs.map((c) => Number((c as HTMLElement).dataset.minFont)));
+      drawn.forEach((px, i) => fonts.set(`${id} canvas ${i}`, px));
+    }
+    expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThan(40e6);
+    // text is drawn on the axis views, the labelled balls, the sort ticks, the game and the benchmark chart
+    expect(fonts.size).toBeGreaterThanOrEqual(8);
+    for (const [where, px] of fonts) expect(px, where).toBeGreaterThanOrEqual(11);
+  });
+
+  test('controls are 44 px touch targets, the counters one line with a disclosure, chapter 9 tabs', async () => {
+    const figure = p.locator('#compare-2 figure');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    for (const b of await figure.locator('.controls button, .tabs button').all()) {
+      expect((await b.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    }
+    // one view at a time; another tab shows another view
+    const shown = (): Promise<number> => figure.locator('.view').evaluateAll((vs) => vs.filter((v) => v.getBoundingClientRect().height > 0).length);
+    expect(await shown()).toBe(1);
+    await figure.locator('[role=tab]').nth(2).click();
+    expect(await figure.locator('.view').nth(2).evaluate((v) => v.getBoundingClientRect().height)).toBeGreaterThan(0);
+    expect(await shown()).toBe(1);
+    expect(errors).toEqual([]);
+    const view = figure.locator('.view').nth(2);
+    const stats = view.locator('dl.stats');
+    const line = await stats.evaluate((d) => d.getBoundingClientRect().height);
+    expect(line).toBeLessThan(30);
+    const more = view.locator('.stats-more');
+    await more.click();
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+    expect(await stats.evaluate((d) => d.getBoundingClientRect().height)).toBeGreaterThan(line);
+  });
+
+  test('party: a vertical swipe on a ball drags it, anywhere else on the canvas it scrolls the page', async () => {
+    const figure = p.locator('#party figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    await figure.locator('[data-action=play]').click(); // paused: only the finger moves a ball
+    const box = (await view.locator('canvas.sim').boundingBox())!;
+    const s = box.width / 600;
+    const cdp = await phone!.newCDPSession(p);
+    const swipe = async (x: number, y: number, dy: number): Promise<number> => {
+      const before = await p.evaluate(() => window.scrollY);
+      const at = (k: number): Array<{ x: number; y: number; id: number }> => [{ x, y: y + (dy * k) / 8, id: 1 }];
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+      for (let k = 1; k <= 8; k++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(k) });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await p.waitForTimeout(250);
+      return (await p.evaluate(() => window.scrollY)) - before;
+    };
+    const positions = async (): Promise<number[][]> =>
+      (await view.getAttribute('data-positions'))!.split(' ').map((q) => q.split(',').map(Number));
+    const [bx, by] = (await positions())[0]!;
+    expect(await swipe(box.x + bx! * s, box.y + by! * s, -60)).toBe(0);
+    expect((await positions())[0]![1]).toBeLessThan(by! - 20);
+    // the spot of the canvas farthest from every ball
+    const all = await positions();
+    let far = { x: 0, y: 0, d: -Infinity };
+    for (let x = 20; x < 600; x += 20) {
+      for (let y = 20; y < 400; y += 20) {
+        const d = Math.min(...all.map(([px, py, r]) => Math.hypot(px! - x, py! - y) - r!));
+        if (d > far.d) far = { x, y, d };
+      }
+    }
+    expect(await swipe(box.x + far.x * s, box.y + far.y * s, -60)).toBeGreaterThan(20);
+    await cdp.detach();
+  });
+
+  test('state colours have 3:1 contrast against what they are drawn on', async () => {
+    const palette = await import('../../web/demo/palette.js');
+    for (const [name, color, background] of palette.STATE_PAIRS) {
+      expect(contrast(color, background), name).toBeGreaterThanOrEqual(3);
+    }
+    // the stylesheet, as the browser computes it: prose on the page, counters and outputs on the figures' panels
+    const css = await p.evaluate(() => {
+      const style = (sel: string, prop: 'color' | 'backgroundColor' | 'borderTopColor'): string =>
+        getComputedStyle(document.querySelector(sel)!)[prop];
+      return {
+        page: style('body', 'backgroundColor'),
+        panel: style('figure.demo', 'backgroundColor'),
+        began: style('p b.began', 'color'),
+        ended: style('p b.ended', 'color'),
+        border: style('.controls button', 'borderTopColor'),
+        began2: getComputedStyle(document.documentElement).getPropertyValue('--began').trim(),
+      };
+    });
+    expect(rgbOf(css.began)).toEqual(rgbOf(palette.BEGAN)); // the page's colours are the palette's
+    for (const [fg, bg, name] of [
+      [css.began, css.page, 'began on the page'],
+      [css.ended, css.page, 'ended on the page'],
+      [css.began, css.panel, 'began on a panel'],
+      [css.ended, css.panel, 'ended on a panel'],
+      [css.border, css.panel, 'control border on a panel'],
+    ] as const) {
+      expect(contrast(fg, bg), name).toBeGreaterThanOrEqual(3);
+    }
   });
 });
 

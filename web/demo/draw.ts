@@ -1,13 +1,23 @@
-// The canvas: logical size in CSS-independent units, backing store scaled by devicePixelRatio, and the few
-// drawing primitives the scenes share.
+// The canvas: a fixed logical coordinate system (default 600 x 400) scaled to the element's CSS size, a backing
+// store of that CSS size times devicePixelRatio (capped), and the few drawing primitives the scenes share.
+import { BACKGROUND } from './palette.js';
 
-export const BACKGROUND = '#000';
-export const BALL = '#ccc';
+/** Backing-store pixels per CSS pixel at most: beyond 2 a phone spends memory and fill rate on no visible gain. */
+export const MAX_PIXEL_RATIO = 2;
+/** The smallest text drawn on a canvas, in CSS pixels, at any width. */
+export const MIN_LABEL_PX = 11;
 
-/** A canvas with a fixed logical size (default 600 x 400) drawn sharply at any devicePixelRatio. */
+/**
+ * A canvas with a fixed logical size drawn sharply at its CSS size. The backing store exists only while the
+ * surface is active (see `activate()` / `release()`), and follows the element's size through a ResizeObserver.
+ */
 export class Surface {
   readonly ctx: CanvasRenderingContext2D;
-  #dpr = 0;
+  /** Called after the backing store was resized (which clears it): redraw. */
+  onResize: (() => void) | undefined;
+  #cssWidth = 0;
+  #active = false;
+  #minFont = Infinity;
 
   constructor(
     readonly canvas: HTMLCanvasElement,
@@ -16,16 +26,53 @@ export class Surface {
   ) {
     this.ctx = canvas.getContext('2d')!;
     canvas.style.aspectRatio = `${width} / ${height}`;
+    canvas.width = 0;
+    canvas.height = 0;
+    new ResizeObserver((entries) => {
+      const w = entries[entries.length - 1]!.contentRect.width;
+      if (w === this.#cssWidth) return;
+      this.#cssWidth = w;
+      if (this.#active && this.fit()) this.onResize?.();
+    }).observe(canvas);
+  }
+
+  /** Give the canvas a backing store (and keep it sized) until `release()`. */
+  activate(): void {
+    this.#active = true;
+    this.#cssWidth = this.canvas.getBoundingClientRect().width;
     this.fit();
   }
 
-  /** Match the backing store to the current devicePixelRatio (it changes with zoom or a move to another screen). */
-  fit(): void {
-    const dpr = Math.min(window.devicePixelRatio || 1, 3);
-    if (dpr === this.#dpr) return;
-    this.#dpr = dpr;
-    this.canvas.width = Math.round(this.width * dpr);
-    this.canvas.height = Math.round(this.height * dpr);
+  /** Drop the backing store: a 0 x 0 canvas costs no memory; its CSS size is unchanged. */
+  release(): void {
+    this.#active = false;
+    this.canvas.width = 0;
+    this.canvas.height = 0;
+  }
+
+  /** Logical units per CSS pixel (1 before the canvas is laid out). */
+  get unit(): number {
+    return this.#cssWidth > 0 ? this.width / this.#cssWidth : 1;
+  }
+
+  /** The smallest font drawn since the last `clear()`, in CSS pixels (Infinity when no text was drawn). */
+  get minFontPx(): number {
+    return this.#minFont;
+  }
+
+  /**
+   * Match the backing store to the CSS size times the pixel ratio (zoom and a move to another screen change it).
+   * True when it changed (the canvas was cleared).
+   */
+  fit(): boolean {
+    if (!this.#active) return false;
+    const ratio = Math.min(window.devicePixelRatio || 1, MAX_PIXEL_RATIO);
+    const w = Math.round(this.#cssWidth * ratio);
+    const h = Math.round(((this.#cssWidth * this.height) / this.width) * ratio);
+    if (w === this.canvas.width && h === this.canvas.height) return false;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    return true;
   }
 
   /** Start a frame: reset the transform (scale = backing pixels per logical unit) and paint the background. */
@@ -36,6 +83,7 @@ export class Surface {
     ctx.setTransform(s, 0, 0, s, 0, 0);
     ctx.fillStyle = color;
     ctx.fillRect(0, 0, this.width, this.height);
+    this.#minFont = Infinity;
     return ctx;
   }
 
@@ -43,6 +91,11 @@ export class Surface {
   toLocal(clientX: number, clientY: number): { x: number; y: number } {
     const r = this.canvas.getBoundingClientRect();
     return { x: ((clientX - r.left) / r.width) * this.width, y: ((clientY - r.top) / r.height) * this.height };
+  }
+
+  /** A stroke width given for the full-size figure, never thinner than that many CSS pixels on a small screen. */
+  stroke(width: number): number {
+    return width * Math.max(1, this.unit);
   }
 
   disc(x: number, y: number, r: number, fill: string): void {
@@ -66,15 +119,28 @@ export class Surface {
     ctx.restore();
   }
 
+  /** A ring around a ball: the keyboard's selection. */
+  ring(x: number, y: number, r: number, color: string, width = 2.5, dash?: number[]): void {
+    const { ctx } = this;
+    ctx.save();
+    if (dash) ctx.setLineDash(dash.map((d) => this.stroke(d)));
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, Math.PI * 2);
+    ctx.lineWidth = this.stroke(width);
+    ctx.strokeStyle = color;
+    ctx.stroke();
+    ctx.restore();
+  }
+
   line(x0: number, y0: number, x1: number, y1: number, color: string, width = 2, dash?: number[]): void {
     const { ctx } = this;
     ctx.save();
-    if (dash) ctx.setLineDash(dash);
+    if (dash) ctx.setLineDash(dash.map((d) => this.stroke(d)));
     ctx.beginPath();
     ctx.moveTo(x0, y0);
     ctx.lineTo(x1, y1);
     ctx.strokeStyle = color;
-    ctx.lineWidth = width;
+    ctx.lineWidth = this.stroke(width);
     ctx.stroke();
     ctx.restore();
   }
@@ -84,9 +150,16 @@ export class Surface {
     this.line(x, 0, x, this.height, color, width, dash);
   }
 
+  /** The logical font size for `size` (given for the full-size figure): at least MIN_LABEL_PX CSS pixels. */
+  fontSize(size: number): number {
+    return Math.max(size, MIN_LABEL_PX * this.unit);
+  }
+
   text(s: string, x: number, y: number, color: string, size = 16, align: CanvasTextAlign = 'center', weight = 'normal'): void {
     const { ctx } = this;
-    ctx.font = `${weight} ${size}px ui-sans-serif, system-ui, sans-serif`;
+    const px = this.fontSize(size);
+    this.#minFont = Math.min(this.#minFont, px / this.unit);
+    ctx.font = `${weight} ${px}px ui-sans-serif, system-ui, sans-serif`;
     ctx.textAlign = align;
     ctx.textBaseline = 'middle';
     ctx.fillStyle = color;

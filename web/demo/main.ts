@@ -1,6 +1,7 @@
-// The page: load the engine, then mount every figure. Scenes are registered here by the name used in
-// data-scene="...".
+// The page: load the engine, then set up every figure (each is built when it comes near the screen). Scenes are
+// registered here by the name used in data-scene="...".
 import { init } from 'sweep-prune';
+import { applyPalette } from './palette.js';
 import type { CreateScene } from './scene.js';
 import { mountAll } from './ui.js';
 import * as benchmark from './scenes/benchmark.js';
@@ -27,6 +28,7 @@ const scenes = new Map<string, CreateScene>([
   ['benchmark', benchmark.createScene],
 ]);
 
+applyPalette(document.documentElement);
 try {
   await init();
   mountAll(scenes);

@@ -1,7 +1,8 @@
 // What every scene is, and the ball scene most of them build on: a ball simulation whose broadphase is the
 // scene's `detect()`, with the article's "checks" decoration (each tested pair drawn as a line, slowed down).
 import { World, slotOf } from 'sweep-prune';
-import { BALL, rainbow, type Surface } from './draw.js';
+import { rainbow, type Surface } from './draw.js';
+import { BALL, MUTED } from './palette.js';
 import { collide, integrate, makeBalls, rng, settle, type Ball, type BallSpec } from './sim.js';
 
 /** A live number shown under a canvas; `key` is stable (tests and styles use it). */
@@ -19,8 +20,10 @@ export interface Stat {
 export interface Scene {
   /** Balls the pointer may pick up (empty when the scene has none). */
   readonly balls: Ball[];
-  /** Balls carry the dashed "drag me" ring and the canvas captures touch. */
+  /** Balls carry the dashed "drag me" ring; the canvas takes keyboard focus to move them. */
   readonly draggable: boolean;
+  /** What the keyboard selects and moves, when it is not `balls` (the game also moves its aim). */
+  readonly handles?: Ball[];
   /** Nothing moves unless dragged: after a drag the player runs a frame even while paused. */
   readonly still: boolean;
   frame(): Generator<number, void, void>;
@@ -28,6 +31,8 @@ export interface Scene {
   stats(): Stat[];
   /** Refresh HTML output under the canvas (edge strips, live output, event logs). */
   panel?(): void;
+  /** A ball or handle was moved by the pointer or the keyboard (between frames). */
+  moved?(): void;
   dispose(): void;
 }
 
@@ -241,7 +246,7 @@ export function drawAxisView(g: Surface, world: World, colorOf: (slot: number) =
     const top = axis * rowH;
     const left = 28;
     const cell = (g.width - left - 8) / Math.max(1, n);
-    g.text('xyzw'[axis]!, 12, top + rowH * 0.3, '#888', 14, 'center', '600');
+    g.text('xyzw'[axis]!, 12, top + rowH * 0.3, MUTED, 14, 'center', '600');
     const lanes: number[] = []; // lane -> slot occupying it, or -1
     const laneOf = new Map<number, number>();
     const start = new Map<number, number>();

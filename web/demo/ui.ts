@@ -1,12 +1,24 @@
-// The player around every figure: pause, step (one beat), slow motion, restart, option controls, dragging, live
-// counters, and the IntersectionObserver that runs only the figures on screen.
+// The player around every figure: pause, step (one beat), slow motion, restart, option controls, dragging with a
+// pointer or the keyboard, live counters, and the IntersectionObservers that build a figure when it comes near
+// the screen, run it only while it is on screen, and release it when it is far away.
 import { Surface } from './draw.js';
+import { NAMED } from './palette.js';
 import type { CreateScene, Scene, SceneOptions, SceneSetup } from './scene.js';
 import type { Ball } from './sim.js';
 
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 const SLOW = 4; // slow motion: one frame every 4 animation frames, pauses 4x longer
 const STATS_EVERY_MS = 100;
+/** Arrow keys move the selected ball this many logical units (with Shift: KEY_STEP_BIG). */
+const KEY_STEP = 10;
+const KEY_STEP_BIG = 50;
+/** Figures are built within one screen of the viewport, run within 64 px of it, released beyond three screens. */
+const NEAR = '100% 0px';
+const VISIBLE = '64px 0px';
+const FAR = '300% 0px';
+const KEYS_HINT = 'Keys: a number key or Space selects a ball, the arrow keys move it, Shift with an arrow moves it further.';
+
+let uid = 0;
 
 function parseOptions(data: DOMStringMap): SceneOptions {
   const balls = data.balls ?? '5';
@@ -15,7 +27,7 @@ function parseOptions(data: DOMStringMap): SceneOptions {
     balls: balls.trim().startsWith('[') ? (JSON.parse(balls) as Array<[number, number, number]>) : Number(balls),
     seed: Number(data.seed ?? 1),
     skip: Number(data.skip ?? 0),
-    checks,
+    checks: NAMED[checks] ?? checks,
     delay: Number(delay),
     rainbow: data.rainbow !== undefined,
     labels: data.labels ? data.labels.split(',') : [],
@@ -33,45 +45,88 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls: string, parent: 
   return e;
 }
 
-/** One canvas of a figure and the scene drawing on it. */
+/** One canvas of a figure and the scene drawing on it (only while the figure is mounted). */
 class View {
   readonly surface: Surface;
   readonly axis: Surface | undefined;
   readonly stats: HTMLElement;
   readonly panel: HTMLElement;
-  scene!: Scene;
+  /** The canvas takes focus, and the arrow keys move the selected ball. */
+  readonly keyboard: boolean;
+  scene: Scene | undefined;
   frames = 0;
   #gen: Generator<number, void, void> | undefined;
   #wakeAt = 0;
   #statsAt = 0;
   #held: { ball: Ball; dx: number; dy: number; pointer: number } | undefined;
+  #selected = 0;
+  readonly #status: HTMLElement | undefined;
+  readonly #fonts = new Map<Surface, number>();
 
   constructor(
     readonly root: HTMLElement,
     readonly factory: CreateScene,
     readonly player: Player,
+    data: DOMStringMap,
   ) {
     if (root.dataset.title) el('h4', 'view-title', root).textContent = root.dataset.title;
     const canvas = el('canvas', 'sim', root);
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', root.dataset.alt ?? 'animated demo');
+    const alt = root.dataset.alt ?? 'animated demo';
+    this.keyboard = data.draggable !== undefined;
+    if (this.keyboard) {
+      // an interactive picture: focusable, and the keys it answers to are described (and shown while focused)
+      canvas.tabIndex = 0;
+      canvas.setAttribute('role', 'application');
+      canvas.setAttribute('aria-roledescription', 'interactive figure');
+      canvas.setAttribute('aria-label', alt);
+      const hint = el('p', 'keys-hint', root);
+      hint.id = `keys-${++uid}`;
+      hint.textContent = root.dataset.keys ?? KEYS_HINT;
+      canvas.setAttribute('aria-describedby', hint.id);
+      this.#status = el('p', 'sr-only', root);
+      this.#status.setAttribute('aria-live', 'polite');
+    } else {
+      canvas.setAttribute('role', 'img');
+      canvas.setAttribute('aria-label', alt);
+    }
     this.surface = new Surface(canvas, Number(root.dataset.width ?? 600), Number(root.dataset.height ?? 400));
+    this.surface.onResize = () => this.scene && this.render(true);
     if (root.dataset.axis !== undefined) {
       const axis = el('canvas', 'axis', root);
       axis.setAttribute('aria-hidden', 'true');
       this.axis = new Surface(axis, 600, 84);
+      this.axis.onResize = () => this.scene && this.render(true);
     }
     this.panel = el('div', 'panel', root);
-    this.stats = el('dl', 'stats', root);
-    this.stats.setAttribute('aria-live', 'off');
+    this.stats = this.#makeStats();
     this.#listen(canvas);
   }
 
+  /** Counters: all of them on a wide screen; one line and a disclosure button on a narrow one. */
+  #makeStats(): HTMLElement {
+    const box = el('div', 'stats-box', this.root);
+    const stats = el('dl', 'stats', box);
+    stats.id = `stats-${++uid}`;
+    stats.setAttribute('aria-live', 'off');
+    const more = el('button', 'stats-more', box);
+    more.type = 'button';
+    more.textContent = 'Counters';
+    more.setAttribute('aria-expanded', 'false');
+    more.setAttribute('aria-controls', stats.id);
+    more.addEventListener('click', () => more.setAttribute('aria-expanded', String(box.classList.toggle('open'))));
+    return stats;
+  }
+
+  /** A fresh scene (and backing stores) from the figure's options. */
   build(data: DOMStringMap): void {
     this.scene?.dispose();
     this.panel.replaceChildren();
     const setup: SceneSetup = { options: parseOptions(data), panel: this.panel };
-    if (this.axis) setup.axis = this.axis;
+    this.surface.activate();
+    if (this.axis) {
+      this.axis.activate();
+      setup.axis = this.axis;
+    }
     this.scene = this.factory(this.surface, setup);
     this.surface.canvas.classList.toggle('draggable', this.scene.draggable);
     this.surface.canvas.classList.toggle('grabbable', this.scene.balls.length > 0);
@@ -81,13 +136,35 @@ class View {
     this.render(true);
   }
 
+  /** Far from the screen: drop the backing stores and, unless `keep`, the scene with its World. */
+  suspend(keep: boolean): void {
+    if (this.#held) this.#held.ball.held = false;
+    this.#held = undefined;
+    this.surface.canvas.classList.remove('grabbing');
+    if (!keep) {
+      this.scene?.dispose();
+      this.scene = undefined;
+      this.#gen = undefined;
+    }
+    this.surface.release();
+    this.axis?.release();
+  }
+
+  /** Back near the screen with the scene kept by `suspend(true)`. */
+  resume(): void {
+    this.surface.activate();
+    this.axis?.activate();
+    this.render(true);
+  }
+
   /** Advance up to one frame, honouring the scene's pauses. `beat`: run to the next pause regardless of time. */
   advance(now: number, slow: number, beat = false): void {
-    if (!beat && now < this.#wakeAt) return;
+    const scene = this.scene;
+    if (!scene || (!beat && now < this.#wakeAt)) return;
     // pauses shorter than an animation frame add up: run every beat that is due (catching up at most 50 ms)
     let t = Math.max(this.#wakeAt, now - 50);
     for (let guard = 0; guard < 100_000; guard++) {
-      if (!this.#gen) this.#gen = this.scene.frame();
+      if (!this.#gen) this.#gen = scene.frame();
       const r = this.#gen.next();
       if (r.done) {
         this.#gen = undefined;
@@ -110,15 +187,20 @@ class View {
   }
 
   render(force = false): void {
-    this.scene.draw();
+    const scene = this.scene;
+    if (!scene) return;
+    scene.draw();
+    this.#drawSelection();
+    this.#publishFont(this.surface);
+    if (this.axis) this.#publishFont(this.axis);
     const now = performance.now();
     if (!force && now - this.#statsAt < STATS_EVERY_MS) return;
     this.#statsAt = now;
-    this.scene.panel?.();
+    scene.panel?.();
     this.root.dataset.frames = String(this.frames);
     // ball positions (logical canvas units), for anyone scripting the page
-    this.root.dataset.positions = this.scene.balls.map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`).join(' ');
-    const stats = this.scene.stats();
+    this.root.dataset.positions = scene.balls.map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`).join(' ');
+    const stats = scene.stats();
     if (this.stats.childElementCount !== stats.length) {
       this.stats.replaceChildren(
         ...stats.map((s) => {
@@ -137,19 +219,78 @@ class View {
     });
   }
 
+  /** The smallest font the frame drew, in CSS px, as data-min-font on the canvas (checked by the tests). */
+  #publishFont(s: Surface): void {
+    const px = s.minFontPx;
+    if (px === Infinity || this.#fonts.get(s) === px) return;
+    this.#fonts.set(s, px);
+    s.canvas.dataset.minFont = px.toFixed(2);
+  }
+
+  get #handles(): Ball[] {
+    return this.scene ? (this.scene.handles ?? this.scene.balls) : [];
+  }
+
+  /** While the canvas has keyboard focus (not focus from a click), a ring shows which ball the arrow keys move. */
+  #drawSelection(): void {
+    if (!this.keyboard || !this.surface.canvas.matches(':focus-visible')) return;
+    const b = this.#handles[this.#selected];
+    if (!b) return;
+    const r = Math.max(b.r, 6) + 5;
+    this.surface.ring(b.x, b.y, r + 2, '#000', 2);
+    this.surface.ring(b.x, b.y, r, '#fff', 2.5);
+  }
+
+  #key(e: KeyboardEvent): void {
+    const handles = this.#handles;
+    if (!handles.length || e.altKey || e.ctrlKey || e.metaKey) return;
+    let selected = Math.min(this.#selected, handles.length - 1);
+    const arrows: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const arrow = arrows[e.key];
+    if (/^[1-9]$/.test(e.key) && Number(e.key) <= handles.length) selected = Number(e.key) - 1;
+    else if (e.key === ' ') selected = (selected + (e.shiftKey ? handles.length - 1 : 1)) % handles.length;
+    else if (!arrow) return;
+    e.preventDefault();
+    const ball = handles[selected]!;
+    if (selected !== this.#selected) {
+      this.#selected = selected;
+      this.#status!.textContent = `${ball.label ?? `ball ${selected + 1}`} selected`;
+    }
+    if (arrow) {
+      const step = e.shiftKey ? KEY_STEP_BIG : KEY_STEP;
+      this.#place(ball, ball.x + arrow[0] * step, ball.y + arrow[1] * step);
+    }
+    this.#afterMove();
+    this.render(true);
+  }
+
+  /** Move a ball inside the canvas and stop it. */
+  #place(ball: Ball, x: number, y: number): void {
+    ball.x = Math.min(this.surface.width - ball.r, Math.max(ball.r, x));
+    ball.y = Math.min(this.surface.height - ball.r, Math.max(ball.r, y));
+    ball.vx = ball.vy = 0;
+  }
+
+  #pick(clientX: number, clientY: number, slack: number): Ball | undefined {
+    const p = this.surface.toLocal(clientX, clientY);
+    const balls = this.scene?.balls ?? [];
+    for (let i = balls.length - 1; i >= 0; i--) {
+      const b = balls[i]!;
+      if (Math.hypot(p.x - b.x, p.y - b.y) <= b.r + slack) return b;
+    }
+    return undefined;
+  }
+
   #listen(canvas: HTMLCanvasElement): void {
-    const pick = (e: PointerEvent): Ball | undefined => {
-      const p = this.surface.toLocal(e.clientX, e.clientY);
-      const slack = e.pointerType === 'touch' ? 12 : 2;
-      const balls = this.scene.balls;
-      for (let i = balls.length - 1; i >= 0; i--) {
-        const b = balls[i]!;
-        if (Math.hypot(p.x - b.x, p.y - b.y) <= b.r + slack) return b;
-      }
-      return undefined;
-    };
+    const slack = (e: PointerEvent): number => (e.pointerType === 'touch' ? 12 : 2);
+    // the canvas lets a vertical swipe scroll the page (touch-action: pan-y) unless the finger lands on a ball:
+    // touch-action is fixed when a touch starts, so only cancelling touchstart keeps the page still for the drag
+    canvas.addEventListener('touchstart', (e) => {
+      const t = e.touches[0];
+      if (e.touches.length === 1 && t && this.#pick(t.clientX, t.clientY, 12)) e.preventDefault();
+    }, { passive: false });
     canvas.addEventListener('pointerdown', (e) => {
-      const ball = pick(e);
+      const ball = this.#pick(e.clientX, e.clientY, slack(e));
       if (!ball || this.#held) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
       this.#held = { ball, dx: ball.x - p.x, dy: ball.y - p.y, pointer: e.pointerId };
@@ -162,16 +303,13 @@ class View {
     canvas.addEventListener('pointermove', (e) => {
       const h = this.#held;
       if (!h) {
-        if (e.pointerType === 'mouse') canvas.classList.toggle('over-ball', pick(e) !== undefined);
+        if (e.pointerType === 'mouse') canvas.classList.toggle('over-ball', this.#pick(e.clientX, e.clientY, 2) !== undefined);
         return;
       }
       if (e.pointerId !== h.pointer) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
-      const { ball } = h;
-      ball.x = Math.min(this.surface.width - ball.r, Math.max(ball.r, p.x + h.dx));
-      ball.y = Math.min(this.surface.height - ball.r, Math.max(ball.r, p.y + h.dy));
-      ball.vx = ball.vy = 0;
-      this.#afterDrag();
+      this.#place(h.ball, p.x + h.dx, p.y + h.dy);
+      this.#afterMove();
     });
     const release = (e: PointerEvent): void => {
       const h = this.#held;
@@ -179,15 +317,24 @@ class View {
       h.ball.held = false;
       this.#held = undefined;
       canvas.classList.remove('grabbing');
-      this.#afterDrag();
+      this.#afterMove();
     };
     canvas.addEventListener('pointerup', release);
     canvas.addEventListener('pointercancel', release);
+    if (this.keyboard) {
+      canvas.addEventListener('keydown', (e) => this.#key(e));
+      // the selection ring shows only while focused
+      canvas.addEventListener('focus', () => this.render(true));
+      canvas.addEventListener('blur', () => this.render(true));
+    }
   }
 
-  /** While paused (or in a still scene) nothing else redraws: show the drag's effect now. */
-  #afterDrag(): void {
-    if (this.player.paused && this.scene.still && !this.midFrame) this.advance(performance.now(), 1, true);
+  /** While paused (or in a still scene) nothing else redraws: show the move's effect now. */
+  #afterMove(): void {
+    const scene = this.scene;
+    if (!scene) return;
+    scene.moved?.();
+    if (this.player.paused && scene.still && !this.midFrame) this.advance(performance.now(), 1, true);
     if (this.player.paused || !this.player.visible) this.render(true);
   }
 }
@@ -198,6 +345,9 @@ export class Player {
   paused: boolean;
   slow = false;
   visible = false;
+  /** Scenes and backing stores exist (the figure is near the screen). */
+  mounted = false;
+  #built = false;
   #ticks = 0;
   readonly #controls: HTMLElement;
 
@@ -209,9 +359,10 @@ export class Player {
     for (const root of figure.querySelectorAll<HTMLElement>('[data-scene]')) {
       const factory = scenes.get(root.dataset.scene!);
       if (!factory) throw new Error(`no scene named ${root.dataset.scene}`);
-      this.views.push(new View(root, factory, this));
+      this.views.push(new View(root, factory, this, { ...figure.dataset, ...root.dataset }));
     }
     this.#controls = this.#makeControls();
+    if (figure.dataset.tabs !== undefined) this.#makeTabs();
     // option controls anywhere in the figure (the ball count, the benchmark's largest N) restart it
     figure.addEventListener('change', (e) => {
       const t = e.target as HTMLInputElement;
@@ -220,11 +371,39 @@ export class Player {
       figure.dataset[name] = t.value;
       this.restart();
     });
-    this.restart();
+    this.figure.dataset.mounted = 'false';
+    this.#sync();
+  }
+
+  /** Build the scenes (or bring back the kept ones); timed as a performance measure "mount <chapter>". */
+  mount(): void {
+    if (this.mounted) return;
+    const start = performance.now();
+    if (this.#built) {
+      this.#setMounted(true);
+      for (const v of this.views) v.resume();
+    } else this.restart();
+    performance.measure(`mount ${this.figure.closest('section')?.id ?? ''}`, { start });
+  }
+
+  /** Release the backing stores and the scenes; a figure with data-keep (the benchmark) keeps its scene. */
+  unmount(): void {
+    if (!this.mounted) return;
+    const keep = this.figure.dataset.keep !== undefined;
+    for (const v of this.views) v.suspend(keep);
+    this.#built = keep;
+    this.#setMounted(false);
+  }
+
+  #setMounted(mounted: boolean): void {
+    this.mounted = mounted;
+    this.figure.dataset.mounted = String(mounted);
   }
 
   /** Options: the figure's data attributes, overridden by each view's. */
   restart(): void {
+    this.#setMounted(true);
+    this.#built = true;
     for (const v of this.views) v.build({ ...this.figure.dataset, ...v.root.dataset });
     this.#sync();
   }
@@ -236,6 +415,7 @@ export class Player {
 
   /** One beat: to the next pause inside a slowed-down frame, or one whole frame. */
   step(): void {
+    this.mount();
     this.setPaused(true);
     const now = performance.now();
     for (const v of this.views) {
@@ -245,7 +425,7 @@ export class Player {
   }
 
   tick(now: number): void {
-    if (this.paused) return;
+    if (this.paused || !this.mounted) return;
     this.#ticks++;
     if (!this.slow || this.#ticks % SLOW === 0) {
       for (const v of this.views) v.advance(now, this.slow ? SLOW : 1);
@@ -253,11 +433,12 @@ export class Player {
     for (const v of this.views) v.render();
   }
 
+  /** Play keeps its name and says whether it is on with aria-pressed; its icon shows what it does. */
   #sync(): void {
     const c = this.#controls;
     const play = c.querySelector<HTMLButtonElement>('[data-action=play]')!;
-    play.textContent = this.paused ? '▶ Play' : '❚❚ Pause';
     play.setAttribute('aria-pressed', String(!this.paused));
+    play.querySelector('.icon')!.textContent = this.paused ? '▶' : '❚❚';
     c.querySelector('[data-action=slow]')!.setAttribute('aria-pressed', String(this.slow));
     this.figure.classList.toggle('paused', this.paused);
     this.figure.dataset.state = this.paused ? 'paused' : 'playing';
@@ -266,21 +447,26 @@ export class Player {
   #makeControls(): HTMLElement {
     const bar = document.createElement('div');
     bar.className = 'controls';
-    const button = (action: string, text: string, title: string, fn: () => void): void => {
+    const button = (action: string, text: string, title: string, fn: () => void, icon?: string): void => {
       const b = el('button', '', bar);
       b.type = 'button';
       b.dataset.action = action;
-      b.textContent = text;
+      if (icon !== undefined) {
+        const i = el('span', 'icon', b);
+        i.setAttribute('aria-hidden', 'true');
+        i.textContent = icon;
+      }
+      b.append(text);
       b.title = title;
       b.addEventListener('click', fn);
     };
-    button('play', '', 'Pause or play this demo', () => this.setPaused(!this.paused));
+    button('play', 'Play', 'Play or pause this demo', () => this.setPaused(!this.paused), '▶');
     button('step', 'Step', 'Advance one step: the next tested pair, or the next frame', () => this.step());
     button('slow', 'Slow motion', 'Run at a quarter of the speed', () => {
       this.slow = !this.slow;
       this.#sync();
     });
-    button('restart', '↺ Restart', 'Start this demo again from the beginning', () => this.restart());
+    button('restart', 'Restart', 'Start this demo again from the beginning', () => this.restart(), '↺');
     const range = this.figure.dataset.ballsRange; // "min,max": the figure offers a ball-count control
     if (range) {
       const [min = '2', max = '40'] = range.split(',');
@@ -306,25 +492,67 @@ export class Player {
     this.figure.insertBefore(bar, first?.nextSibling ?? null);
     return bar;
   }
+
+  /** On a narrow screen the views are tabs (one shown at a time); on a wide one the tab list is hidden. */
+  #makeTabs(): void {
+    const views = this.figure.querySelector<HTMLElement>('.views')!;
+    views.classList.add('tabbed');
+    const list = document.createElement('div');
+    list.className = 'tabs';
+    list.setAttribute('role', 'tablist');
+    list.setAttribute('aria-label', 'Views');
+    const tabs = this.views.map((v, i) => {
+      const tab = el('button', '', list);
+      tab.type = 'button';
+      tab.setAttribute('role', 'tab');
+      tab.id = `tab-${++uid}`;
+      v.root.id ||= `panel-${uid}`;
+      tab.setAttribute('aria-controls', v.root.id);
+      v.root.setAttribute('role', 'tabpanel');
+      v.root.setAttribute('aria-labelledby', tab.id);
+      tab.textContent = v.root.dataset.title ?? `View ${i + 1}`;
+      tab.addEventListener('click', () => select(i));
+      return tab;
+    });
+    const select = (i: number, focus = false): void => {
+      tabs.forEach((t, k) => {
+        t.setAttribute('aria-selected', String(k === i));
+        t.tabIndex = k === i ? 0 : -1;
+        this.views[k]!.root.classList.toggle('current', k === i);
+      });
+      if (focus) tabs[i]!.focus();
+    };
+    list.addEventListener('keydown', (e) => {
+      const i = tabs.indexOf(document.activeElement as HTMLButtonElement);
+      const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+      if (i < 0 || !d) return;
+      e.preventDefault();
+      select((i + d + tabs.length) % tabs.length, true);
+    });
+    select(0);
+    views.before(list);
+  }
 }
 
 const players: Player[] = [];
 
-/** Mount every `figure.demo` of the page; only figures on screen (and the page when visible) run. */
+/** Set up every `figure.demo` of the page: built when near the screen, run while on it, released when far. */
 export function mountAll(scenes: ReadonlyMap<string, CreateScene>): Player[] {
-  const observer = new IntersectionObserver(
-    (entries) => {
-      for (const e of entries) {
-        const p = players.find((q) => q.figure === e.target);
-        if (p) p.visible = e.isIntersecting;
-      }
-    },
-    { rootMargin: '64px 0px' },
-  );
+  const byFigure = new Map<Element, Player>();
+  const watch = (margin: string, fn: (p: Player, on: boolean) => void): IntersectionObserver =>
+    new IntersectionObserver((entries) => {
+      for (const e of entries) fn(byFigure.get(e.target)!, e.isIntersecting);
+    }, { rootMargin: margin });
+  const observers = [
+    watch(NEAR, (p, on) => on && p.mount()),
+    watch(VISIBLE, (p, on) => (p.visible = on)),
+    watch(FAR, (p, on) => on || p.unmount()),
+  ];
   for (const figure of document.querySelectorAll<HTMLElement>('figure.demo')) {
     const p = new Player(figure, scenes);
     players.push(p);
-    observer.observe(figure);
+    byFigure.set(figure, p);
+    for (const o of observers) o.observe(figure);
   }
   const note = document.querySelector<HTMLElement>('.motion-note');
   if (note) note.hidden = !reducedMotion.matches;

@@ -18,13 +18,32 @@ const TICK_BUDGET_MS = 12; // frames run per animation frame, so the page stays 
 interface Method {
   key: 'naive' | 'sorted' | 'wasm';
   label: string;
+  /** The label on a small screen, where the chart's labels are relatively larger. */
+  short: string;
   color: string;
+  /** Each line's points have their own shape too, so the lines are told apart without their colours. */
+  shape: 'square' | 'triangle' | 'disc';
 }
 const METHODS: Method[] = [
-  { key: 'naive', label: 'naive JS (all pairs)', color: '#f77' },
-  { key: 'sorted', label: 'sorted JS (insertion sort + sweep)', color: '#fc5' },
-  { key: 'wasm', label: 'sweep-prune (wasm)', color: '#5cf' },
+  { key: 'naive', label: 'naive JS (all pairs)', short: 'naive JS', color: '#f77', shape: 'square' },
+  { key: 'sorted', label: 'sorted JS (insertion sort + sweep)', short: 'sorted JS', color: '#fc5', shape: 'triangle' },
+  { key: 'wasm', label: 'sweep-prune (wasm)', short: 'sweep-prune', color: '#5cf', shape: 'disc' },
 ];
+
+function marker(g: Surface, shape: Method['shape'], x: number, y: number, r: number, color: string): void {
+  if (shape === 'disc') return g.disc(x, y, r, color);
+  const { ctx } = g;
+  ctx.beginPath();
+  if (shape === 'square') ctx.rect(x - r, y - r, 2 * r, 2 * r);
+  else {
+    ctx.moveTo(x, y - 1.2 * r);
+    ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
+    ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
+    ctx.closePath();
+  }
+  ctx.fillStyle = color;
+  ctx.fill();
+}
 
 /**
  * N boxes in a square whose side grows with sqrt(N), so the density stays the same (about two overlapping
@@ -304,7 +323,9 @@ class Benchmark implements Scene {
     const g = this.surface;
     const { ctx } = g;
     g.clear('#07080c');
-    const L = 64, R = 30, T = 20, B = 50;
+    // margins and offsets are for the full-size chart; on a small screen they grow with the labels' minimum size
+    const u = Math.max(1, g.unit);
+    const L = 64 * u, R = 24 * u, T = 20 * u, B = 50 * u;
     const w = g.width - L - R, h = g.height - T - B;
     const nMin = 100, nMax = 100_000, msMin = 0.001, msMax = 1000;
     const px = (n: number): number => L + (Math.log10(n / nMin) / Math.log10(nMax / nMin)) * w;
@@ -312,33 +333,41 @@ class Benchmark implements Scene {
     for (let e = -3; e <= 3; e++) {
       const y = py(10 ** e);
       g.line(L, y, L + w, y, '#222', 1);
-      g.text(e >= 0 ? `${10 ** e} ms` : `${(10 ** e).toString()} ms`, L - 6, y, '#888', 11, 'right');
+      g.text(e >= 0 ? `${10 ** e} ms` : `${(10 ** e).toString()} ms`, L - 6 * u, y, '#999', 11, 'right');
     }
     for (const n of [100, 1000, 10_000, 100_000]) {
       g.line(px(n), T, px(n), T + h, '#222', 1);
-      g.text(n.toLocaleString('en-US'), px(n), T + h + 14, '#888', 11);
+      g.text(n.toLocaleString('en-US'), px(n), T + h + 14 * u, '#999', 11);
     }
-    g.text('boxes (N)', L + w / 2, T + h + 32, '#aaa', 12);
+    g.text('boxes (N)', L + w / 2, T + h + 32 * u, '#aaa', 12);
     const budget = py(1000 / 60);
     g.line(L, budget, L + w, budget, '#666', 1, [4, 4]);
-    g.text('one 60 fps frame (16.7 ms)', L + 8, budget - 8, '#888', 11, 'left');
+    const small = u > 1.2;
+    g.text(small ? '60 fps (16.7 ms)' : 'one 60 fps frame (16.7 ms)', L + w - 4 * u, budget - 8 * u, '#999', 11, 'right');
+    // the legend on a backing, over the budget line where they meet
+    const labels = METHODS.map((m) => (small ? m.short : m.label));
+    ctx.font = `normal ${g.fontSize(12)}px ui-sans-serif, system-ui, sans-serif`;
+    const legendW = 32 * u + Math.max(...labels.map((l) => ctx.measureText(l).width));
+    ctx.fillStyle = 'rgba(7,8,12,0.85)';
+    ctx.fillRect(L + 4 * u, T + 1 * u, legendW, METHODS.length * 18 * u);
     METHODS.forEach((m, k) => {
       const pts = this.results.get(m.key)!.filter((r) => r.ms !== undefined);
       ctx.beginPath();
       pts.forEach((r, i) => (i ? ctx.lineTo(px(r.n), py(r.ms!)) : ctx.moveTo(px(r.n), py(r.ms!))));
       ctx.strokeStyle = m.color;
-      ctx.lineWidth = 2.5;
+      ctx.lineWidth = g.stroke(2.5);
       ctx.stroke();
-      for (const r of pts) g.disc(px(r.n), py(r.ms!), 4, m.color);
-      g.disc(L + 14, T + 10 + k * 18, 5, m.color);
-      g.text(m.label, L + 26, T + 10 + k * 18, '#ddd', 12, 'left');
+      for (const r of pts) marker(g, m.shape, px(r.n), py(r.ms!), 4 * u, m.color);
+      const y = T + 10 * u + k * 18 * u;
+      marker(g, m.shape, L + 14 * u, y, 5 * u, m.color);
+      g.text(labels[k]!, L + 26 * u, y, '#ddd', 12, 'left');
     });
     if (!this.done) {
       const n = this.sizes[this.#size]!;
       const m = METHODS[this.#method]!;
       const live = this.#samples.length ? typical(this.#samples) : undefined;
       g.line(px(n), T, px(n), T + h, m.color, 1, [2, 4]);
-      if (live !== undefined) g.disc(px(n), py(live), 6, m.color);
+      if (live !== undefined) marker(g, m.shape, px(n), py(live), 6 * u, m.color);
     }
   }
 

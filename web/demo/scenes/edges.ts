@@ -5,9 +5,7 @@ import { slotOf } from 'sweep-prune';
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
-
-const FOCUS = '#4c8';
-const INSIDE = '#d88';
+import { FOCUS, INSIDE, MUTED } from '../palette.js';
 
 class Edges extends BallScene {
   readonly #strip: HTMLElement;
@@ -15,6 +13,8 @@ class Edges extends BallScene {
   readonly #focus: Ball | undefined;
   #inside = new Set<Ball>();
   #order: number[] = [];
+  /** Which balls overlap on x, in words, for screen readers: rewritten only when it changes. */
+  readonly #said: HTMLElement;
 
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
@@ -28,7 +28,10 @@ class Edges extends BallScene {
     this.#strip = document.createElement('div');
     this.#strip.className = 'strip';
     this.#strip.setAttribute('role', 'list');
-    setup.panel.append(title, this.#strip);
+    this.#said = document.createElement('p');
+    this.#said.className = 'sr-only';
+    this.#said.setAttribute('aria-live', 'polite');
+    setup.panel.append(title, this.#strip, this.#said);
   }
 
   protected *detect(): Generator<number, void, void> {
@@ -44,7 +47,7 @@ class Edges extends BallScene {
 
   #edgeColor(b: Ball): string {
     if (b === this.#focus) return FOCUS;
-    return this.#inside.has(b) ? INSIDE : this.#focus ? '#888' : b.color;
+    return this.#inside.has(b) ? INSIDE : this.#focus ? MUTED : b.color;
   }
 
   protected override colorOf(b: Ball): string {
@@ -62,12 +65,7 @@ class Edges extends BallScene {
   protected override drawOver(): void {
     const f = this.#focus;
     if (!f) return;
-    const { ctx } = this.surface;
-    ctx.beginPath();
-    ctx.arc(f.x, f.y, f.r - 2, 0, Math.PI * 2);
-    ctx.lineWidth = 4;
-    ctx.strokeStyle = FOCUS;
-    ctx.stroke();
+    this.surface.ring(f.x, f.y, f.r - 3, FOCUS, 5);
   }
 
   panel(): void {
@@ -87,6 +85,15 @@ class Edges extends BallScene {
       g.style.color = this.#focus ? this.#edgeColor(ball) : ball.color;
     });
     this.#strip.dataset.order = this.#order.join(',');
+    const pairs = this.world!.pairs;
+    const names: string[] = [];
+    for (let i = 0; i < pairs.length; i += 2) {
+      names.push(`${this.balls.indexOf(this.ballOf(pairs[i]!)) + 1} and ${this.balls.indexOf(this.ballOf(pairs[i + 1]!)) + 1}`);
+    }
+    const said = this.#focus
+      ? `${this.#inside.size} of the balls inside the span of the highlighted ball.`
+      : `Overlapping on x: ${names.length ? names.join(', ') : 'none'}.`;
+    if (this.#said.textContent !== said) this.#said.textContent = said;
   }
 
   override stats(): Stat[] {

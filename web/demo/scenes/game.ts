@@ -7,6 +7,7 @@ import { World, type BoxId } from 'sweep-prune';
 import type { Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 import { collide, makeBalls, rng, type Ball } from '../sim.js';
+import { BEGAN, BEGAN_GLYPH, DOOR_FILL, ENDED, ENDED_GLYPH, LIT_FILL, QUERY, RAY, WALL_FILL } from '../palette.js';
 
 // '#' a wall block, 'g' a door block, '.' floor; one character per TILE x TILE square
 const LEVEL = [
@@ -59,13 +60,6 @@ const FLASH_FRAMES = 18;
 const DOOR_HOLD = 150;
 const DOOR_MOVE = 2 * TILE;
 
-const WALL_FILL = '#2a2f3b';
-const DOOR_FILL = '#4d4330';
-const LIT_FILL = '#56607a';
-const RAY = '#fd7';
-const QUERY = '#c8f';
-const BEGAN = '#4c8';
-const ENDED = '#f66';
 
 interface Block {
   kind: 'wall' | 'door';
@@ -132,7 +126,9 @@ class Arena implements Scene {
   readonly blocks: Block[] = [];
   readonly runners: Runner[];
   readonly eye: Ball;
-  aim = { x: 120, y: 300 };
+  /** Where the ray points and the queries are made: the pointer, or moved with the keyboard. */
+  readonly aim: Ball = { x: 120, y: 300, r: 0, vx: 0, vy: 0, color: QUERY, held: false, id: 0, label: 'aim' };
+  readonly handles: Ball[];
   step = 0;
   /** Frames since the door last started to move; its offset follows from this. */
   doorClock = 0;
@@ -197,8 +193,9 @@ class Arena implements Scene {
       });
     }
     world.update();
-    this.eye = { x: 300, y: 60, r: EYE_R, vx: 0, vy: 0, color: '#fff', held: false, id: 0 };
+    this.eye = { x: 300, y: 60, r: EYE_R, vx: 0, vy: 0, color: '#fff', held: false, id: 0, label: 'eye' };
     this.balls = [this.eye];
+    this.handles = [this.eye, this.aim];
     this.draggable = options.draggable;
 
     const title = document.createElement('div');
@@ -219,7 +216,8 @@ class Arena implements Scene {
     const move = (e: PointerEvent): void => {
       if (!this.eye.held) {
         const p = this.surface.toLocal(e.clientX, e.clientY);
-        this.aim = { x: Math.min(this.surface.width, Math.max(0, p.x)), y: Math.min(this.surface.height, Math.max(0, p.y)) };
+        this.aim.x = Math.min(this.surface.width, Math.max(0, p.x));
+        this.aim.y = Math.min(this.surface.height, Math.max(0, p.y));
       }
       this.#probe();
       this.draw();
@@ -369,12 +367,9 @@ class Arena implements Scene {
       }
     }
     for (const r of this.rings) {
+      // began: a solid ring; ended: a dashed one (a shape cue as well as the colour)
       ctx.globalAlpha = 1 - r.age / FLASH_FRAMES;
-      ctx.beginPath();
-      ctx.arc(r.x, r.y, 6 + r.age, 0, Math.PI * 2);
-      ctx.strokeStyle = r.color;
-      ctx.lineWidth = 2.5;
-      ctx.stroke();
+      g.ring(r.x, r.y, 6 + r.age, r.color, 2.5, r.color === ENDED ? [4, 4] : undefined);
     }
     ctx.globalAlpha = 1;
     // the query rectangle and the point at the pointer
@@ -410,12 +405,16 @@ class Arena implements Scene {
     });
   }
 
+  moved(): void {
+    this.#probe();
+  }
+
   panel(): void {
     const { world } = this;
     const c = world.counters;
     this.#summary.dataset.door = this.doorState;
     this.#summary.innerHTML =
-      `frame ${this.step}: <b class="began">${c.began} began</b> <b class="ended">${c.ended} ended</b>` +
+      `frame ${this.step}: <b class="began">${BEGAN_GLYPH} ${c.began} began</b> <b class="ended">${ENDED_GLYPH} ${c.ended} ended</b>` +
       ` · door ${this.doorState}` + (this.lastContact ? ` · last: ${this.lastContact}` : '');
     const f = (v: number): string => v.toFixed(1).padStart(6);
     const lines = [`castRay from (${this.eye.x.toFixed(0)}, ${this.eye.y.toFixed(0)}) toward the pointer: ${this.rayIds.length} hits, nearest first`];

@@ -6,9 +6,8 @@
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
+import { COMPARE, SWAP } from '../palette.js';
 
-const COMPARE = '#0ff';
-const SWAP = '#f33';
 const COMPARE_MS = 25;
 const SWAP_MS = 80;
 const TICK_Y = 18;

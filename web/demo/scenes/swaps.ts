@@ -5,9 +5,8 @@
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
+import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH } from '../palette.js';
 
-const BEGAN = '#4c8';
-const ENDED = '#f66';
 const EVENT_MS = 350;
 const LOG_LINES = 7;
 
@@ -115,19 +114,19 @@ class Swaps extends BallScene {
     if (this.flash) {
       const { a, b, color } = this.flash;
       const x = (a.x + b.x) / 2;
-      g.text(color === BEGAN ? 'began' : 'ended', x, 20, color, 18, 'center', '700');
+      g.text(color === BEGAN ? `${BEGAN_GLYPH} began` : `${ENDED_GLYPH} ended`, x, 20, color, 18, 'center', '700');
     }
   }
 
   panel(): void {
     this.#summary.innerHTML =
-      `this pass — swaps: <b>${this.swaps}</b>, JS events: <b class="began">${this.began} began</b> <b class="ended">${this.ended} ended</b>; ` +
-      `engine: <b class="began">${this.engineBegan} began</b> <b class="ended">${this.engineEnded} ended</b>`;
+      `this pass — swaps: <b>${this.swaps}</b>, JS events: <b class="began">${BEGAN_GLYPH} ${this.began} began</b> <b class="ended">${ENDED_GLYPH} ${this.ended} ended</b>; ` +
+      `engine: <b class="began">${BEGAN_GLYPH} ${this.engineBegan} began</b> <b class="ended">${ENDED_GLYPH} ${this.engineEnded} ended</b>`;
     this.#log.replaceChildren(
       ...this.#lines.map((l) => {
         const li = document.createElement('li');
         li.className = l.kind;
-        li.textContent = l.text;
+        li.textContent = `${l.kind === 'began' ? BEGAN_GLYPH : ENDED_GLYPH} ${l.text}`;
         return li;
       }),
     );

@@ -4,9 +4,8 @@
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
+import { INSIDE, MUTED, SWEEP } from '../palette.js';
 
-const LINE = '#f33';
-const INSIDE = '#d88';
 const STEP_PX = 6;
 const STEP_MS = 25;
 const EDGE_MS = 120;
@@ -59,13 +58,13 @@ class Sweep extends BallScene {
 
   protected override drawUnder(): void {
     for (const b of this.balls) {
-      this.surface.vline(b.x - b.r, '#666', 1.5);
-      this.surface.vline(b.x + b.r, '#666', 1.5);
+      this.surface.vline(b.x - b.r, MUTED, 1.5);
+      this.surface.vline(b.x + b.r, MUTED, 1.5);
     }
   }
 
   protected override drawOver(): void {
-    if (this.sweepX >= 0) this.surface.line(this.sweepX, 0, this.sweepX, this.surface.height, LINE, 3);
+    if (this.sweepX >= 0) this.surface.line(this.sweepX, 0, this.sweepX, this.surface.height, SWEEP, 3);
   }
 
   override stats(): Stat[] {

@@ -5,22 +5,32 @@ import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
 import { intersects } from '../sim.js';
 
+const SAY: Record<string, string> = {
+  unsorted: 'Not sorted by left edge: no deduction.',
+  skip: 'A ends before B starts: intersects(A, C) is false without testing it.',
+  test: 'A reaches past the left edge of B: intersects(A, C) has to be tested.',
+};
+
 const left = (b: Ball): number => b.x - b.r;
 const right = (b: Ball): number => b.x + b.r;
 
 class Transitivity extends BallScene {
   readonly #out: HTMLElement;
+  /** The verdict in one sentence, for screen readers: rewritten (and so announced) only when it changes. */
+  readonly #said: HTMLElement;
 
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
     this.useWorld(2);
     this.#out = document.createElement('pre');
     this.#out.className = 'live-output';
-    this.#out.setAttribute('aria-live', 'polite');
     const head = document.createElement('div');
     head.className = 'panel-title';
     head.textContent = 'Live output';
-    setup.panel.append(head, this.#out);
+    this.#said = document.createElement('p');
+    this.#said.className = 'sr-only';
+    this.#said.setAttribute('aria-live', 'polite');
+    setup.panel.append(head, this.#out, this.#said);
   }
 
   protected *detect(): Generator<number, void, void> {
@@ -52,6 +62,7 @@ class Transitivity extends BallScene {
     }
     const html = lines.join('\n');
     if (this.#out.innerHTML !== html) this.#out.innerHTML = html;
+    if (this.#out.dataset.verdict !== verdict) this.#said.textContent = SAY[verdict] ?? verdict;
     this.#out.dataset.verdict = verdict;
     this.#out.dataset.ab = String(ab);
   }
