@@ -85,20 +85,33 @@ function canonical(p1: CANNON.Body[], p2: CANNON.Body[], label: Label): void {
   });
 }
 
-/** Records the pairs of every step, in canonical order. */
-function ordered<T extends new (...args: never[]) => CANNON.Broadphase>(Base: T) {
-  return class extends Base {
-    label: Label = new Map();
-    log: string[][] = [];
-    override collisionPairs(world: CANNON.World, p1: CANNON.Body[], p2: CANNON.Body[]): void {
-      super.collisionPairs(world, p1, p2);
-      canonical(p1, p2, this.label);
-      this.log.push(pairKeys(p1, p2, this.label));
-    }
-  };
+/** Hands the pairs over in canonical order and records them, step by step. */
+interface Recorder {
+  label: Label;
+  log: string[][];
 }
-const OrderedNaive = ordered(CANNON.NaiveBroadphase);
-const OrderedOurs = ordered(SweepPruneBroadphase);
+function record(r: Recorder, p1: CANNON.Body[], p2: CANNON.Body[]): void {
+  canonical(p1, p2, r.label);
+  r.log.push(pairKeys(p1, p2, r.label));
+}
+
+class OrderedNaive extends CANNON.NaiveBroadphase implements Recorder {
+  label: Label = new Map();
+  log: string[][] = [];
+  override collisionPairs(world: CANNON.World, p1: CANNON.Body[], p2: CANNON.Body[]): void {
+    super.collisionPairs(world, p1, p2);
+    record(this, p1, p2);
+  }
+}
+
+class OrderedOurs extends SweepPruneBroadphase implements Recorder {
+  label: Label = new Map();
+  log: string[][] = [];
+  override collisionPairs(world: CANNON.World, p1: CANNON.Body[], p2: CANNON.Body[]): void {
+    super.collisionPairs(world, p1, p2);
+    record(this, p1, p2);
+  }
+}
 
 /** Ours as cannon uses it, with cannon's broadphases asked for the pairs of the same world at the same moment. */
 class Checked extends SweepPruneBroadphase {
@@ -144,10 +157,13 @@ function withBoxes<T extends CANNON.Broadphase>(b: T, on: boolean): T {
   return b;
 }
 
+// cannon's types require the world, its code does not: it is attached by Checked.setWorld
+const newSAP = () => new (CANNON.SAPBroadphase as unknown as new () => CANNON.SAPBroadphase)();
+
 /** One world, ours checked against cannon's broadphases (same useBoundingBoxes) at every step. */
 function runChecked(def: SceneDef, boxes: boolean, seed = 1): { s: Scene; bp: Checked; pairs: number; maxSleeping: number } {
   const bp = withBoxes(new Checked(), boxes);
-  bp.oracles = boxes ? [withBoxes(new CANNON.NaiveBroadphase(), true), withBoxes(new CANNON.SAPBroadphase(), true)] : [new CANNON.NaiveBroadphase()];
+  bp.oracles = boxes ? [withBoxes(new CANNON.NaiveBroadphase(), true), withBoxes(newSAP(), true)] : [new CANNON.NaiveBroadphase()];
   const s = makeScene(def, bp, seed);
   let maxSleeping = 0;
   for (let i = 0; i < def.steps; i++) {
