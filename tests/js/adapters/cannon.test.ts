@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import * as CANNON from 'cannon-es';
 import { init, SweepPruneError } from '../../../web/src/index.js';
 import { SweepPruneBroadphase } from '../../../web/src/adapters/cannon.js';
+import { updateSphereAABB } from '../../../web/src/adapters/cannon-aabb.js';
 import { mulberry32 } from '../oracle.js';
 
 const beforeInit = (() => {
@@ -307,6 +308,35 @@ describe('sweep-prune/cannon: the pairs of cannon-es broadphases at every step',
     ['groups, masks and kinematic paddles', filtered],
   ])('%s: twin worlds in one pair order end bit-identical', (_, def) => {
     expect(runTwins(def)).toBeGreaterThan(def.steps);
+  });
+});
+
+describe('sweep-prune/cannon: AABBs', () => {
+  test('the written-out update of a sphere body gives the numbers of Body.updateAABB', () => {
+    const rng = mulberry32(5);
+    const wrong: unknown[] = [];
+    let fast = 0;
+    for (let i = 0; i < 5000; i++) {
+      const position = new CANNON.Vec3((rng() - 0.5) * 10 ** (rng() * 6), (rng() - 0.5) * 100, (rng() - 0.5) * 1e-3);
+      const radius = rng() * 3;
+      const kind = i % 3;
+      const [a, b] = [0, 1].map(() => {
+        const body = new CANNON.Body({ mass: 1, position: position.clone() });
+        body.quaternion.setFromEuler(i, 2 * i, 3 * i);
+        if (kind === 2) body.addShape(new CANNON.Sphere(radius), new CANNON.Vec3(0.5, 0, 0)); // off centre: the general path
+        else body.addShape(kind === 0 ? new CANNON.Sphere(radius) : new CANNON.Box(new CANNON.Vec3(radius, 1, 1)));
+        return body;
+      }) as [CANNON.Body, CANNON.Body];
+      a.aabbNeedsUpdate = true;
+      b.aabbNeedsUpdate = true;
+      if (updateSphereAABB(a)) fast++;
+      else a.updateAABB();
+      b.updateAABB();
+      const nums = (x: CANNON.Body) => [x.aabb.lowerBound.toArray(), x.aabb.upperBound.toArray(), x.aabbNeedsUpdate];
+      if (JSON.stringify(nums(a)) !== JSON.stringify(nums(b))) wrong.push([i, nums(a), nums(b)]);
+    }
+    expect(wrong).toEqual([]);
+    expect(fast).toBe(1667);
   });
 });
 

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import * as p2 from 'p2-es';
 import { init, SweepPruneError } from '../../../web/src/index.js';
 import { SweepPruneBroadphase } from '../../../web/src/adapters/p2.js';
+import { updateSimpleAABB } from '../../../web/src/adapters/p2-aabb.js';
 import { mulberry32 } from '../oracle.js';
 
 // before any init(): the engine is not loaded in this file's module graph yet
@@ -279,6 +280,46 @@ describe('sweep-prune/p2: the pairs of SAPBroadphase at every step', () => {
     ['kinematic paddles', kinematic],
   ])('%s: twin worlds in one pair order end bit-identical', (_, def) => {
     expect(runTwins(def)).toBeGreaterThan(def.steps);
+  });
+});
+
+describe('sweep-prune/p2: AABBs', () => {
+  test('the written-out update of a circle or box body gives the bits of Body.updateAABB', () => {
+    const rng = mulberry32(5);
+    const wrong: unknown[] = [];
+    let fast = 0;
+    for (let i = 0; i < 5000; i++) {
+      const make = () => {
+        const b = new p2.Body({ mass: 1, position: [(rng() - 0.5) * 10 ** (rng() * 6), (rng() - 0.5) * 100], angle: (rng() - 0.5) * 20 });
+        return b;
+      };
+      const seed = Math.floor(rng() * 2 ** 31);
+      const bodies = [make(), make()].map((b) => {
+        const r = mulberry32(seed);
+        const kind = i % 4;
+        const shape =
+          kind === 0 ? new p2.Circle({ radius: r() * 3 }) :
+          kind === 1 ? new p2.Box({ width: r() * 5, height: r() * 5, angle: r() * 7 }) :
+          kind === 2 ? new p2.Box({ width: 1, height: 2 }) :
+          new p2.Capsule({ length: 2, radius: 0.5 });
+        b.addShape(shape, kind === 2 ? [0.1 + r(), 0] : undefined); // off centre: the general path
+
+        return b;
+      });
+      const [a, b] = bodies as [p2.Body, p2.Body];
+      b.position[0] = a.position[0]!;
+      b.position[1] = a.position[1]!;
+      b.angle = a.angle;
+      a.aabbNeedsUpdate = true;
+      b.aabbNeedsUpdate = true;
+      if (updateSimpleAABB(a)) fast++;
+      else a.updateAABB();
+      b.updateAABB();
+      const bits = (x: p2.Body) => [...x.aabb.lowerBound, ...x.aabb.upperBound, x.aabbNeedsUpdate];
+      if (JSON.stringify(bits(a)) !== JSON.stringify(bits(b))) wrong.push([i, bits(a), bits(b)]);
+    }
+    expect(wrong).toEqual([]);
+    expect(fast).toBe(2500);
   });
 });
 

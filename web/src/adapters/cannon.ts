@@ -5,6 +5,7 @@ import { SweepPruneError } from '../errors.js';
 import { slotOf } from '../world.js';
 import { Attachment } from './attachment.js';
 import { requireInit } from './body-boxes.js';
+import { updateSphereAABB } from './cannon-aabb.js';
 
 const { STATIC, SLEEPING } = Body;
 
@@ -46,32 +47,30 @@ export class SweepPruneBroadphase extends Broadphase {
           w.removeEventListener('removeBody', onRemove);
         }
       },
-      reader: {
-        bounds: (b, out) => {
-          if (b.aabbNeedsUpdate) b.updateAABB();
-          const lo = b.aabb.lowerBound;
-          const hi = b.aabb.upperBound;
-          out[0] = lo.x;
-          out[1] = lo.y;
-          out[2] = lo.z;
-          out[3] = hi.x;
-          out[4] = hi.y;
-          out[5] = hi.z;
-          if (!this.useBoundingBoxes) {
-            // the box also holds the bounding sphere, whose test decides in this mode
-            const r = b.boundingRadius;
-            const p = b.position;
-            out[0] = Math.min(out[0], p.x - r);
-            out[1] = Math.min(out[1], p.y - r);
-            out[2] = Math.min(out[2], p.z - r);
-            out[3] = Math.max(out[3], p.x + r);
-            out[4] = Math.max(out[4], p.y + r);
-            out[5] = Math.max(out[5], p.z + r);
-          }
-        },
-        isStatic: (b) => (b.type & STATIC) !== 0 || b.sleepState === SLEEPING,
-        category: (b) => b.collisionFilterGroup | 0,
-        mask: (b) => b.collisionFilterMask | 0,
+      reader: (b, out) => {
+        if (b.aabbNeedsUpdate && !updateSphereAABB(b)) b.updateAABB();
+        const lo = b.aabb.lowerBound;
+        const hi = b.aabb.upperBound;
+        out[0] = lo.x;
+        out[1] = lo.y;
+        out[2] = lo.z;
+        out[3] = hi.x;
+        out[4] = hi.y;
+        out[5] = hi.z;
+        if (!this.useBoundingBoxes) {
+          // the box also holds the bounding sphere, whose test decides in this mode
+          const r = b.boundingRadius;
+          const p = b.position;
+          out[0] = Math.min(out[0], p.x - r);
+          out[1] = Math.min(out[1], p.y - r);
+          out[2] = Math.min(out[2], p.z - r);
+          out[3] = Math.max(out[3], p.x + r);
+          out[4] = Math.max(out[4], p.y + r);
+          out[5] = Math.max(out[5], p.z + r);
+        }
+        out[6] = (b.type & STATIC) !== 0 || b.sleepState === SLEEPING ? 1 : 0;
+        out[7] = b.collisionFilterGroup >>> 0; // as cannon's & reads them: 32-bit integers
+        out[8] = b.collisionFilterMask >>> 0;
       },
     });
     if (world != null) this.setWorld(world);

@@ -5,6 +5,7 @@ import { SweepPruneError } from '../errors.js';
 import { slotOf } from '../world.js';
 import { Attachment } from './attachment.js';
 import { requireInit } from './body-boxes.js';
+import { updateSimpleAABB } from './p2-aabb.js';
 
 const { STATIC, KINEMATIC, SLEEPING } = Body;
 
@@ -13,6 +14,9 @@ const { STATIC, KINEMATIC, SLEEPING } = Body;
 const CATEGORY_STATIC = 1;
 const CATEGORY_KINEMATIC = 2;
 const CATEGORY_DYNAMIC = 4;
+const MASK_STATIC = ~CATEGORY_KINEMATIC >>> 0;
+const MASK_KINEMATIC = ~(CATEGORY_STATIC | CATEGORY_KINEMATIC) >>> 0;
+const MASK_DYNAMIC = 0xffffffff;
 
 /**
  * A p2-es `Broadphase` that finds the pairs of overlapping body AABBs with the sweep-prune engine.
@@ -41,28 +45,27 @@ export class SweepPruneBroadphase extends Broadphase {
         if (on) world.on('addBody', onAdd).on('removeBody', onRemove);
         else world.off('addBody', onAdd).off('removeBody', onRemove);
       },
-      reader: {
-        bounds: (b, out) => {
-          if (b.aabbNeedsUpdate) b.updateAABB();
-          const lo = b.aabb.lowerBound;
-          const hi = b.aabb.upperBound;
-          out[0] = lo[0]!;
-          out[1] = lo[1]!;
-          out[2] = hi[0]!;
-          out[3] = hi[1]!;
-          if (this.boundingVolumeType === Broadphase.BOUNDING_CIRCLE) {
-            // the box also holds the bounding circle, whose test decides in this mode
-            const r = b.boundingRadius;
-            const p = b.position;
-            out[0] = Math.min(out[0], p[0]! - r);
-            out[1] = Math.min(out[1], p[1]! - r);
-            out[2] = Math.max(out[2], p[0]! + r);
-            out[3] = Math.max(out[3], p[1]! + r);
-          }
-        },
-        isStatic: (b) => b.type === STATIC || b.sleepState === SLEEPING,
-        category: (b) => (b.type === STATIC ? CATEGORY_STATIC : b.type === KINEMATIC ? CATEGORY_KINEMATIC : CATEGORY_DYNAMIC),
-        mask: (b) => (b.type === STATIC ? ~CATEGORY_KINEMATIC : b.type === KINEMATIC ? ~(CATEGORY_STATIC | CATEGORY_KINEMATIC) : ~0),
+      reader: (b, out) => {
+        if (b.aabbNeedsUpdate && !updateSimpleAABB(b)) b.updateAABB();
+        const lo = b.aabb.lowerBound;
+        const hi = b.aabb.upperBound;
+        out[0] = lo[0]!;
+        out[1] = lo[1]!;
+        out[2] = hi[0]!;
+        out[3] = hi[1]!;
+        if (this.boundingVolumeType === Broadphase.BOUNDING_CIRCLE) {
+          // the box also holds the bounding circle, whose test decides in this mode
+          const r = b.boundingRadius;
+          const p = b.position;
+          out[0] = Math.min(out[0], p[0]! - r);
+          out[1] = Math.min(out[1], p[1]! - r);
+          out[2] = Math.max(out[2], p[0]! + r);
+          out[3] = Math.max(out[3], p[1]! + r);
+        }
+        const type = b.type;
+        out[4] = type === STATIC || b.sleepState === SLEEPING ? 1 : 0;
+        out[5] = type === STATIC ? CATEGORY_STATIC : type === KINEMATIC ? CATEGORY_KINEMATIC : CATEGORY_DYNAMIC;
+        out[6] = type === STATIC ? MASK_STATIC : type === KINEMATIC ? MASK_KINEMATIC : MASK_DYNAMIC;
       },
     });
   }
@@ -89,6 +92,11 @@ export class SweepPruneBroadphase extends Broadphase {
     const pairs = boxes.pairs;
     const bySlot = boxes.bySlot;
     const circles = this.boundingVolumeType === Broadphase.BOUNDING_CIRCLE;
+    if (!circles && boxes.exact) {
+      // every stored box is its body's AABB (p2's vectors are float32): the engine's pairs are SAPBroadphase's
+      for (let i = 0; i < pairs.length; i += 2) result.push(bySlot[slotOf(pairs[i]!)]!, bySlot[slotOf(pairs[i + 1]!)]!);
+      return result;
+    }
     for (let i = 0; i < pairs.length; i += 2) {
       const a = bySlot[slotOf(pairs[i]!)]!;
       const b = bySlot[slotOf(pairs[i + 1]!)]!;
