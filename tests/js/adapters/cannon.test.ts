@@ -11,15 +11,9 @@ import { init, SweepPruneError } from '../../../web/src/index.js';
 import { SweepPruneBroadphase } from '../../../web/src/adapters/cannon.js';
 import { updateSphereAABB } from '../../../web/src/adapters/cannon-aabb.js';
 import { mulberry32 } from '../oracle.js';
+import { thrown } from './thrown.js';
 
-const beforeInit = (() => {
-  try {
-    new SweepPruneBroadphase();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-})();
+const beforeInit = thrown(() => new SweepPruneBroadphase());
 
 beforeAll(() => init());
 
@@ -429,13 +423,7 @@ describe('sweep-prune/cannon: lifetime and errors', () => {
     expect(bp.disposed).toBe(true);
     expect(listeners().addBody).toHaveLength(0);
     expect(listeners().removeBody).toHaveLength(0);
-    const err = (() => {
-      try {
-        world.step(DT);
-      } catch (e) {
-        return e as SweepPruneError;
-      }
-    })();
+    const err = thrown(() => world.step(DT));
     expect(err?.code).toBe('Disposed');
     expect(err?.message).toMatch(/SweepPruneBroadphase.collisionPairs: this broadphase was disposed/);
   });
@@ -445,13 +433,7 @@ describe('sweep-prune/cannon: lifetime and errors', () => {
     const world = new CANNON.World({ broadphase: bp });
     const b = new CANNON.Body({ mass: 1, shape: new CANNON.Sphere(1) });
     world.addBody(b);
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return (e as SweepPruneError).code;
-      }
-    };
+    const code = (f: () => unknown) => thrown(f)?.code;
     const box = (lo: number[], hi: number[]) => new CANNON.AABB({ lowerBound: new CANNON.Vec3(...lo), upperBound: new CANNON.Vec3(...hi) });
     expect(code(() => bp.aabbQuery(world, undefined as unknown as CANNON.AABB))).toBe('InvalidArgument');
     expect(code(() => bp.aabbQuery(world, box([0, NaN, 0], [1, 1, 1])))).toBe('InvalidBounds');

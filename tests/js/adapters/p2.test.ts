@@ -11,16 +11,10 @@ import { init, SweepPruneError } from '../../../web/src/index.js';
 import { SweepPruneBroadphase } from '../../../web/src/adapters/p2.js';
 import { updateSimpleAABB } from '../../../web/src/adapters/p2-aabb.js';
 import { mulberry32 } from '../oracle.js';
+import { thrown } from './thrown.js';
 
 // before any init(): the engine is not loaded in this file's module graph yet
-const beforeInit = (() => {
-  try {
-    new SweepPruneBroadphase();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-})();
+const beforeInit = thrown(() => new SweepPruneBroadphase());
 
 beforeAll(() => init());
 
@@ -390,13 +384,7 @@ describe('sweep-prune/p2: lifetime and errors', () => {
     expect(bp.disposed).toBe(true);
     expect(listeners().addBody).toHaveLength(0);
     expect(listeners().removeBody).toHaveLength(0);
-    const err = (() => {
-      try {
-        world.step(DT);
-      } catch (e) {
-        return e as SweepPruneError;
-      }
-    })();
+    const err = thrown(() => world.step(DT));
     expect(err?.code).toBe('Disposed');
     expect(err?.message).toMatch(/SweepPruneBroadphase.getCollisionPairs: this broadphase was disposed/);
     expect(() => bp.setWorld(world)).toThrow(/disposed/);
@@ -408,13 +396,7 @@ describe('sweep-prune/p2: lifetime and errors', () => {
     const b = new p2.Body({ mass: 1 });
     b.addShape(new p2.Circle({ radius: 1 }));
     world.addBody(b);
-    const code = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return (e as SweepPruneError).code;
-      }
-    };
+    const code = (f: () => unknown) => thrown(f)?.code;
     expect(code(() => bp.aabbQuery(world))).toBe('InvalidArgument');
     expect(code(() => bp.aabbQuery(world, new p2.AABB({ lowerBound: [NaN, 0], upperBound: [1, 1] })))).toBe('InvalidBounds');
     expect(code(() => bp.aabbQuery(world, new p2.AABB({ lowerBound: [2, 0], upperBound: [1, 1] })))).toBe('InvertedBounds');

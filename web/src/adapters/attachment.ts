@@ -2,6 +2,7 @@
 // A physics broadphase's link to the world it serves: which world, its bodies followed through the world's
 // addBody/removeBody events, and the BodyBoxes brought up to date before each answer.
 import { SweepPruneError } from '../errors.js';
+import { slotOf } from '../world.js';
 import { BodyBoxes, type BodyReader } from './body-boxes.js';
 
 /** What differs between engines. */
@@ -19,12 +20,14 @@ export class Attachment<W extends object, B extends object> {
   readonly #engine: Engine<W, B>;
   readonly #boxes: BodyBoxes<B>;
   #world: W | undefined;
+  readonly #tmp: Float64Array;
   readonly #onAdd = (e: { body: B }): void => this.#boxes.add(e.body);
   readonly #onRemove = (e: { body: B }): void => this.#boxes.remove(e.body);
 
   constructor(owner: object, dimensions: number, engine: Engine<W, B>) {
     this.#engine = engine;
     this.#boxes = new BodyBoxes<B>(owner, dimensions);
+    this.#tmp = new Float64Array(2 * dimensions);
   }
 
   get disposed(): boolean {
@@ -75,7 +78,7 @@ export class Attachment<W extends object, B extends object> {
   }
 
   /** Check a query box (mins then maxes in `tmp`) before anything is read or changed. */
-  checkQuery(tmp: Float64Array, what: string): void {
+  private checkQuery(tmp: Float64Array, what: string): void {
     const d = tmp.length >> 1;
     for (let a = 0; a < d; a++) {
       const lo = tmp[a]!;
@@ -87,6 +90,33 @@ export class Attachment<W extends object, B extends object> {
         throw new SweepPruneError('InvertedBounds', `${this.#engine.name}.${what}: aabb lowerBound (${lo}) is above upperBound (${hi}) on axis ${a}`);
       }
     }
+  }
+
+  /**
+   * Append to `result` the bodies whose stored box overlaps `aabb` (read into mins then maxes by `read`, and
+   * checked) and that pass `keep` (the engine's own float64 test), after a sync; returns `result`.
+   */
+  query<A extends { lowerBound: unknown; upperBound: unknown }>(
+    world: W | null | undefined,
+    aabb: A | null | undefined,
+    read: (aabb: A, out: Float64Array) => void,
+    keep: (body: B, aabb: A) => boolean,
+    result: B[],
+  ): B[] {
+    if (aabb == null || aabb.lowerBound == null || aabb.upperBound == null) {
+      throw new SweepPruneError('InvalidArgument', `${this.#engine.name}.aabbQuery: aabb must be an AABB of ${this.#engine.worldName}'s engine, got ${String(aabb)}`);
+    }
+    const tmp = this.#tmp;
+    read(aabb, tmp);
+    this.checkQuery(tmp, 'aabbQuery');
+    const boxes = this.sync(world, 'aabbQuery');
+    const ids = boxes.query(tmp);
+    const bySlot = boxes.bySlot;
+    for (let i = 0; i < ids.length; i++) {
+      const b = bySlot[slotOf(ids[i]!)]!;
+      if (keep(b, aabb)) result.push(b);
+    }
+    return result;
   }
 
   /** Stop following the world and free the wasm memory. Idempotent. */

@@ -1,13 +1,24 @@
 // SPDX-License-Identifier: MIT
 // sweep-prune/cannon: a cannon-es broadphase on the wasm engine. `world.broadphase = new SweepPruneBroadphase(world)`.
 import { type AABB, Body, Broadphase, type World as CannonWorld } from 'cannon-es';
-import { SweepPruneError } from '../errors.js';
 import { slotOf } from '../world.js';
 import { Attachment } from './attachment.js';
 import { requireInit } from './body-boxes.js';
 import { updateSphereAABB } from './cannon-aabb.js';
 
 const { STATIC, SLEEPING } = Body;
+
+/** `aabb` as mins then maxes. */
+function readAABB(aabb: AABB, out: Float64Array): void {
+  const lo = aabb.lowerBound;
+  const hi = aabb.upperBound;
+  out[0] = lo.x;
+  out[1] = lo.y;
+  out[2] = lo.z;
+  out[3] = hi.x;
+  out[4] = hi.y;
+  out[5] = hi.z;
+}
 
 /**
  * A cannon-es `Broadphase` that finds the pairs of overlapping bodies with the sweep-prune engine (3D).
@@ -23,7 +34,6 @@ const { STATIC, SLEEPING } = Body;
  */
 export class SweepPruneBroadphase extends Broadphase {
   readonly #link: Attachment<CannonWorld, Body>;
-  readonly #tmp = new Float64Array(6);
 
   /**
    * @param world attach at once, as `new SAPBroadphase(world)` does (for `world.broadphase = ...`);
@@ -49,24 +59,17 @@ export class SweepPruneBroadphase extends Broadphase {
       },
       reader: (b, out) => {
         if (b.aabbNeedsUpdate && !updateSphereAABB(b)) b.updateAABB();
-        const lo = b.aabb.lowerBound;
-        const hi = b.aabb.upperBound;
-        out[0] = lo.x;
-        out[1] = lo.y;
-        out[2] = lo.z;
-        out[3] = hi.x;
-        out[4] = hi.y;
-        out[5] = hi.z;
+        readAABB(b.aabb, out);
         if (!this.useBoundingBoxes) {
           // the box also holds the bounding sphere, whose test decides in this mode
           const r = b.boundingRadius;
           const p = b.position;
-          out[0] = Math.min(out[0], p.x - r);
-          out[1] = Math.min(out[1], p.y - r);
-          out[2] = Math.min(out[2], p.z - r);
-          out[3] = Math.max(out[3], p.x + r);
-          out[4] = Math.max(out[4], p.y + r);
-          out[5] = Math.max(out[5], p.z + r);
+          out[0] = Math.min(out[0]!, p.x - r);
+          out[1] = Math.min(out[1]!, p.y - r);
+          out[2] = Math.min(out[2]!, p.z - r);
+          out[3] = Math.max(out[3]!, p.x + r);
+          out[4] = Math.max(out[4]!, p.y + r);
+          out[5] = Math.max(out[5]!, p.z + r);
         }
         out[6] = (b.type & STATIC) !== 0 || b.sleepState === SLEEPING ? 1 : 0;
         out[7] = b.collisionFilterGroup >>> 0; // as cannon's & reads them: 32-bit integers
@@ -128,27 +131,7 @@ export class SweepPruneBroadphase extends Broadphase {
    * @throws SweepPruneError `InvalidArgument` (no aabb, no world), `InvalidBounds` (NaN), `InvertedBounds`, `Disposed`
    */
   override aabbQuery(world: CannonWorld, aabb: AABB, result: Body[] = []): Body[] {
-    if (aabb == null || aabb.lowerBound == null || aabb.upperBound == null) {
-      throw new SweepPruneError('InvalidArgument', `SweepPruneBroadphase.aabbQuery: aabb must be a cannon-es AABB, got ${String(aabb)}`);
-    }
-    const lo = aabb.lowerBound;
-    const hi = aabb.upperBound;
-    const tmp = this.#tmp;
-    tmp[0] = lo.x;
-    tmp[1] = lo.y;
-    tmp[2] = lo.z;
-    tmp[3] = hi.x;
-    tmp[4] = hi.y;
-    tmp[5] = hi.z;
-    this.#link.checkQuery(tmp, 'aabbQuery');
-    const boxes = this.#link.sync(world, 'aabbQuery');
-    const ids = boxes.query(tmp);
-    const bySlot = boxes.bySlot;
-    for (let i = 0; i < ids.length; i++) {
-      const b = bySlot[slotOf(ids[i]!)]!;
-      if (b.aabb.overlaps(aabb)) result.push(b);
-    }
-    return result;
+    return this.#link.query(world, aabb, readAABB, (b, box) => b.aabb.overlaps(box), result);
   }
 
   /** True after `dispose()`. */

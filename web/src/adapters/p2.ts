@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // sweep-prune/p2: a p2-es broadphase on the wasm engine. `new World({ broadphase: new SweepPruneBroadphase() })`.
 import { type AABB, Body, Broadphase, type World as P2World } from 'p2-es';
-import { SweepPruneError } from '../errors.js';
 import { slotOf } from '../world.js';
 import { Attachment } from './attachment.js';
 import { requireInit } from './body-boxes.js';
@@ -18,6 +17,14 @@ const MASK_STATIC = ~CATEGORY_KINEMATIC >>> 0;
 const MASK_KINEMATIC = ~(CATEGORY_STATIC | CATEGORY_KINEMATIC) >>> 0;
 const MASK_DYNAMIC = 0xffffffff;
 
+/** `aabb` as mins then maxes. */
+function readAABB(aabb: AABB, out: Float64Array): void {
+  out[0] = aabb.lowerBound[0]!;
+  out[1] = aabb.lowerBound[1]!;
+  out[2] = aabb.upperBound[0]!;
+  out[3] = aabb.upperBound[1]!;
+}
+
 /**
  * A p2-es `Broadphase` that finds the pairs of overlapping body AABBs with the sweep-prune engine.
  *
@@ -31,7 +38,6 @@ const MASK_DYNAMIC = 0xffffffff;
  */
 export class SweepPruneBroadphase extends Broadphase {
   readonly #link: Attachment<P2World, Body>;
-  readonly #tmp = new Float64Array(4);
 
   /** @throws SweepPruneError `NotInitialized` before `await init()` */
   constructor() {
@@ -47,20 +53,15 @@ export class SweepPruneBroadphase extends Broadphase {
       },
       reader: (b, out) => {
         if (b.aabbNeedsUpdate && !updateSimpleAABB(b)) b.updateAABB();
-        const lo = b.aabb.lowerBound;
-        const hi = b.aabb.upperBound;
-        out[0] = lo[0]!;
-        out[1] = lo[1]!;
-        out[2] = hi[0]!;
-        out[3] = hi[1]!;
+        readAABB(b.aabb, out);
         if (this.boundingVolumeType === Broadphase.BOUNDING_CIRCLE) {
           // the box also holds the bounding circle, whose test decides in this mode
           const r = b.boundingRadius;
           const p = b.position;
-          out[0] = Math.min(out[0], p[0]! - r);
-          out[1] = Math.min(out[1], p[1]! - r);
-          out[2] = Math.max(out[2], p[0]! + r);
-          out[3] = Math.max(out[3], p[1]! + r);
+          out[0] = Math.min(out[0]!, p[0]! - r);
+          out[1] = Math.min(out[1]!, p[1]! - r);
+          out[2] = Math.max(out[2]!, p[0]! + r);
+          out[3] = Math.max(out[3]!, p[1]! + r);
         }
         const type = b.type;
         out[4] = type === STATIC || b.sleepState === SLEEPING ? 1 : 0;
@@ -118,25 +119,7 @@ export class SweepPruneBroadphase extends Broadphase {
    * @throws SweepPruneError `InvalidArgument` (no aabb, no world), `InvalidBounds` (NaN), `InvertedBounds`, `Disposed`
    */
   override aabbQuery(world?: P2World, aabb?: AABB, result: Body[] = []): Body[] {
-    if (aabb == null || aabb.lowerBound == null || aabb.upperBound == null) {
-      throw new SweepPruneError('InvalidArgument', `SweepPruneBroadphase.aabbQuery: aabb must be a p2-es AABB, got ${String(aabb)}`);
-    }
-    const lo = aabb.lowerBound;
-    const hi = aabb.upperBound;
-    const tmp = this.#tmp;
-    tmp[0] = lo[0]!;
-    tmp[1] = lo[1]!;
-    tmp[2] = hi[0]!;
-    tmp[3] = hi[1]!;
-    this.#link.checkQuery(tmp, 'aabbQuery');
-    const boxes = this.#link.sync(world, 'aabbQuery');
-    const ids = boxes.query(tmp);
-    const bySlot = boxes.bySlot;
-    for (let i = 0; i < ids.length; i++) {
-      const b = bySlot[slotOf(ids[i]!)]!;
-      if (b.aabb.overlaps(aabb)) result.push(b);
-    }
-    return result;
+    return this.#link.query(world, aabb, readAABB, (b, box) => b.aabb.overlaps(box), result);
   }
 
   /** True after `dispose()`. */
