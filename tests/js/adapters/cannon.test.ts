@@ -11,6 +11,7 @@ import { init, SweepPruneError } from '../../../web/src/index.js';
 import { SweepPruneBroadphase } from '../../../web/src/adapters/cannon.js';
 import { updateSphereAABB } from '../../../web/src/adapters/cannon-aabb.js';
 import { mulberry32 } from '../oracle.js';
+import { Labeled } from './labeled.js';
 import { thrown } from './thrown.js';
 
 const beforeInit = thrown(() => new SweepPruneBroadphase());
@@ -20,25 +21,8 @@ beforeAll(() => init());
 const DT = 1 / 60;
 type Label = Map<CANNON.Body, number>;
 
-/** A world and its bodies numbered in creation order (body ids are global, so twins differ there). */
-class Scene {
-  readonly label: Label = new Map();
-  readonly live: CANNON.Body[] = [];
-  readonly rng: () => number;
-  #next = 0;
-  constructor(readonly world: CANNON.World, seed: number) {
-    this.rng = mulberry32(seed);
-  }
-  add(body: CANNON.Body): CANNON.Body {
-    this.label.set(body, this.#next++);
-    this.live.push(body);
-    this.world.addBody(body);
-    return body;
-  }
-  remove(body: CANNON.Body): void {
-    this.live.splice(this.live.indexOf(body), 1);
-    this.world.removeBody(body);
-  }
+/** Bodies of the scenes, numbered as they are made. */
+class Scene extends Labeled<CANNON.Body, CANNON.World> {
   box(x: number, y: number, z: number, hx: number, hy: number, hz: number, options: CANNON.BodyOptions = { mass: 1 }): CANNON.Body {
     const b = new CANNON.Body({ ...options, position: new CANNON.Vec3(x, y, z), shape: new CANNON.Box(new CANNON.Vec3(hx, hy, hz)) });
     b.quaternion.setFromEuler(this.rng() * 0.6, this.rng() * 0.6, this.rng() * 0.6);

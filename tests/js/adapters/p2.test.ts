@@ -11,6 +11,7 @@ import { init, SweepPruneError } from '../../../web/src/index.js';
 import { SweepPruneBroadphase } from '../../../web/src/adapters/p2.js';
 import { updateSimpleAABB } from '../../../web/src/adapters/p2-aabb.js';
 import { mulberry32 } from '../oracle.js';
+import { Labeled } from './labeled.js';
 import { thrown } from './thrown.js';
 
 // before any init(): the engine is not loaded in this file's module graph yet
@@ -20,25 +21,8 @@ beforeAll(() => init());
 
 const DT = 1 / 60;
 
-/** A world and its bodies numbered in creation order (body ids are global, so twins differ there). */
-class Scene {
-  readonly label = new Map<p2.Body, number>();
-  readonly live: p2.Body[] = [];
-  readonly rng: () => number;
-  #next = 0;
-  constructor(readonly world: p2.World, seed: number) {
-    this.rng = mulberry32(seed);
-  }
-  add(body: p2.Body): p2.Body {
-    this.label.set(body, this.#next++);
-    this.live.push(body);
-    this.world.addBody(body);
-    return body;
-  }
-  remove(body: p2.Body): void {
-    this.live.splice(this.live.indexOf(body), 1);
-    this.world.removeBody(body);
-  }
+/** Bodies of the scenes, numbered as they are made. */
+class Scene extends Labeled<p2.Body, p2.World> {
   box(x: number, y: number, w: number, h: number, options: p2.BodyOptions = { mass: 1 }): p2.Body {
     const b = new p2.Body({ ...options, position: [x, y] });
     b.addShape(new p2.Box({ width: w, height: h }));
