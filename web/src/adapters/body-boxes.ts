@@ -185,7 +185,8 @@ export class BodyBoxes<B extends object> {
     let inexact = this.#inexact[i]!;
     if (id === 0) {
       inexact = this.#round(tmp);
-      id = world.addBox(this.#min, this.#max, this.#bodies[i]);
+      // no data on the box: the finalizer's World must not reach the bodies (they reach the broadphase it watches)
+      id = world.addBox(this.#min, this.#max);
       this.#ids[i] = id;
       this.#bounds = world.bounds; // addBox may have grown wasm memory
       this.bySlot[slotOf(id)] = this.#bodies[i];
