@@ -238,5 +238,7 @@ if (want('PruneJuice')) {
   motion('PruneJuice API, motion 2D (ms per frame)', [1e4], 2, (lib) => lib.name.includes('PruneJuice') || lib.name === 'prune-juice', 60,
     { frameLimit: 10000, timeLimit: 30000 });
 }
+// the physics engines' broadphases (--only=p2 or --only=cannon for one engine)
+if (want('p2-es') || want('cannon-es')) await (await import('./physics-p2-cannon.mjs')).runPhysics({ only, quick });
 
 console.log(`\nwrote ${file} (sink ${getSink()})`);

@@ -59,6 +59,8 @@ beforeAll(() => {
   writeFileSync(join(app, 'plain.html'),
     index.replace('</head>', `<script type="importmap">${JSON.stringify(importMap)}</script>\n</head>`));
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(tmp, packed.filename)], app);
+  // the physics engines, the optional peers of sweep-prune/p2 and sweep-prune/cannon, as the repo has them
+  for (const engine of ['p2-es', 'cannon-es']) cpSync(join(root, 'node_modules', engine), join(app, 'node_modules', engine), { recursive: true });
 }, 60_000);
 
 afterAll(() => {
@@ -70,7 +72,8 @@ describe('the tarball', () => {
     const paths = packed.files.map((f) => f.path);
     for (const p of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/wasm-entry.js',
       'dist/wasm-entry.d.ts', 'dist/generated/sweep_prune.wasm', 'dist/cjs/index.js', 'dist/cjs/index.d.ts',
-      'dist/cjs/package.json']) {
+      'dist/cjs/package.json', 'dist/adapters/p2.js', 'dist/adapters/p2.d.ts', 'dist/adapters/cannon.js',
+      'dist/adapters/cannon.d.ts', 'dist/cjs/adapters/p2.js', 'dist/cjs/adapters/cannon.js']) {
       expect(paths).toContain(p);
     }
     expect(paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md')).toEqual([]);
@@ -117,6 +120,28 @@ describe('Node', () => {
   });
 });
 
+describe('Node: the physics engines\' broadphases', () => {
+  const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
+  const stepped = { before: 'NotInitialized' };
+
+  test('import from sweep-prune/p2 and sweep-prune/cannon steps p2-es and cannon-es worlds', () => {
+    const result = node('node-adapters.mjs');
+    expect(result).toMatchObject(stepped);
+    expect(result.p2Pairs).toBeGreaterThan(0);
+    expect(result.p2Pairs).toBe(result.sapPairs);
+    expect(result.cannonContacts).toBeGreaterThan(0);
+  });
+
+  test('require() gets their CommonJS copies, initialised by require(\'sweep-prune\')', () => {
+    const result = node('node-adapters.cjs');
+    expect(result).toMatchObject(stepped);
+    expect(result.p2Pairs).toBeGreaterThan(0);
+    expect(result.p2Pairs).toBe(result.sapPairs);
+    expect(result.cannonContacts).toBeGreaterThan(0);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/p2\.js$/);
+  });
+});
+
 describe('TypeScript', () => {
   test('a consumer using World and PruneJuice from both entries, ESM and CommonJS, type-checks', () => {
     // tsconfig: NodeNext, strict, skipLibCheck off; consumer.ts has @ts-expect-error lines, so `any` types would fail
@@ -134,6 +159,13 @@ describe('TypeScript', () => {
       writeFileSync(join(app, file), JSON.stringify({ compilerOptions, files: ['consumer-server.ts'] }));
       expect(() => run(bin('tsc'), ['-p', file], app), file).not.toThrow();
     }
+  });
+
+  test.each(['p2', 'cannon'])('a consumer of sweep-prune/%s type-checks (its engine in a program of its own)', (engine) => {
+    // skipLibCheck: the engine's own .d.ts is not ours to check; @ts-expect-error lines fail if our types were any
+    const config = join(app, `tsconfig.${engine}.json`);
+    writeFileSync(config, JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: true }, files: [`consumer-${engine}.ts`] }));
+    expect(() => run(bin('tsc'), ['-p', config], app)).not.toThrow();
   });
 });
 

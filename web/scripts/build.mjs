@@ -2,6 +2,7 @@
 //   dist/*.js, *.d.ts         ES modules: index.js (wasm embedded), wasm-entry.js (loads generated/sweep_prune.wasm)
 //   dist/generated/*.wasm     the engine, beside the module that fetches it
 //   dist/cjs/                 CommonJS copy of the default entry, for require('sweep-prune')
+//   dist/adapters/, dist/cjs/adapters/   sweep-prune/p2 and sweep-prune/cannon (the physics engines' broadphases)
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -17,8 +18,8 @@ if (!existsSync(wasm) || !existsSync(join(generated, 'wasm-bytes.ts'))) {
   process.exit(1);
 }
 
-function tsc(project, outDir) {
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(root, 'web', project), '--outDir', outDir], {
+function tsc(project, outDir, ...extra) {
+  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(root, 'web', project), '--outDir', outDir, ...extra], {
     stdio: 'inherit',
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
@@ -27,6 +28,9 @@ function tsc(project, outDir) {
 rmSync(out, { recursive: true, force: true });
 tsc('tsconfig.build.json', out);
 tsc('tsconfig.cjs.json', join(out, 'cjs'));
+// sweep-prune/cannon: its own program (cannon-es and p2-es declare the same global module names)
+tsc('tsconfig.build-cannon.json', out);
+tsc('tsconfig.build-cannon.json', join(out, 'cjs'), '--module', 'CommonJS');
 // the root package.json says "type": "module"; this makes dist/cjs/*.js (and their .d.ts) CommonJS
 writeFileSync(join(out, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 mkdirSync(join(out, 'generated'), { recursive: true });

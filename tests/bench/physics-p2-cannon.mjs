@@ -1,0 +1,205 @@
+// The physics engines' broadphases: sweep-prune/p2 against p2-es's SAPBroadphase, sweep-prune/cannon against
+// cannon-es's NaiveBroadphase (its default) and SAPBroadphase. `npm run bench -- --only=p2` / `--only=cannon`, or
+// `node tests/bench/physics-p2-cannon.mjs [--only=p2|cannon] [--quick]` on its own.
+// Each broadphase steps its own copy of one seeded scene (the copies differ only by the order of the pairs handed to
+// the narrowphase); the worlds take turns step by step, so machine noise falls on all of them. Printed: the median
+// ms per step of the broadphase call and of the whole world.step, and each peer's time as a multiple of ours.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as p2 from 'p2-es';
+import * as CANNON from 'cannon-es';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const now = () => performance.now();
+
+// The wrapper and the adapters, compiled as they are. Two programs: p2-es and cannon-es declare the same global
+// module names, so their types cannot be checked together (the emitted JS is the same either way).
+async function load() {
+  const out = `${root}build/bench/physics`;
+  const tsc = `${root}node_modules/.bin/tsc`;
+  const flags = ['--outDir', out, '--rootDir', `${root}web/src`, '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler',
+    '--skipLibCheck', '--lib', 'es2022,dom,esnext.disposable', '--types', 'node'];
+  execFileSync(tsc, [`${root}web/src/index.ts`, `${root}web/src/adapters/p2.ts`, ...flags], { stdio: 'inherit' });
+  execFileSync(tsc, [`${root}web/src/adapters/cannon.ts`, ...flags], { stdio: 'inherit' });
+  const sp = await import(pathToFileURL(`${out}/index.js`).href);
+  await sp.init();
+  return {
+    P2Ours: (await import(pathToFileURL(`${out}/adapters/p2.js`).href)).SweepPruneBroadphase,
+    CannonOurs: (await import(pathToFileURL(`${out}/adapters/cannon.js`).href)).SweepPruneBroadphase,
+  };
+}
+
+function mulberry32(seed) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A subclass of a broadphase that times each call of `method`. */
+function timed(Base, method) {
+  return class extends Base {
+    times = [];
+    [method](...args) {
+      const t = now();
+      const r = super[method](...args);
+      this.times.push(now() - t);
+      this.pairs = Array.isArray(r) ? r.length / 2 : args[1].length; // p2 returns a flat array, cannon fills p1 and p2
+      return r;
+    }
+  };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** Step every world `warm + steps` times, in turns; the medians of the last `steps`. */
+function race(entries, warm, steps) {
+  const stepTimes = entries.map(() => []);
+  for (let i = 0; i < warm + steps; i++) {
+    entries.forEach((e, k) => {
+      const t = now();
+      e.world.step(1 / 60);
+      if (i >= warm) stepTimes[k].push(now() - t);
+    });
+  }
+  return entries.map((e, k) => ({
+    name: e.name,
+    broadphase: median(e.broadphase.times.slice(warm)),
+    step: median(stepTimes[k]),
+    pairs: e.broadphase.pairs, // at the last step
+  }));
+}
+
+function report(title, rows, targets) {
+  const ours = rows.find((r) => r.ours);
+  console.log(`\n${title}`);
+  console.log(`${'broadphase'.padEnd(34)}${'call ms'.padStart(9)}${'x'.padStart(8)}${'step ms'.padStart(10)}${'x'.padStart(8)}${'pairs'.padStart(8)}`);
+  for (const r of rows) {
+    const bx = r.broadphase / ours.broadphase;
+    const sx = r.step / ours.step;
+    console.log(`${r.name.padEnd(34)}${r.broadphase.toFixed(3).padStart(9)}${bx.toFixed(2).padStart(8)}${r.step.toFixed(2).padStart(10)}${sx.toFixed(2).padStart(8)}${String(r.pairs).padStart(8)}`);
+    r.callRatio = bx;
+    r.stepRatio = sx;
+  }
+  for (const [name, min] of targets) {
+    const r = rows.find((x) => x.name === name);
+    console.log(`  target: broadphase call ${min}x faster than ${name}: ${r.callRatio.toFixed(2)}x ${r.callRatio >= min ? 'met' : 'NOT MET'}`);
+  }
+}
+
+// p2-es: 2 000 boxes and circles poured into a 100 m wide bin (ground and two walls), gravity on, no sleeping.
+function p2Scene(broadphase, seed) {
+  const world = new p2.World({ gravity: [0, -10], broadphase });
+  const rng = mulberry32(seed);
+  const wall = (x, y, angle) => {
+    const b = new p2.Body({ mass: 0, position: [x, y], angle });
+    b.addShape(new p2.Plane());
+    world.addBody(b);
+  };
+  wall(0, 0, 0);
+  wall(-1, 0, -Math.PI / 2);
+  wall(101, 0, Math.PI / 2);
+  for (let k = 0; k < 2000; k++) {
+    const b = new p2.Body({ mass: 1, position: [rng() * 100, 1 + rng() * 40], angle: rng() * Math.PI });
+    b.addShape(k % 2 ? new p2.Circle({ radius: 0.25 + rng() * 0.25 }) : new p2.Box({ width: 0.5 + rng() * 0.5, height: 0.5 + rng() * 0.5 }));
+    world.addBody(b);
+  }
+  return world;
+}
+
+// p2-es: a static-heavy level, 1 500 static platforms and 500 movers dropped onto them, sleeping on.
+function p2Level(broadphase, seed) {
+  const world = new p2.World({ gravity: [0, -10], broadphase });
+  world.sleepMode = p2.World.BODY_SLEEPING;
+  const rng = mulberry32(seed);
+  for (let i = 0; i < 50; i++) {
+    for (let j = 0; j < 30; j++) {
+      const b = new p2.Body({ mass: 0, position: [i * 4 + (j % 2) * 2, 2 + j * 3] });
+      b.addShape(new p2.Box({ width: 2.5, height: 0.3 }));
+      world.addBody(b);
+    }
+  }
+  for (let k = 0; k < 500; k++) {
+    const b = new p2.Body({ mass: 1, position: [rng() * 198, 3 + rng() * 88] });
+    b.addShape(k % 2 ? new p2.Circle({ radius: 0.3 + rng() * 0.3 }) : new p2.Box({ width: 0.5 + rng() * 0.5, height: 0.5 + rng() * 0.5 }));
+    world.addBody(b);
+  }
+  return world;
+}
+
+function benchP2(P2Ours, quick) {
+  const rows = [];
+  for (const [title, scene] of [
+    ['p2-es 1.2: 2 000 bodies falling into a bin (getCollisionPairs; median ms per step)', p2Scene],
+    ['p2-es 1.2: a level of 1 500 static platforms and 500 movers, sleeping on (getCollisionPairs; median ms per step)', p2Level],
+  ]) {
+    const entries = [
+      ['p2-es SAPBroadphase', p2.SAPBroadphase],
+      ['sweep-prune/p2', P2Ours, true],
+    ].map(([name, Base, ours]) => {
+      const broadphase = new (timed(Base, 'getCollisionPairs'))();
+      return { name, ours, world: scene(broadphase, 11), broadphase };
+    });
+    const r = race(entries, quick ? 20 : 60, quick ? 40 : 120).map((x, k) => ({ ...x, ours: entries[k].ours, scene: title }));
+    report(title, r, [['p2-es SAPBroadphase', 2.5]]);
+    entries.find((e) => e.ours).broadphase.dispose();
+    rows.push(...r);
+  }
+  return rows;
+}
+
+// cannon-es: 2 000 spheres falling on a plane, as cannon's users start (gravity on, no sleeping).
+function cannonScene(broadphase, seed) {
+  const world = new CANNON.World({ gravity: new CANNON.Vec3(0, -9.82, 0), broadphase });
+  const rng = mulberry32(seed);
+  const ground = new CANNON.Body({ type: CANNON.Body.STATIC, shape: new CANNON.Plane() });
+  ground.quaternion.setFromEuler(-Math.PI / 2, 0, 0);
+  world.addBody(ground);
+  for (let k = 0; k < 2000; k++) {
+    const p = new CANNON.Vec3((rng() - 0.5) * 30, 1 + rng() * 40, (rng() - 0.5) * 30);
+    world.addBody(new CANNON.Body({ mass: 1, shape: new CANNON.Sphere(0.5), position: p }));
+  }
+  return world;
+}
+
+function benchCannon(CannonOurs, quick) {
+  const entries = [
+    ['cannon-es NaiveBroadphase (default)', CANNON.NaiveBroadphase],
+    ['cannon-es SAPBroadphase', CANNON.SAPBroadphase],
+    ['sweep-prune/cannon', CannonOurs, true],
+  ].map(([name, Base, ours]) => {
+    const broadphase = new (timed(Base, 'collisionPairs'))();
+    const world = cannonScene(broadphase, 12);
+    return { name, ours, world, broadphase };
+  });
+  const rows = race(entries, quick ? 10 : 30, quick ? 20 : 60).map((r, k) => ({ ...r, ours: entries[k].ours }));
+  report('cannon-es 0.20: 2 000 spheres falling on a plane (collisionPairs; median ms per step)', rows, [
+    ['cannon-es NaiveBroadphase (default)', 10],
+    ['cannon-es SAPBroadphase', 2],
+  ]);
+  entries.find((e) => e.ours).broadphase.dispose();
+  return rows;
+}
+
+export async function runPhysics({ only, quick } = {}) {
+  const want = (w) => !only || w.includes(only);
+  const { P2Ours, CannonOurs } = await load();
+  const results = {};
+  if (want('p2-es')) results.p2 = benchP2(P2Ours, quick);
+  if (want('cannon-es')) results.cannon = benchCannon(CannonOurs, quick);
+  const file = `${root}tests/bench/results/bench-physics.json`;
+  mkdirSync(`${root}tests/bench/results`, { recursive: true });
+  writeFileSync(file, JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results }, null, 1));
+  console.log(`\nwrote ${file}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  console.log(`node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model}`);
+  await runPhysics({ only: args.find((a) => a.startsWith('--only='))?.slice(7), quick: args.includes('--quick') });
+}
