@@ -81,6 +81,11 @@ const scenes: Record<string, Scene> = {
     for (let k = 0; k < 8; k++) {
       Composite.add(world, Bodies.rectangle(300 + k * 22, 40 + k * 3, 30, 10, { collisionFilter: { group } }));
     }
+    // a rope of constraints: sleeping links are still moved by their constraints
+    const rope = Composites.stack(560, 60, 8, 1, 6, 0, (x: number, y: number) => Bodies.rectangle(x, y, 20, 8, { collisionFilter: { group: Body.nextGroup(true) } }));
+    Composites.chain(rope, 0.5, 0, -0.5, 0, { stiffness: 0.8, length: 2 });
+    Composite.add(rope, Matter.Constraint.create({ bodyB: rope.bodies[0]!, pointB: { x: -10, y: 0 }, pointA: { x: 550, y: 60 }, stiffness: 0.5 }));
+    Composite.add(world, rope);
     const red = 0x2;
     const blue = 0x4;
     for (let k = 0; k < 30; k++) {
@@ -209,6 +214,29 @@ describe('sweep-prune/matter', () => {
               }
             }
           }
+          if (s === 200) {
+            // more hand moves than the movers' log keeps: the static body moved before them is still seen
+            const p = Composite.allBodies(engine.world).find((b) => b.isStatic)!;
+            const before = { min: { ...p.bounds.min }, max: { ...p.bounds.max } };
+            Body.setPosition(p, { x: p.position.x - 100, y: p.position.y });
+            const q = added[added.length - 1]!;
+            for (let k = 0; k < 5000; k++) Body.setPosition(q, { x: q.position.x, y: q.position.y });
+            expect(detector.region(p.bounds)).toContain(p);
+            expect(detector.region(before)).not.toContain(p);
+            // a sleeping body moved without matter's Body functions (as a constraint moves one) is seen too
+            const sleeper = Composite.allBodies(engine.world).find((b) => b.isSleeping)!;
+            const from = { min: { ...sleeper.bounds.min }, max: { ...sleeper.bounds.max } };
+            const shift = { x: 3000, y: 0 }; // out of the level, where nothing wakes it
+            for (const part of sleeper.parts) {
+              Matter.Vertices.translate(part.vertices, shift, 1);
+              Matter.Bounds.shift(part.bounds, { x: part.bounds.min.x + shift.x, y: part.bounds.min.y });
+              part.position.x += shift.x;
+            }
+            Engine.update(engine, 1000 / 60); // queries see such a move after the next step (the step looks)
+            expect(sleeper.isSleeping).toBe(true);
+            expect(detector.region(sleeper.bounds)).toContain(sleeper);
+            expect(detector.region(from)).not.toContain(sleeper);
+          }
           if (s === 150) {
             // a body made static by hand, and a static one made dynamic
             Body.setStatic(added[0]!, true);
@@ -219,8 +247,35 @@ describe('sweep-prune/matter', () => {
       } finally {
         check.restore();
       }
-      expect(check.steps()).toBe(300);
+      expect(check.steps()).toBe(301);
       expect(detector.world.boxCount).toBe(Composite.allBodies(engine.world).length);
+    });
+
+    test('still bodies switch to static boxes when many sleep, and back when they wake', () => {
+      const detector = ours();
+      const engine = Engine.create({ detector, enableSleeping: true });
+      walls(engine.world, 800, 600);
+      Composite.add(engine.world, Composites.stack(50, 300, 25, 12, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 26, 24)));
+      const check = checkEveryStep(detector);
+      const staticBoxes: number[] = [];
+      try {
+        for (let s = 0; s < 420; s++) {
+          if (s === 300) {
+            for (const b of Composite.allBodies(engine.world)) {
+              if (b.isSleeping) {
+                Matter.Sleeping.set(b, false);
+                Body.applyForce(b, b.position, { x: 0, y: -0.01 * b.mass });
+              }
+            }
+          }
+          Engine.update(engine, 1000 / 60);
+          staticBoxes.push(detector.world.counters.staticBoxes);
+        }
+      } finally {
+        check.restore();
+      }
+      expect(Math.max(...staticBoxes.slice(0, 300))).toBeGreaterThanOrEqual(256);
+      expect(Math.min(...staticBoxes.slice(300, 330))).toBe(0);
     });
 
     test('Detector.clear, then new bodies', () => {

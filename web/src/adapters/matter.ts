@@ -55,25 +55,32 @@ interface DetectorFields<B, P, C> {
 
 const HOOK = Symbol.for('sweep-prune/matter.collisions');
 const STATE = Symbol.for('sweep-prune/matter.state');
-// the Body functions that move a body or change its shape outside Engine.update: queries refresh after any of them
+// matter's functions that move a body, change its shape or make it static outside Engine.update (Body.translate,
+// rotate and set call these): static bodies are looked at only when one of them was called on them
 const MOVERS = ['setPosition', 'setAngle', 'setVertices', 'setParts', 'scale', 'setStatic', 'setCentre'];
+const LOG_LIMIT = 4096;
+// still bodies become static boxes from this many on, and moving boxes again below STATIC_MODE_OFF
+const STATIC_MODE_ON = 256;
+const STATIC_MODE_OFF = 128;
 
+/** Shared by the detectors of one matter module: the bodies given to MOVERS, in call order. */
 interface HookState {
-  /** Calls of the functions in MOVERS, ever. */
-  moves: number;
+  log: unknown[];
+  /** Calls before log[0]: a detector whose cursor is below it missed some and looks at all its static bodies. */
+  start: number;
 }
 
 type AnyFn = (...args: unknown[]) => unknown;
 
 /**
  * Route `Detector.collisions(detector)` to the detector's own method when it has one (detectors of this module, from
- * either the ES or the CommonJS copy), and patch matter's Body movers to count hand moves. Once per matter module.
+ * either the ES or the CommonJS copy), and log the bodies given to matter's MOVERS. Once per matter module.
  */
 function installHooks(Matter: { Detector: object; Body: object }): HookState {
   const Detector = Matter.Detector as Record<string | symbol, unknown>;
   const existing = Detector[STATE] as HookState | undefined;
   if (existing !== undefined) return existing;
-  const state: HookState = { moves: 0 };
+  const state: HookState = { log: [], start: 0 };
   const original = Detector.collisions as AnyFn;
   Detector.collisions = function collisions(this: unknown, detector: Record<symbol, AnyFn | undefined>) {
     const own = detector?.[HOOK];
@@ -83,9 +90,14 @@ function installHooks(Matter: { Detector: object; Body: object }): HookState {
   for (const name of MOVERS) {
     const fn = Body[name];
     if (typeof fn !== 'function') continue;
-    Body[name] = function (this: unknown, ...args: unknown[]) {
-      state.moves++;
-      return (fn as AnyFn).apply(this, args);
+    Body[name] = function (this: unknown, body: { parent?: unknown }, ...rest: unknown[]) {
+      const log = state.log;
+      if (log.length >= LOG_LIMIT) {
+        state.start += log.length; // detectors that did not read these look at all their static bodies once
+        log.length = 0;
+      }
+      log.push(body?.parent ?? body);
+      return (fn as AnyFn).call(this, body, ...rest);
     };
   }
   Object.defineProperty(Detector, STATE, { value: state });
@@ -100,9 +112,11 @@ interface Entry<B> {
   order: number;
   /** Static or sleeping: a static box of the World. */
   still: boolean;
+  /** Place in the list of non-static bodies (looked at every step), or -1 for a static body. */
+  dynamic: number;
   /** Bounds not finite: filtered out of every pair (matter's own test would produce NaN collisions). */
   parked: boolean;
-  // the float64 bounds last written, to see a still body moved by hand
+  // the float64 bounds last written, to see a still body that moved
   minX: number;
   minY: number;
   maxX: number;
@@ -157,7 +171,13 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
   #syncedLength = -1;
   // queries refresh the World when bodies may have moved since it was last updated
   #stale = true;
-  #syncedMoves = -1;
+  #dynamic: Entry<B>[] = [];
+  // still bodies, and whether they are static boxes in the World (see #chooseMode)
+  #stillCount = 0;
+  #staticMode = false;
+  #fresh: Entry<B>[] = [];
+  // read up to here in the hooks' log
+  #cursor = 0;
 
   /**
    * @param Matter the `matter-js` module (0.19 or 0.20).
@@ -177,6 +197,7 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     }
     this.#matter = Matter;
     this.#hooks = installHooks(Matter);
+    this.#cursor = this.#hooks.start + this.#hooks.log.length;
     this.#world = new World({ dimensions: 2 });
     // matter's Detector.collisions(detector) calls this (see installHooks)
     Object.defineProperty(this, HOOK, { value: () => this.#collisions() });
@@ -199,6 +220,7 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
       const eb = bySlot[slotOf(ids[i + 1]!)]!;
       let bodyA = ea.body;
       let bodyB = eb.body;
+      if (ea.still && eb.still) continue; // both static or sleeping (moving boxes while still bodies are few)
       const ba = bodyA.bounds;
       const bb = bodyB.bounds;
       // matter's float64 test (the World's boxes are rounded outward: a superset)
@@ -236,7 +258,9 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     return collisions;
   }
 
-  // Bring the World up to date with the bodies: membership, static/sleeping flags, bounds. Then update it.
+  // Bring the World up to date with the bodies, then update it. Work per step: the non-static bodies (awake ones
+  // write their bounds; sleeping ones are compared with what was written), and the bodies given to matter's MOVERS
+  // since the last step. Static bodies cost nothing.
   #sync(what: string): World {
     const world = this.#world;
     if (world === undefined) {
@@ -244,48 +268,99 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     }
     if (this.bodies !== this.#syncedBodies || this.bodies.length !== this.#syncedLength) this.#syncMembers(world);
     const view = world.bounds; // taken after the boxes were added (which may grow wasm memory)
-    const entries = this.#entries;
-    for (let i = 0; i < entries.length; i++) {
-      const e = entries[i]!;
+    const hooks = this.#hooks;
+    if (this.#cursor < hooks.start) {
+      for (const e of this.#entries) if (e.dynamic < 0) this.#look(world, view, e);
+    } else {
+      const entryOf = this.#entryOf;
+      const log = hooks.log;
+      for (let i = this.#cursor - hooks.start; i < log.length; i++) {
+        const e = entryOf.get(log[i] as B);
+        if (e !== undefined) this.#look(world, view, e);
+      }
+    }
+    this.#cursor = hooks.start + hooks.log.length;
+    this.#chooseMode(world);
+    const dynamic = this.#dynamic;
+    // backwards: #look may take the entry out of the list (swapping the last one into its place)
+    for (let i = dynamic.length - 1; i >= 0; i--) {
+      const e = dynamic[i]!;
       const body = e.body;
-      const still = body.isStatic || body.isSleeping;
-      const bounds = body.bounds;
-      const min = bounds.min;
-      const max = bounds.max;
-      const minX = min.x;
-      const minY = min.y;
-      const maxX = max.x;
-      const maxY = max.y;
-      if (still !== e.still) {
-        world.setBoxStatic(e.id, still);
-        e.still = still;
-      } else if (still && minX === e.minX && minY === e.minY && maxX === e.maxX && maxY === e.maxY) {
-        continue; // a still body that was not moved: its static box is unchanged
-      }
-      e.minX = minX;
-      e.minY = minY;
-      e.maxX = maxX;
-      e.maxY = maxY;
-      const finite = minX <= maxX && minY <= maxY && maxX - minX < Infinity && maxY - minY < Infinity;
-      if (finite !== !e.parked) {
-        e.parked = !finite;
-        if (finite) world.setBoxFilter(e.id, 1, 0xffffffff);
-        else world.setBoxFilter(e.id, 0, 0);
-      }
-      const o = slotOf(e.id) << 2;
-      if (finite) {
-        view[o] = roundDown(minX);
-        view[o + 1] = roundDown(minY);
-        view[o + 2] = roundUp(maxX);
-        view[o + 3] = roundUp(maxY);
+      if (!e.still && !body.isSleeping && !body.isStatic) {
+        const b = body.bounds;
+        this.#write(view, e, b.min.x, b.min.y, b.max.x, b.max.y); // awake: the hot path
       } else {
-        view[o] = view[o + 1] = view[o + 2] = view[o + 3] = 0;
+        this.#look(world, view, e);
       }
     }
     world.update();
     this.#stale = false;
-    this.#syncedMoves = this.#hooks.moves;
     return world;
+  }
+
+  // Static boxes cost an update nothing while still, but pairs with them make the World sort its pairs by id each
+  // update: with few still bodies (matter's stress scenes: four walls) moving boxes are cheaper, and the pairs of
+  // two still bodies are skipped here instead. Switched with some hysteresis; O(bodies) per switch.
+  #chooseMode(world: World): void {
+    const mode = this.#staticMode ? this.#stillCount >= STATIC_MODE_OFF : this.#stillCount >= STATIC_MODE_ON;
+    if (mode === this.#staticMode) return;
+    this.#staticMode = mode;
+    for (const e of this.#entries) if (e.still) world.setBoxStatic(e.id, mode);
+  }
+
+  // Bring one body's box up to date: its list, static flag and bounds.
+  #look(world: World, view: Float32Array, e: Entry<B>): void {
+    const body = e.body;
+    const isStatic = body.isStatic;
+    if (isStatic !== e.dynamic < 0) {
+      const dynamic = this.#dynamic;
+      if (isStatic) {
+        const last = dynamic.pop()!;
+        if (last !== e) dynamic[(last.dynamic = e.dynamic)] = last;
+        e.dynamic = -1;
+      } else {
+        e.dynamic = dynamic.push(e) - 1;
+      }
+    }
+    const still = isStatic || body.isSleeping;
+    const b = body.bounds;
+    const minX = b.min.x;
+    const minY = b.min.y;
+    const maxX = b.max.x;
+    const maxY = b.max.y;
+    if (still !== e.still) {
+      if (this.#staticMode) world.setBoxStatic(e.id, still);
+      this.#stillCount += still ? 1 : -1;
+      e.still = still;
+    } else if (still && minX === e.minX && minY === e.minY && maxX === e.maxX && maxY === e.maxY) {
+      return; // a still body that did not move: its static box is unchanged
+    }
+    this.#write(view, e, minX, minY, maxX, maxY);
+  }
+
+  // Write a box: the bounds rounded outward to float32; bounds that are not finite park the box (no pairs).
+  #write(view: Float32Array, e: Entry<B>, minX: number, minY: number, maxX: number, maxY: number): void {
+    e.minX = minX;
+    e.minY = minY;
+    e.maxX = maxX;
+    e.maxY = maxY;
+    const o = slotOf(e.id) << 2;
+    if (minX <= maxX && minY <= maxY && maxX - minX < Infinity && maxY - minY < Infinity) {
+      if (e.parked) this.#park(e, false);
+      view[o] = roundDown(minX);
+      view[o + 1] = roundDown(minY);
+      view[o + 2] = roundUp(maxX);
+      view[o + 3] = roundUp(maxY);
+    } else {
+      if (!e.parked) this.#park(e, true);
+      view[o] = view[o + 1] = view[o + 2] = view[o + 3] = 0;
+    }
+  }
+
+  #park(e: Entry<B>, parked: boolean): void {
+    e.parked = parked;
+    if (parked) this.#world!.setBoxFilter(e.id, 0, 0);
+    else this.#world!.setBoxFilter(e.id, 1, 0xffffffff);
   }
 
   // `detector.bodies` was replaced (Detector.setBodies, Detector.clear) or resized: add and remove boxes to match.
@@ -294,30 +369,39 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     const old = this.#entryOf;
     const entryOf = new Map<B, Entry<B>>();
     const entries: Entry<B>[] = [];
+    const dynamic: Entry<B>[] = [];
     for (let i = 0; i < bodies.length; i++) {
       const body = bodies[i]!;
       if (entryOf.has(body)) continue; // listed twice: one box
       let e = old.get(body);
       if (e === undefined) {
         const id = world.addBox([0, 0], [0, 0]);
-        // a new entry starts moving, never-written (NaN never equals): the first sync writes its bounds
-        e = { body, id, order: 0, still: false, parked: false, minX: NaN, minY: NaN, maxX: NaN, maxY: NaN };
+        // a new entry starts as a moving box that was never written (NaN equals nothing): its first look writes it
+        e = { body, id, order: 0, still: false, dynamic: 0, parked: false, minX: NaN, minY: NaN, maxX: NaN, maxY: NaN };
         this.#bySlot[slotOf(id)] = e;
+        this.#fresh.push(e);
       } else {
         old.delete(body);
       }
       e.order = entries.length;
+      e.dynamic = e.dynamic < 0 ? -1 : dynamic.push(e) - 1;
       entryOf.set(body, e);
       entries.push(e);
     }
     for (const e of old.values()) {
+      if (e.still) this.#stillCount--;
       world.removeBox(e.id);
       this.#bySlot[slotOf(e.id)] = undefined;
     }
     this.#entryOf = entryOf;
     this.#entries = entries;
+    this.#dynamic = dynamic;
     this.#syncedBodies = bodies;
     this.#syncedLength = bodies.length;
+    // new static bodies are written here (once); new dynamic ones by the step's pass over the dynamic list
+    const view = world.bounds;
+    for (const e of this.#fresh) if (e.body.isStatic) this.#look(world, view, e);
+    this.#fresh.length = 0;
   }
 
   // The World for a query: refreshed if the engine stepped, bodies were moved through matter's Body functions, or
@@ -325,7 +409,7 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
   #queryWorld(what: string): World {
     const world = this.#world;
     if (
-      world === undefined || this.#stale || this.#syncedMoves !== this.#hooks.moves ||
+      world === undefined || this.#stale || this.#cursor !== this.#hooks.start + this.#hooks.log.length ||
       this.bodies !== this.#syncedBodies || this.bodies.length !== this.#syncedLength
     ) {
       return this.#sync(what);
