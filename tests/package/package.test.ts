@@ -70,7 +70,7 @@ describe('the tarball', () => {
     const paths = packed.files.map((f) => f.path);
     for (const p of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/wasm-entry.js',
       'dist/wasm-entry.d.ts', 'dist/generated/sweep_prune.wasm', 'dist/cjs/index.js', 'dist/cjs/index.d.ts',
-      'dist/cjs/package.json']) {
+      'dist/cjs/package.json', 'dist/adapters/matter.js', 'dist/adapters/matter.d.ts', 'dist/cjs/adapters/matter.js']) {
       expect(paths).toContain(p);
     }
     expect(paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md')).toEqual([]);
@@ -102,6 +102,24 @@ describe('Node', () => {
     const result = node('node-cjs.cjs');
     expect(result).toMatchObject(PASSED);
     expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/index\.js$/);
+  });
+});
+
+describe('sweep-prune/matter', () => {
+  // matter-js is an optional peer dependency: the consumer does not have it, the scripts are given this repo's copy
+  const matter = join(root, 'node_modules', 'matter-js');
+
+  test('import: the same collisions as matter-js\'s own detector at every step', () => {
+    const result = JSON.parse(run(process.execPath, ['node-matter.mjs', matter], app));
+    expect(result).toMatchObject({ same: true, region: 51, disposed: true });
+    expect(result.collisions).toBeGreaterThan(1000);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/matter\.js$/);
+  });
+
+  test('require: the CommonJS copy, sharing the engine loaded by require(\'sweep-prune\')', () => {
+    const result = JSON.parse(run(process.execPath, ['node-matter.cjs', matter], app));
+    expect(result).toMatchObject({ same: true, region: 51, disposed: true });
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/matter\.js$/);
   });
 });
 
