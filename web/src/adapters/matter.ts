@@ -144,8 +144,10 @@ function checkPoint(what: string, name: string, p: MatterVector): void {
  * `useSweepPrune(Matter, engine)`), and `Engine.update` finds the same collisions as with matter's own detector.
  *
  * The World holds one box per body (its `bounds`, the parent's for a compound body): static and sleeping bodies are
- * static boxes, which cost an update nothing while they stay still. Each step writes the bounds of the awake bodies,
- * updates the World, and runs matter's own tests on its pairs: both bodies static or sleeping (skipped),
+ * static boxes (from 256 of them on), which cost an update nothing while they stay still. Each step writes the bounds
+ * of the awake bodies, looks at the sleeping ones and at static ones given to matter's `Body.setPosition` (and the
+ * other functions that move a body), updates the World, and runs matter's own tests on its pairs: both bodies static
+ * or sleeping (skipped),
  * `Detector.canCollide`, the float64 bounds test, the part-by-part bounds test of compound bodies, and
  * `Collision.collides(partA, partB, detector.pairs)`.
  *
