@@ -123,7 +123,7 @@ export function benchMatter(adapter, { quick = false, log = console.log } = {}) 
       const broad = {};
       try {
         for (const which of Object.keys(engines)) broad[which] = [];
-        for (let r = 0; r < 60; r++) {
+        for (let r = 0; r < 200; r++) {
           for (const which of r % 2 ? ['matter', 'sweep-prune'] : ['sweep-prune', 'matter']) {
             const t = now();
             collisions(engines[which].detector);

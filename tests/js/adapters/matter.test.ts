@@ -8,7 +8,7 @@ import Matter from 'matter-js';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { SweepPruneDetector, useSweepPrune } from '../../../web/src/adapters/matter.js';
-import { roundDown, roundUp } from '../../../web/src/adapters/round-outward.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../../../web/src/adapters/round-outward.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';
 
@@ -465,6 +465,11 @@ describe('sweep-prune/matter', () => {
           expect(lo <= x && x <= hi).toBe(true);
           expect(next(lo, true) > x || lo === x).toBe(true);
           expect(next(hi, false) < x || hi === x).toBe(true);
+          const f = new Float32Array(4);
+          const i = new Int32Array(f.buffer);
+          storeDown(f, i, 1, x);
+          storeUp(f, i, 2, x);
+          expect([f[1], f[2]]).toEqual([lo, hi]);
         }),
         { numRuns: 5000 },
       );
@@ -474,6 +479,14 @@ describe('sweep-prune/matter', () => {
       expect(roundUp(1e-50)).toBe(1.401298464324817e-45);
       expect(roundDown(-1e-50)).toBe(-1.401298464324817e-45);
       expect(Object.is(roundDown(-0), -0)).toBe(true);
+      const f = new Float32Array(2);
+      const i = new Int32Array(f.buffer);
+      storeDown(f, i, 0, -1e39);
+      storeUp(f, i, 1, 1e39);
+      expect([f[0], f[1]]).toEqual([-3.4028234663852886e38, 3.4028234663852886e38]);
+      storeDown(f, i, 0, -1e-50);
+      storeUp(f, i, 1, 1e-50);
+      expect([f[0], f[1]]).toEqual([-1.401298464324817e-45, 1.401298464324817e-45]);
     });
   });
 });

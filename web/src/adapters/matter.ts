@@ -6,7 +6,7 @@
 import { SweepPruneError } from '../errors.js';
 import { isInitialized } from '../loader.js';
 import { World, slotOf, type BoxId } from '../world.js';
-import { roundDown, roundUp } from './round-outward.js';
+import { roundDown, roundUp, storeDown, storeUp } from './round-outward.js';
 
 /** A 2D vector, as matter's `Vector`. */
 export interface MatterVector {
@@ -116,11 +116,6 @@ interface Entry<B> {
   dynamic: number;
   /** Bounds not finite: filtered out of every pair (matter's own test would produce NaN collisions). */
   parked: boolean;
-  // the float64 bounds last written, to see a still body that moved
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
 }
 
 function checkBounds(what: string, bounds: MatterBounds): void {
@@ -169,6 +164,13 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
   #entries: Entry<B>[] = [];
   #entryOf = new Map<B, Entry<B>>();
   #bySlot: (Entry<B> | undefined)[] = [];
+  // by box slot, for the pair loop (typed arrays: no pointer chase per pair): the float64 bounds last written (to
+  // see a still body that moved, and for matter's bounds test), 1 for a still body, the place in detector.bodies
+  #bounds64 = new Float64Array(0);
+  #stillBy = new Uint8Array(0);
+  #orderBy = new Int32Array(0);
+  // the World's bounds view of this step, and the same memory as integers (to step a float32 by one ulp)
+  #view: Float32Array = new Float32Array(0);
   #syncedBodies: B[] | undefined;
   #syncedLength = -1;
   // queries refresh the World when bodies may have moved since it was last updated
@@ -178,6 +180,8 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
   #stillCount = 0;
   #staticMode = false;
   #fresh: Entry<B>[] = [];
+  // the World's bounds as integers, to step a float32 by one ulp (see storeDown)
+  #ints: Int32Array = new Int32Array(0);
   // read up to here in the hooks' log
   #cursor = 0;
 
@@ -214,24 +218,31 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     const collides = Matter.Collision.collides;
     const pairs = this.pairs ?? undefined;
     const bySlot = this.#bySlot;
+    const b64 = this.#bounds64;
+    const stillBy = this.#stillBy;
+    const orderBy = this.#orderBy;
     const ids = world.pairs;
     const collisions = Array.isArray(this.collisions) ? this.collisions : (this.collisions = []);
     let n = 0;
     for (let i = 0; i < ids.length; i += 2) {
-      const ea = bySlot[slotOf(ids[i]!)]!;
-      const eb = bySlot[slotOf(ids[i + 1]!)]!;
-      let bodyA = ea.body;
-      let bodyB = eb.body;
-      if (ea.still && eb.still) continue; // both static or sleeping (moving boxes while still bodies are few)
-      const ba = bodyA.bounds;
-      const bb = bodyB.bounds;
-      // matter's float64 test (the World's boxes are rounded outward: a superset)
-      if (ba.min.x > bb.max.x || bb.min.x > ba.max.x || ba.max.y < bb.min.y || ba.min.y > bb.max.y) continue;
+      const sa = slotOf(ids[i]!);
+      const sb = slotOf(ids[i + 1]!);
+      if ((stillBy[sa]! & stillBy[sb]!) !== 0) continue; // both static or sleeping (moving boxes while still bodies are few)
+      // matter's float64 test, on the bounds read by this step's #sync (the World's boxes, rounded outward, are a
+      // superset)
+      const a = sa << 2;
+      const b = sb << 2;
+      const minXA = b64[a]!;
+      const minXB = b64[b]!;
+      if (minXA > b64[b + 2]! || minXB > b64[a + 2]! || b64[a + 3]! < b64[b + 1]! || b64[a + 1]! > b64[b + 3]!) continue;
+      let bodyA = bySlot[sa]!.body;
+      let bodyB = bySlot[sb]!.body;
       if (!canCollide(bodyA.collisionFilter, bodyB.collisionFilter)) continue;
       // matter calls collides(a, b) with a first in its sort by min x (ties: the earlier in detector.bodies)
-      if (bb.min.x < ba.min.x || (bb.min.x === ba.min.x && eb.order < ea.order)) {
-        bodyA = eb.body;
-        bodyB = ea.body;
+      if (minXB < minXA || (minXB === minXA && orderBy[sb]! < orderBy[sa]!)) {
+        const t = bodyA;
+        bodyA = bodyB;
+        bodyB = t;
       }
       const partsA = bodyA.parts as B[];
       const partsB = bodyB.parts as B[];
@@ -270,15 +281,19 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     }
     if (this.bodies !== this.#syncedBodies || this.bodies.length !== this.#syncedLength) this.#syncMembers(world);
     const view = world.bounds; // taken after the boxes were added (which may grow wasm memory)
+    if (view !== this.#view) {
+      this.#view = view;
+      this.#ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+    }
     const hooks = this.#hooks;
     if (this.#cursor < hooks.start) {
-      for (const e of this.#entries) if (e.dynamic < 0) this.#look(world, view, e);
+      for (const e of this.#entries) if (e.dynamic < 0) this.#look(world, e);
     } else {
       const entryOf = this.#entryOf;
       const log = hooks.log;
       for (let i = this.#cursor - hooks.start; i < log.length; i++) {
         const e = entryOf.get(log[i] as B);
-        if (e !== undefined) this.#look(world, view, e);
+        if (e !== undefined) this.#look(world, e);
       }
     }
     this.#cursor = hooks.start + hooks.log.length;
@@ -290,9 +305,9 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
       const body = e.body;
       if (!e.still && !body.isSleeping && !body.isStatic) {
         const b = body.bounds;
-        this.#write(view, e, b.min.x, b.min.y, b.max.x, b.max.y); // awake: the hot path
+        this.#write(e, b.min.x, b.min.y, b.max.x, b.max.y); // awake: the hot path
       } else {
-        this.#look(world, view, e);
+        this.#look(world, e);
       }
     }
     world.update();
@@ -311,7 +326,7 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
   }
 
   // Bring one body's box up to date: its list, static flag and bounds.
-  #look(world: World, view: Float32Array, e: Entry<B>): void {
+  #look(world: World, e: Entry<B>): void {
     const body = e.body;
     const isStatic = body.isStatic;
     if (isStatic !== e.dynamic < 0) {
@@ -330,29 +345,35 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     const minY = b.min.y;
     const maxX = b.max.x;
     const maxY = b.max.y;
+    const b64 = this.#bounds64;
+    const o = slotOf(e.id) << 2;
     if (still !== e.still) {
       if (this.#staticMode) world.setBoxStatic(e.id, still);
       this.#stillCount += still ? 1 : -1;
       e.still = still;
-    } else if (still && minX === e.minX && minY === e.minY && maxX === e.maxX && maxY === e.maxY) {
+      this.#stillBy[slotOf(e.id)] = still ? 1 : 0;
+    } else if (still && minX === b64[o] && minY === b64[o + 1] && maxX === b64[o + 2] && maxY === b64[o + 3]) {
       return; // a still body that did not move: its static box is unchanged
     }
-    this.#write(view, e, minX, minY, maxX, maxY);
+    this.#write(e, minX, minY, maxX, maxY);
   }
 
   // Write a box: the bounds rounded outward to float32; bounds that are not finite park the box (no pairs).
-  #write(view: Float32Array, e: Entry<B>, minX: number, minY: number, maxX: number, maxY: number): void {
-    e.minX = minX;
-    e.minY = minY;
-    e.maxX = maxX;
-    e.maxY = maxY;
+  #write(e: Entry<B>, minX: number, minY: number, maxX: number, maxY: number): void {
     const o = slotOf(e.id) << 2;
+    const b64 = this.#bounds64;
+    b64[o] = minX;
+    b64[o + 1] = minY;
+    b64[o + 2] = maxX;
+    b64[o + 3] = maxY;
+    const view = this.#view;
     if (minX <= maxX && minY <= maxY && maxX - minX < Infinity && maxY - minY < Infinity) {
       if (e.parked) this.#park(e, false);
-      view[o] = roundDown(minX);
-      view[o + 1] = roundDown(minY);
-      view[o + 2] = roundUp(maxX);
-      view[o + 3] = roundUp(maxY);
+      const ints = this.#ints;
+      storeDown(view, ints, o, minX);
+      storeDown(view, ints, o + 1, minY);
+      storeUp(view, ints, o + 2, maxX);
+      storeUp(view, ints, o + 3, maxY);
     } else {
       if (!e.parked) this.#park(e, true);
       view[o] = view[o + 1] = view[o + 2] = view[o + 3] = 0;
@@ -363,6 +384,21 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     e.parked = parked;
     if (parked) this.#world!.setBoxFilter(e.id, 0, 0);
     else this.#world!.setBoxFilter(e.id, 1, 0xffffffff);
+  }
+
+  // Room in the per-slot arrays for slots below `count`, growing by half.
+  #reserveSlots(count: number): void {
+    if (count <= this.#stillBy.length) return;
+    const capacity = Math.max(count, this.#stillBy.length + (this.#stillBy.length >> 1), 64);
+    const bounds64 = new Float64Array(capacity * 4);
+    bounds64.set(this.#bounds64);
+    const stillBy = new Uint8Array(capacity);
+    stillBy.set(this.#stillBy);
+    const orderBy = new Int32Array(capacity);
+    orderBy.set(this.#orderBy);
+    this.#bounds64 = bounds64;
+    this.#stillBy = stillBy;
+    this.#orderBy = orderBy;
   }
 
   // `detector.bodies` was replaced (Detector.setBodies, Detector.clear) or resized: add and remove boxes to match.
@@ -379,13 +415,18 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
       if (e === undefined) {
         const id = world.addBox([0, 0], [0, 0]);
         // a new entry starts as a moving box that was never written (NaN equals nothing): its first look writes it
-        e = { body, id, order: 0, still: false, dynamic: 0, parked: false, minX: NaN, minY: NaN, maxX: NaN, maxY: NaN };
-        this.#bySlot[slotOf(id)] = e;
+        e = { body, id, order: 0, still: false, dynamic: 0, parked: false };
+        const slot = slotOf(id);
+        this.#reserveSlots(slot + 1);
+        this.#bySlot[slot] = e;
+        this.#bounds64.fill(NaN, slot << 2, (slot + 1) << 2);
+        this.#stillBy[slot] = 0;
         this.#fresh.push(e);
       } else {
         old.delete(body);
       }
       e.order = entries.length;
+      this.#orderBy[slotOf(e.id)] = e.order;
       e.dynamic = e.dynamic < 0 ? -1 : dynamic.push(e) - 1;
       entryOf.set(body, e);
       entries.push(e);
@@ -401,8 +442,9 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     this.#syncedBodies = bodies;
     this.#syncedLength = bodies.length;
     // new static bodies are written here (once); new dynamic ones by the step's pass over the dynamic list
-    const view = world.bounds;
-    for (const e of this.#fresh) if (e.body.isStatic) this.#look(world, view, e);
+    const view = (this.#view = world.bounds);
+    this.#ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+    for (const e of this.#fresh) if (e.body.isStatic) this.#look(world, e);
     this.#fresh.length = 0;
   }
 

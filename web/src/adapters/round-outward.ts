@@ -26,3 +26,29 @@ export function roundUp(x: number): number {
   else i32[0]! += v > 0 ? 1 : -1;
   return f32[0]!;
 }
+
+/** `f[o] = roundDown(x)` in place: `i` views the same memory as `f` (no scratch round trip in a hot loop). */
+export function storeDown(f: Float32Array, i: Int32Array, o: number, x: number): void {
+  f[o] = x;
+  const v = f[o]!;
+  if (v > x) {
+    if (v === Infinity) f[o] = FLT_MAX;
+    else if (v === 0) i[o] = 0x80000001 | 0;
+    else i[o]! += v > 0 ? -1 : 1;
+  } else if (v === -Infinity) {
+    f[o] = -FLT_MAX;
+  }
+}
+
+/** `f[o] = roundUp(x)` in place: `i` views the same memory as `f`. */
+export function storeUp(f: Float32Array, i: Int32Array, o: number, x: number): void {
+  f[o] = x;
+  const v = f[o]!;
+  if (v < x) {
+    if (v === -Infinity) f[o] = -FLT_MAX;
+    else if (v === 0) i[o] = 1;
+    else i[o]! += v > 0 ? 1 : -1;
+  } else if (v === Infinity) {
+    f[o] = FLT_MAX;
+  }
+}
