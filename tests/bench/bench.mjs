@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
+import { benchMatter } from './matter.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -18,7 +19,7 @@ const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
 // The TypeScript wrapper, compiled as is (the wasm is embedded by web/scripts/setup.sh).
 const out = `${root}build/bench/js`;
-execFileSync(`${root}node_modules/.bin/tsc`, [`${root}web/src/index.ts`, '--outDir', out, '--target', 'es2022', '--module',
+execFileSync(`${root}node_modules/.bin/tsc`, [`${root}web/src/index.ts`, `${root}web/src/adapters/matter.ts`, '--outDir', out, '--target', 'es2022', '--module',
   'esnext', '--moduleResolution', 'bundler', '--skipLibCheck', '--lib', 'es2022,dom,esnext.disposable', '--types', 'node'], { stdio: 'inherit' });
 const sp = await import(pathToFileURL(`${out}/index.js`).href);
 await sp.init();
@@ -240,5 +241,10 @@ if (want('PruneJuice')) {
 }
 // the physics engines' broadphases (--only=p2 or --only=cannon for one engine)
 if (want('p2-es') || want('cannon-es')) await (await import('./physics-p2-cannon.mjs')).runPhysics({ only, quick });
+// physics engines stepped with their own broadphase and with sweep-prune's adapter (tests/bench/matter.mjs)
+if (want('matter')) {
+  results.push({ workload: 'matter-js', rows: benchMatter(await import(pathToFileURL(`${out}/adapters/matter.js`).href), { quick }) });
+  save();
+}
 
 console.log(`\nwrote ${file} (sink ${getSink()})`);

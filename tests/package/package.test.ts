@@ -73,7 +73,8 @@ describe('the tarball', () => {
     for (const p of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/wasm-entry.js',
       'dist/wasm-entry.d.ts', 'dist/generated/sweep_prune.wasm', 'dist/cjs/index.js', 'dist/cjs/index.d.ts',
       'dist/cjs/package.json', 'dist/adapters/p2.js', 'dist/adapters/p2.d.ts', 'dist/adapters/cannon.js',
-      'dist/adapters/cannon.d.ts', 'dist/cjs/adapters/p2.js', 'dist/cjs/adapters/cannon.js']) {
+      'dist/adapters/cannon.d.ts', 'dist/cjs/adapters/p2.js', 'dist/cjs/adapters/cannon.js', 'dist/adapters/matter.js',
+      'dist/adapters/matter.d.ts', 'dist/cjs/adapters/matter.js']) {
       expect(paths).toContain(p);
     }
     expect(paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md')).toEqual([]);
@@ -139,6 +140,24 @@ describe('Node: the physics engines\' broadphases', () => {
     expect(result.p2Pairs).toBe(result.sapPairs);
     expect(result.cannonContacts).toBeGreaterThan(0);
     expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/p2\.js$/);
+  });
+});
+
+describe('sweep-prune/matter', () => {
+  // matter-js is an optional peer dependency: the consumer does not have it, the scripts are given this repo's copy
+  const matter = join(root, 'node_modules', 'matter-js');
+
+  test('import: the same collisions as matter-js\'s own detector at every step', () => {
+    const result = JSON.parse(run(process.execPath, ['node-matter.mjs', matter], app));
+    expect(result).toMatchObject({ same: true, region: 51, disposed: true });
+    expect(result.collisions).toBeGreaterThan(1000);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/matter\.js$/);
+  });
+
+  test('require: the CommonJS copy, sharing the engine loaded by require(\'sweep-prune\')', () => {
+    const result = JSON.parse(run(process.execPath, ['node-matter.cjs', matter], app));
+    expect(result).toMatchObject({ same: true, region: 51, disposed: true });
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/matter\.js$/);
   });
 });
 

@@ -17,6 +17,16 @@ import PruneJuiceDefault, {
   type WorldOptions,
 } from 'sweep-prune';
 import * as separate from 'sweep-prune/wasm';
+import { SweepPruneDetector, useSweepPrune, type MatterBodyLike, type MatterModule } from 'sweep-prune/matter';
+
+// sweep-prune/matter's types resolve without matter-js or its @types installed
+export function matterDetector<B extends MatterBodyLike, P, C>(Matter: MatterModule<B, P, C>): SweepPruneDetector<B, P, C> {
+  const detector = new SweepPruneDetector(Matter);
+  const bodies: B[] = detector.region({ min: { x: 0, y: 0 }, max: { x: 1, y: 1 } });
+  const hits: C[] = detector.ray({ x: 0, y: 0 }, { x: 1, y: 1 });
+  console.log(bodies.length + hits.length, typeof useSweepPrune);
+  return detector;
+}
 
 interface Sprite {
   x: number;

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// float64 bounds to float32 boxes, rounded outward (mins down, maxes up), so a box holds every point of the float64
+// bounds and no overlap the engine's own float64 test finds is lost.
+const FLT_MAX = 3.4028234663852886e38;
+const f32 = new Float32Array(1);
+const i32 = new Int32Array(f32.buffer);
+
+/** The largest float32 <= x (for a min), clamped to the finite float32 range. NaN stays NaN. */
+export function roundDown(x: number): number {
+  f32[0] = x;
+  const v = f32[0]!;
+  if (v <= x) return v === -Infinity ? -FLT_MAX : v;
+  if (v === Infinity) return FLT_MAX;
+  if (v === 0) i32[0] = 0x80000001 | 0; // x < 0 rounded to zero: the negative float32 nearest zero
+  else i32[0]! += v > 0 ? -1 : 1;
+  return f32[0]!;
+}
+
+/** The smallest float32 >= x (for a max), clamped to the finite float32 range. NaN stays NaN. */
+export function roundUp(x: number): number {
+  f32[0] = x;
+  const v = f32[0]!;
+  if (v >= x) return v === Infinity ? FLT_MAX : v;
+  if (v === -Infinity) return -FLT_MAX;
+  if (v === 0) i32[0] = 1; // x > 0 rounded to zero: the positive float32 nearest zero
+  else i32[0]! += v > 0 ? 1 : -1;
+  return f32[0]!;
+}
+
+/** `f[o] = roundDown(x)` in place: `i` views the same memory as `f` (no scratch round trip in a hot loop). */
+export function storeDown(f: Float32Array, i: Int32Array, o: number, x: number): void {
+  f[o] = x;
+  const v = f[o]!;
+  if (v > x) {
+    if (v === Infinity) f[o] = FLT_MAX;
+    else if (v === 0) i[o] = 0x80000001 | 0;
+    else i[o]! += v > 0 ? -1 : 1;
+  } else if (v === -Infinity) {
+    f[o] = -FLT_MAX;
+  }
+}
+
+/** `f[o] = roundUp(x)` in place: `i` views the same memory as `f`. */
+export function storeUp(f: Float32Array, i: Int32Array, o: number, x: number): void {
+  f[o] = x;
+  const v = f[o]!;
+  if (v < x) {
+    if (v === -Infinity) f[o] = -FLT_MAX;
+    else if (v === 0) i[o] = 1;
+    else i[o]! += v > 0 ? 1 : -1;
+  } else if (v === Infinity) {
+    f[o] = FLT_MAX;
+  }
+}
