@@ -179,3 +179,28 @@ SP_EXPORT int sp_cast_ray( uint32_t world, float maxDistance, uint32_t mask )
 	sp_scratch_block.out[2] = (uint32_t)count;
 	return r;
 }
+
+// Bulk paths: JS writes `count` boxes (or ids) into one block it allocated with malloc, and makes one call.
+SP_EXPORT int sp_add_boxes( uint32_t world, const float* bounds, int count, uint32_t* outIds )
+{
+	return spWorld_AddBoxes( ( spWorldId ){ world }, bounds, count, (spBoxId*)outIds );
+}
+
+SP_EXPORT int sp_set_boxes( uint32_t world, const uint32_t* ids, const float* bounds, int count )
+{
+	return spWorld_SetBoxes( ( spWorldId ){ world }, (const spBoxId*)ids, bounds, count );
+}
+
+// One filter for many boxes (sweep-prune/box-intersect's bipartite mode). Stops at the first id refused.
+SP_EXPORT int sp_set_box_filters( uint32_t world, const uint32_t* ids, int count, uint32_t category, uint32_t mask )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		spResult r = spWorld_SetBoxFilter( ( spWorldId ){ world }, ( spBoxId ){ ids[i] }, category, mask );
+		if ( r != sp_resultOk )
+		{
+			return r;
+		}
+	}
+	return sp_resultOk;
+}

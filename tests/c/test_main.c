@@ -25,6 +25,8 @@ int FiltersAndStaticsMatchBruteForce( void );
 int BipartiteGroupsReportCrossPairsOnly( void );
 int StaticBoxesCostNothingWhileStill( void );
 int QueriesMatchBruteForce( void );
+int BulkAddAndSetMatchBruteForce( void );
+int BulkBadInputChangesNothing( void );
 // robustness (test_robust.c)
 int RobustInvalidBounds( void );
 int RobustInvertedBounds( void );
@@ -68,6 +70,8 @@ static const struct
 	{ "bipartite_groups_report_cross_pairs_only", BipartiteGroupsReportCrossPairsOnly },
 	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },
 	{ "queries_match_brute_force", QueriesMatchBruteForce },
+	{ "bulk_add_and_set_match_brute_force", BulkAddAndSetMatchBruteForce },
+	{ "bulk_bad_input_changes_nothing", BulkBadInputChangesNothing },
 	// robustness (test_robust.c)
 	{ "robust_invalid_bounds", RobustInvalidBounds },
 	{ "robust_inverted_bounds", RobustInvertedBounds },
