@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// `sweep-prune/box-intersect`: box-intersect 1.0.2's `boxIntersect(red[, blue][, visit])` on the wasm engine.
+// Boxes are float64 arrays; the engine stores float32. Each bound is rounded outward (mins down, maxes up), so the
+// engine finds every pair box-intersect finds and maybe a few more whose gap is under one float32 step; the pairs
+// of boxes that float32 did not hold exactly are tested again in float64, so the set of pairs is box-intersect's.
+import { RESULT_CODES, SweepPruneError } from './errors.js';
+import { getEngine } from './loader.js';
+import { type RawExports, GENERATION_BITS, SCRATCH_OUT } from './raw.js';
+
+export { init } from './index.js';
+export { isInitialized } from './loader.js';
+
+/** A box: `2 * d` numbers, its `d` lower bounds then its `d` upper bounds (`[minX, minY, maxX, maxY]` in 2D). */
+export type Box = ArrayLike<number>;
+
+/** Called once per overlapping pair; returning anything but `undefined` stops the search and is returned. */
+export type Visitor<R> = (i: number, j: number) => R | undefined | void;
+
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+// Scratch views for rounding one float32 outward by its bit pattern.
+const f32 = new Float32Array(1);
+const i32 = new Int32Array(f32.buffer);
+
+/** The largest float32 <= v (clamped to the finite range). */
+function floatDown(v: number): number {
+  f32[0] = v;
+  if (f32[0]! > v) {
+    const b = i32[0]!;
+    i32[0] = b > 0 ? b - 1 : b === 0 ? -0x7fffffff : b + 1; // toward -Infinity; +0 steps to the negative subnormal
+  }
+  const f = f32[0]!;
+  return f === Infinity ? FLOAT32_MAX : f === -Infinity ? -FLOAT32_MAX : f;
+}
+
+/** The smallest float32 >= v (clamped to the finite range). */
+function floatUp(v: number): number {
+  f32[0] = v;
+  if (f32[0]! < v) {
+    const b = i32[0]!;
+    i32[0] = b >= 0 ? b + 1 : b === -0x80000000 ? 1 : b - 1; // toward +Infinity; -0 steps to the positive subnormal
+  }
+  const f = f32[0]!;
+  return f === Infinity ? FLOAT32_MAX : f === -Infinity ? -FLOAT32_MAX : f;
+}
+
+/**
+ * The non-empty boxes of a list in float32 (rounded outward) at `bounds[first * stride ..]`, their float64 values
+ * in `exact`, and for each kept box its index in the list and whether float32 changed any of its bounds.
+ * A box is empty, and skipped as box-intersect skips it, when some axis has `!(lo <= hi)` (NaN or inverted).
+ */
+function convert(boxes: ArrayLike<Box>, d: number, bounds: Float32Array, exact: Float64Array, first: number, index: Int32Array, inexact: Uint8Array): number {
+  const stride = 2 * d;
+  let k = first;
+  for (let i = 0, n = boxes.length; i < n; i++) {
+    const b = boxes[i]!;
+    const o = k * stride;
+    let empty = false;
+    let changed = 0;
+    for (let a = 0; a < d; a++) {
+      const lo = +b[a]!;
+      const hi = +b[a + d]!;
+      if (!(lo <= hi)) {
+        empty = true;
+        break;
+      }
+      exact[o + a] = lo;
+      exact[o + d + a] = hi;
+      const flo = Math.fround(lo);
+      const fhi = Math.fround(hi);
+      if (flo === lo && fhi === hi && flo !== Infinity && flo !== -Infinity && fhi !== Infinity && fhi !== -Infinity) {
+        bounds[o + a] = flo;
+        bounds[o + d + a] = fhi;
+      } else {
+        bounds[o + a] = floatDown(lo);
+        bounds[o + d + a] = floatUp(hi);
+        changed = 1;
+      }
+    }
+    if (empty) continue;
+    index[k] = i;
+    inexact[k] = changed;
+    k++;
+  }
+  return k - first;
+}
+
+function fail(raw: RawExports, result: number): never {
+  const bytes = new Uint8Array(raw.memory.buffer, raw.sp_result_string(result));
+  const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+  const code = RESULT_CODES[result];
+  throw new SweepPruneError(code === undefined || code === 'Ok' ? 'InvalidArgument' : code, `boxIntersect: ${text}`);
+}
+
+/**
+ * Every overlapping pair among the kept boxes, as engine slots `s0, t0, s1, t1, ...` (`s < t`): a world of the
+ * boxes in `bounds` (red in slots `[0, redCount)`, blue after them), one update, and the world destroyed.
+ */
+function enginePairs(raw: RawExports, bounds: Float32Array, d: number, redCount: number, blueCount: number): Uint32Array {
+  const count = redCount + blueCount;
+  const scratch = raw.sp_scratch();
+  let r = raw.sp_create_world(d, count);
+  if (r !== 0) fail(raw, r);
+  const world = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
+  let ptr = 0;
+  try {
+    ptr = raw.malloc(count * (2 * d + 1) * 4);
+    if (ptr === 0) fail(raw, 9);
+    const idsPtr = ptr + count * 2 * d * 4;
+    new Float32Array(raw.memory.buffer, ptr, count * 2 * d).set(bounds.subarray(0, count * 2 * d));
+    r = raw.sp_add_boxes(world, ptr, count, idsPtr);
+    if (r !== 0) fail(raw, r);
+    if (blueCount > 0) {
+      // red pairs only with blue: category 1 / mask 2 against category 2 / mask 1
+      r = raw.sp_set_box_filters(world, idsPtr, redCount, 1, 2) || raw.sp_set_box_filters(world, idsPtr + redCount * 4, blueCount, 2, 1);
+      if (r !== 0) fail(raw, r);
+    }
+    r = raw.sp_update(world);
+    if (r !== 0) fail(raw, r);
+    const pairsPtr = raw.sp_pairs(world, 0);
+    const pairCount = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
+    const pairs = new Uint32Array(raw.memory.buffer, pairsPtr, 2 * pairCount).slice();
+    // ids of a fresh world are slot << GENERATION_BITS | 1, in the order added
+    for (let i = 0; i < pairs.length; i++) pairs[i] = pairs[i]! >>> GENERATION_BITS;
+    return pairs;
+  } finally {
+    if (ptr !== 0) raw.free(ptr);
+    raw.sp_destroy_world(world);
+  }
+}
+
+/** The same pairs for more than 4 dimensions: sort on the first axis, sweep, test the other axes (float64). */
+function sweepPairs(exact: Float64Array, d: number, redCount: number, blueCount: number): Uint32Array {
+  const count = redCount + blueCount;
+  const stride = 2 * d;
+  const order = Array.from({ length: count }, (_, k) => k).sort((p, q) => exact[p * stride]! - exact[q * stride]!);
+  const out: number[] = [];
+  for (let x = 0; x < count; x++) {
+    const p = order[x]!;
+    const hi = exact[p * stride + d]!;
+    for (let y = x + 1; y < count; y++) {
+      const q = order[y]!;
+      if (exact[q * stride]! > hi) break;
+      if (blueCount > 0 && p < redCount === q < redCount) continue;
+      if (overlapsExact(exact, p * stride, q * stride, d)) out.push(Math.min(p, q), Math.max(p, q));
+    }
+  }
+  return Uint32Array.from(out);
+}
+
+function overlapsExact(exact: Float64Array, o: number, q: number, d: number): boolean {
+  for (let a = 0; a < d; a++) {
+    if (exact[o + a]! > exact[q + d + a]! || exact[q + a]! > exact[o + d + a]!) return false;
+  }
+  return true;
+}
+
+function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, visit: Visitor<R> | undefined): [number, number][] | R | undefined {
+  const raw = getEngine();
+  const result: [number, number][] | undefined = visit === undefined ? [] : undefined;
+  for (const [name, list] of [['boxes', red], ['blue', blue ?? red]] as const) {
+    if (list == null || typeof list !== 'object' || typeof list.length !== 'number') {
+      throw new SweepPruneError('InvalidArgument', `boxIntersect: ${name} must be an array of boxes ([lo_0, .., lo_d-1, hi_0, .., hi_d-1] each), got ${list === null ? 'null' : typeof list}`);
+    }
+  }
+  const n = red.length;
+  const m = blue === undefined ? n : blue.length;
+  if (!(n > 0) || !(m > 0)) return result;
+  if (red[0] == null || typeof red[0].length !== 'number') {
+    throw new SweepPruneError('InvalidArgument', `boxIntersect: boxes[0] must be an array of 2 * d numbers (d lower bounds, then d upper bounds), got ${red[0] === null ? 'null' : typeof red[0]}`);
+  }
+  const d = red[0].length >>> 1;
+  if (d <= 0) return result;
+  const stride = 2 * d;
+  const total = blue === undefined ? n : n + m;
+  const bounds = new Float32Array(total * stride);
+  const exact = new Float64Array(total * stride);
+  const index = new Int32Array(total);
+  const inexact = new Uint8Array(total);
+  const redCount = convert(red, d, bounds, exact, 0, index, inexact);
+  const blueCount = blue === undefined || redCount === 0 ? 0 : convert(blue, d, bounds, exact, redCount, index, inexact);
+  if (redCount === 0 || (blue !== undefined && blueCount === 0)) return result;
+  const pairs = d <= 4 ? enginePairs(raw, bounds, d, redCount, blueCount) : sweepPairs(exact, d, redCount, blueCount);
+  for (let k = 0; k < pairs.length; k += 2) {
+    const s = pairs[k]!;
+    const t = pairs[k + 1]!;
+    if ((inexact[s]! | inexact[t]!) !== 0 && !overlapsExact(exact, s * stride, t * stride, d)) continue;
+    // complete: s < t, so i < j; bipartite: red slots come first, so s is the red box
+    const i = index[s]!;
+    const j = index[t]!;
+    if (result !== undefined) {
+      result.push([i, j]);
+    } else {
+      const r = visit!(i, j);
+      if (r !== undefined) return r;
+    }
+  }
+  return result;
+}
+
+/**
+ * All overlapping pairs of a list of boxes: `[[i, j], ...]` with `i < j`, indices into `boxes`. Boxes are
+ * `2 * d` numbers (mins then maxes, any `d`; 1 to 4 run on the wasm engine), closed, compared in float64; empty
+ * boxes (NaN or `lo > hi` on some axis) are skipped. Needs `await init()` once before.
+ * @throws SweepPruneError `NotInitialized` (before `init()`), `InvalidArgument`, `OutOfMemory`
+ */
+export function boxIntersect(boxes: ArrayLike<Box>): [number, number][];
+/**
+ * Call `visit(i, j)` (`i < j`) for every overlapping pair of `boxes`; when it returns anything but `undefined`,
+ * stop and return that value. Returns `undefined` when every pair was visited.
+ */
+export function boxIntersect<R>(boxes: ArrayLike<Box>, visit: Visitor<R>): R | undefined;
+/** All pairs `[[i, j], ...]` of a box of `red` (index `i`) overlapping a box of `blue` (index `j`). */
+export function boxIntersect(red: ArrayLike<Box>, blue: ArrayLike<Box>): [number, number][];
+/** Call `visit(i, j)` for every box `red[i]` overlapping `blue[j]`; a non-`undefined` return stops and is returned. */
+export function boxIntersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box>, visit: Visitor<R>): R | undefined;
+export function boxIntersect<R>(...args: unknown[]): [number, number][] | R | undefined {
+  const [a, b, c] = args as [ArrayLike<Box>, unknown, unknown];
+  switch (args.length) {
+    case 1:
+      return intersect<R>(a, undefined, undefined);
+    case 2:
+      return typeof b === 'function' ? intersect<R>(a, undefined, b as Visitor<R>) : intersect<R>(a, b as ArrayLike<Box>, undefined);
+    case 3:
+      if (typeof c !== 'function') {
+        throw new SweepPruneError('InvalidArgument', `boxIntersect(red, blue, visit): visit must be a function, got ${typeof c}; omit it to get the pairs as an array`);
+      }
+      return intersect<R>(a, b as ArrayLike<Box>, c as Visitor<R>);
+    default:
+      throw new SweepPruneError('InvalidArgument', `box-intersect: Invalid arguments (boxIntersect takes 1 to 3 arguments, got ${args.length})`);
+  }
+}
+
+export default boxIntersect;
