@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
+import { boxIntersectBench } from './box-intersect.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -18,7 +19,7 @@ const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
 // The TypeScript wrapper, compiled as is (the wasm is embedded by web/scripts/setup.sh).
 const out = `${root}build/bench/js`;
-execFileSync(`${root}node_modules/.bin/tsc`, [`${root}web/src/index.ts`, '--outDir', out, '--target', 'es2022', '--module',
+execFileSync(`${root}node_modules/.bin/tsc`, [`${root}web/src/index.ts`, `${root}web/src/box-intersect.ts`, '--outDir', out, '--target', 'es2022', '--module',
   'esnext', '--moduleResolution', 'bundler', '--skipLibCheck', '--lib', 'es2022,dom,esnext.disposable', '--types', 'node'], { stdio: 'inherit' });
 const sp = await import(pathToFileURL(`${out}/index.js`).href);
 await sp.init();
@@ -237,6 +238,11 @@ if (want('one-shot uniform 3D')) oneShot('one-shot uniform 3D', quick ? [1e4] : 
 if (want('PruneJuice')) {
   motion('PruneJuice API, motion 2D (ms per frame)', [1e4], 2, (lib) => lib.name.includes('PruneJuice') || lib.name === 'prune-juice', 60,
     { frameLimit: 10000, timeLimit: 30000 });
+}
+if (want('box-intersect')) {
+  const { boxIntersect } = await import(pathToFileURL(`${out}/box-intersect.js`).href);
+  results.push({ workload: 'box-intersect drop-in', rows: boxIntersectBench(boxIntersect, { quick }) });
+  save();
 }
 
 console.log(`\nwrote ${file} (sink ${getSink()})`);

@@ -112,7 +112,7 @@ describe('the same pairs as box-intersect', () => {
   test('array-likes: typed-array boxes and a list that is not an array', () => {
     const rnd = mulberry32(5);
     const boxes = scenes.random!(rnd, 3, 200).map((b) => Float64Array.from(b));
-    const list = { length: boxes.length, ...boxes };
+    const list: ArrayLike<Box> = Object.assign({ length: boxes.length }, boxes);
     expect(unordered(boxIntersect(list))).toEqual(unordered(reference(boxes)));
     const f32boxes = boxes.map((b) => Float32Array.from(b));
     expect(unordered(boxIntersect(f32boxes))).toEqual(unordered(reference(f32boxes)));

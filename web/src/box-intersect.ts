@@ -92,43 +92,6 @@ function fail(raw: RawExports, result: number): never {
   throw new SweepPruneError(code === undefined || code === 'Ok' ? 'InvalidArgument' : code, `boxIntersect: ${text}`);
 }
 
-/**
- * Every overlapping pair among the kept boxes, as engine slots `s0, t0, s1, t1, ...` (`s < t`): a world of the
- * boxes in `bounds` (red in slots `[0, redCount)`, blue after them), one update, and the world destroyed.
- */
-function enginePairs(raw: RawExports, bounds: Float32Array, d: number, redCount: number, blueCount: number): Uint32Array {
-  const count = redCount + blueCount;
-  const scratch = raw.sp_scratch();
-  let r = raw.sp_create_world(d, count);
-  if (r !== 0) fail(raw, r);
-  const world = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
-  let ptr = 0;
-  try {
-    ptr = raw.malloc(count * (2 * d + 1) * 4);
-    if (ptr === 0) fail(raw, 9);
-    const idsPtr = ptr + count * 2 * d * 4;
-    new Float32Array(raw.memory.buffer, ptr, count * 2 * d).set(bounds.subarray(0, count * 2 * d));
-    r = raw.sp_add_boxes(world, ptr, count, idsPtr);
-    if (r !== 0) fail(raw, r);
-    if (blueCount > 0) {
-      // red pairs only with blue: category 1 / mask 2 against category 2 / mask 1
-      r = raw.sp_set_box_filters(world, idsPtr, redCount, 1, 2) || raw.sp_set_box_filters(world, idsPtr + redCount * 4, blueCount, 2, 1);
-      if (r !== 0) fail(raw, r);
-    }
-    r = raw.sp_update(world);
-    if (r !== 0) fail(raw, r);
-    const pairsPtr = raw.sp_pairs(world, 0);
-    const pairCount = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
-    const pairs = new Uint32Array(raw.memory.buffer, pairsPtr, 2 * pairCount).slice();
-    // ids of a fresh world are slot << GENERATION_BITS | 1, in the order added
-    for (let i = 0; i < pairs.length; i++) pairs[i] = pairs[i]! >>> GENERATION_BITS;
-    return pairs;
-  } finally {
-    if (ptr !== 0) raw.free(ptr);
-    raw.sp_destroy_world(world);
-  }
-}
-
 /** The same pairs for more than 4 dimensions: sort on the first axis, sweep, test the other axes (float64). */
 function sweepPairs(exact: Float64Array, d: number, redCount: number, blueCount: number): Uint32Array {
   const count = redCount + blueCount;
@@ -155,9 +118,91 @@ function overlapsExact(exact: Float64Array, o: number, q: number, d: number): bo
   return true;
 }
 
-function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, visit: Visitor<R> | undefined): [number, number][] | R | undefined {
+type Result<R> = [number, number][] | R | undefined;
+
+/**
+ * Report the pairs of slots `s0, t0, s1, t1, ...` (`s < t`; red slots first, then blue) as index pairs, dropping
+ * those whose boxes float32 did not hold exactly and that do not overlap in float64 (`exact`, in slot order: one
+ * contiguous array, as the boxes' own arrays scattered over the heap cost a cache miss or more each).
+ */
+function report<R>(pairs: Uint32Array, shift: number, exact: Float64Array, d: number, index: Int32Array, inexact: Uint8Array,
+  visit: Visitor<R> | undefined): Result<R> {
+  const stride = 2 * d;
+  if (visit === undefined) {
+    // sized once: growing an array of a million pairs step by step costs more than the pairs themselves
+    const out: [number, number][] = new Array(pairs.length >>> 1);
+    let count = 0;
+    for (let k = 0; k < pairs.length; k += 2) {
+      const s = pairs[k]! >>> shift;
+      const t = pairs[k + 1]! >>> shift;
+      if ((inexact[s]! | inexact[t]!) !== 0 && !overlapsExact(exact, s * stride, t * stride, d)) continue;
+      // complete: s < t, so i < j; bipartite: red slots come first, so s is the red box
+      out[count++] = [index[s]!, index[t]!];
+    }
+    out.length = count;
+    return out;
+  }
+  for (let k = 0; k < pairs.length; k += 2) {
+    const s = pairs[k]! >>> shift;
+    const t = pairs[k + 1]! >>> shift;
+    if ((inexact[s]! | inexact[t]!) !== 0 && !overlapsExact(exact, s * stride, t * stride, d)) continue;
+    const r = visit(index[s]!, index[t]!);
+    if (r !== undefined) return r;
+  }
+  return undefined;
+}
+
+/**
+ * The engine's pairs: a world of the kept boxes (converted straight into wasm memory, red first), one update, and
+ * the pairs reported from the world's own list; the world is destroyed before returning.
+ */
+function engineIntersect<R>(raw: RawExports, red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, d: number, visit: Visitor<R> | undefined): Result<R> {
+  const total = blue === undefined ? red.length : red.length + blue.length;
+  const stride = 2 * d;
+  const index = new Int32Array(total);
+  const inexact = new Uint8Array(total);
+  const exact = new Float64Array(total * stride);
+  const scratch = raw.sp_scratch();
+  let r = raw.sp_create_world(d, 0);
+  if (r !== 0) fail(raw, r);
+  const world = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
+  let staging = 0;
+  try {
+    staging = raw.malloc(total * (stride + 1) * 4);
+    if (staging === 0) fail(raw, 9);
+    const bounds = new Float32Array(raw.memory.buffer, staging, total * stride); // no call into wasm until filled
+    const redCount = convert(red, d, bounds, exact, 0, index, inexact);
+    const blueCount = blue === undefined || redCount === 0 ? 0 : convert(blue, d, bounds, exact, redCount, index, inexact);
+    if (redCount === 0 || (blue !== undefined && blueCount === 0)) return visit === undefined ? [] : undefined;
+    const count = redCount + blueCount;
+    const ids = staging + total * stride * 4;
+    r = raw.sp_add_boxes(world, staging, count, ids);
+    if (r !== 0) fail(raw, r);
+    if (blue !== undefined) {
+      // red pairs only with blue: category 1 / mask 2 against category 2 / mask 1
+      r = raw.sp_set_box_filters(world, ids, redCount, 1, 2) || raw.sp_set_box_filters(world, ids + redCount * 4, blueCount, 2, 1);
+      if (r !== 0) fail(raw, r);
+    }
+    raw.free(staging);
+    staging = 0;
+    r = raw.sp_update(world);
+    if (r !== 0) fail(raw, r);
+    const pairsPtr = raw.sp_pairs(world, 0);
+    const pairCount = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
+    let pairs = new Uint32Array(raw.memory.buffer, pairsPtr, 2 * pairCount);
+    // visit may call into the engine (and grow its memory, detaching the view): it gets a copy
+    if (visit !== undefined) pairs = pairs.slice();
+    // ids of a fresh world are slot << GENERATION_BITS | 1, in the order added
+    return report(pairs, GENERATION_BITS, exact, d, index, inexact, visit);
+  } finally {
+    if (staging !== 0) raw.free(staging);
+    raw.sp_destroy_world(world);
+  }
+}
+
+function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, visit: Visitor<R> | undefined): Result<R> {
   const raw = getEngine();
-  const result: [number, number][] | undefined = visit === undefined ? [] : undefined;
+  const empty = visit === undefined ? [] : undefined;
   for (const [name, list] of [['boxes', red], ['blue', blue ?? red]] as const) {
     if (list == null || typeof list !== 'object' || typeof list.length !== 'number') {
       throw new SweepPruneError('InvalidArgument', `boxIntersect: ${name} must be an array of boxes ([lo_0, .., lo_d-1, hi_0, .., hi_d-1] each), got ${list === null ? 'null' : typeof list}`);
@@ -165,37 +210,25 @@ function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, vis
   }
   const n = red.length;
   const m = blue === undefined ? n : blue.length;
-  if (!(n > 0) || !(m > 0)) return result;
+  if (!(n > 0) || !(m > 0)) return empty;
   if (red[0] == null || typeof red[0].length !== 'number') {
     throw new SweepPruneError('InvalidArgument', `boxIntersect: boxes[0] must be an array of 2 * d numbers (d lower bounds, then d upper bounds), got ${red[0] === null ? 'null' : typeof red[0]}`);
   }
   const d = red[0].length >>> 1;
-  if (d <= 0) return result;
+  if (d <= 0) return empty;
+  if (d <= 4) return engineIntersect(raw, red, blue, d, visit);
+  // more than 4 dimensions: float64 throughout
   const stride = 2 * d;
   const total = blue === undefined ? n : n + m;
-  const bounds = new Float32Array(total * stride);
   const exact = new Float64Array(total * stride);
   const index = new Int32Array(total);
-  const inexact = new Uint8Array(total);
-  const redCount = convert(red, d, bounds, exact, 0, index, inexact);
-  const blueCount = blue === undefined || redCount === 0 ? 0 : convert(blue, d, bounds, exact, redCount, index, inexact);
-  if (redCount === 0 || (blue !== undefined && blueCount === 0)) return result;
-  const pairs = d <= 4 ? enginePairs(raw, bounds, d, redCount, blueCount) : sweepPairs(exact, d, redCount, blueCount);
-  for (let k = 0; k < pairs.length; k += 2) {
-    const s = pairs[k]!;
-    const t = pairs[k + 1]!;
-    if ((inexact[s]! | inexact[t]!) !== 0 && !overlapsExact(exact, s * stride, t * stride, d)) continue;
-    // complete: s < t, so i < j; bipartite: red slots come first, so s is the red box
-    const i = index[s]!;
-    const j = index[t]!;
-    if (result !== undefined) {
-      result.push([i, j]);
-    } else {
-      const r = visit!(i, j);
-      if (r !== undefined) return r;
-    }
-  }
-  return result;
+  const flags = new Uint8Array(total);
+  const unused = new Float32Array(total * stride);
+  const redCount = convert(red, d, unused, exact, 0, index, flags);
+  const blueCount = blue === undefined || redCount === 0 ? 0 : convert(blue, d, unused, exact, redCount, index, flags);
+  if (redCount === 0 || (blue !== undefined && blueCount === 0)) return empty;
+  const decided = new Uint8Array(total); // every pair was decided in float64: none to test again
+  return report(sweepPairs(exact, d, redCount, blueCount), 0, exact, d, index, decided, visit);
 }
 
 /**
