@@ -52,9 +52,11 @@ export function boxIntersectBench(boxIntersect, { quick = false } = {}) {
       }
     }
     const [ours, theirs] = times.map(median);
-    rows.push({ d, n, pairs: want.length, ours, theirs, ratio: theirs / ours });
+    // each run's two times were taken side by side: their ratio is steadier than the medians' on a busy machine
+    const runRatio = median(times[0].map((t, r) => times[1][r] / t));
+    rows.push({ d, n, pairs: want.length, ours, theirs, ratio: theirs / ours, runRatio });
     console.log(`${d}D n=${n.toLocaleString('en')} (${want.length.toLocaleString('en')} pairs): sweep-prune ${ours.toFixed(1)} ms, ` +
-      `box-intersect ${theirs.toFixed(1)} ms, ${(theirs / ours).toFixed(1)}x (medians of ${runs})`);
+      `box-intersect ${theirs.toFixed(1)} ms, ${(theirs / ours).toFixed(1)}x (medians of ${runs}; run by run ${runRatio.toFixed(1)}x)`);
   }
   return rows;
 }
