@@ -174,6 +174,8 @@ describe('errors', () => {
     expect(() => call(boxes, boxes, 5)).toThrow(/visit must be a function/);
     expect(() => call(null)).toThrow(/boxes must be an array of boxes/);
     expect(() => call(boxes, 7)).toThrow(/blue must be an array of boxes/);
+    expect(() => call(boxes, undefined)).toThrow(/blue must be an array of boxes/);
+    expect(() => call(boxes, null, () => 1)).toThrow(/blue must be an array of boxes/);
     expect(() => call([5])).toThrow(/boxes\[0\] must be an array/);
   });
 

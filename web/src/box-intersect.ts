@@ -200,14 +200,16 @@ function engineIntersect<R>(raw: RawExports, red: ArrayLike<Box>, blue: ArrayLik
   }
 }
 
+function checkList(name: string, list: unknown): void {
+  if (list == null || typeof list !== 'object' || typeof (list as ArrayLike<Box>).length !== 'number') {
+    throw new SweepPruneError('InvalidArgument', `boxIntersect: ${name} must be an array of boxes ([lo_0, .., lo_d-1, hi_0, .., hi_d-1] each), got ${list === null ? 'null' : typeof list}`);
+  }
+}
+
 function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, visit: Visitor<R> | undefined): Result<R> {
   const raw = getEngine();
   const empty = visit === undefined ? [] : undefined;
-  for (const [name, list] of [['boxes', red], ['blue', blue ?? red]] as const) {
-    if (list == null || typeof list !== 'object' || typeof list.length !== 'number') {
-      throw new SweepPruneError('InvalidArgument', `boxIntersect: ${name} must be an array of boxes ([lo_0, .., lo_d-1, hi_0, .., hi_d-1] each), got ${list === null ? 'null' : typeof list}`);
-    }
-  }
+  checkList('boxes', red);
   const n = red.length;
   const m = blue === undefined ? n : blue.length;
   if (!(n > 0) || !(m > 0)) return empty;
@@ -249,6 +251,7 @@ export function boxIntersect(red: ArrayLike<Box>, blue: ArrayLike<Box>): [number
 export function boxIntersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box>, visit: Visitor<R>): R | undefined;
 export function boxIntersect<R>(...args: unknown[]): [number, number][] | R | undefined {
   const [a, b, c] = args as [ArrayLike<Box>, unknown, unknown];
+  if ((args.length === 2 && typeof b !== 'function') || args.length === 3) checkList('blue', b);
   switch (args.length) {
     case 1:
       return intersect<R>(a, undefined, undefined);
