@@ -5,7 +5,7 @@
 // of boxes that float32 did not hold exactly are tested again in float64, so the set of pairs is box-intersect's.
 import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { getEngine } from './loader.js';
-import { type RawExports, GENERATION_BITS, SCRATCH_OUT } from './raw.js';
+import { type RawExports, SCRATCH_OUT } from './raw.js';
 
 export { init } from './index.js';
 export { isInitialized } from './loader.js';
@@ -121,81 +121,75 @@ function overlapsExact(exact: Float64Array, o: number, q: number, d: number): bo
 type Result<R> = [number, number][] | R | undefined;
 
 /**
- * Report the pairs of slots `s0, t0, s1, t1, ...` (`s < t`; red slots first, then blue) as index pairs, dropping
- * those whose boxes float32 did not hold exactly and that do not overlap in float64 (`exact`, in slot order: one
- * contiguous array, as the boxes' own arrays scattered over the heap cost a cache miss or more each).
+ * Report pairs of slots `s0, t0, s1, t1, ...` (`s < t`; red slots first, then blue) as index pairs: `i < j` in a
+ * complete search (slots keep list order), `[red, blue]` in a bipartite one.
  */
-function report<R>(pairs: Uint32Array, shift: number, exact: Float64Array, d: number, index: Int32Array, inexact: Uint8Array,
-  visit: Visitor<R> | undefined): Result<R> {
-  const stride = 2 * d;
+function report<R>(pairs: Uint32Array, index: Int32Array, visit: Visitor<R> | undefined): Result<R> {
+  const count = pairs.length >>> 1;
   if (visit === undefined) {
     // sized once: growing an array of a million pairs step by step costs more than the pairs themselves
-    const out: [number, number][] = new Array(pairs.length >>> 1);
-    let count = 0;
-    for (let k = 0; k < pairs.length; k += 2) {
-      const s = pairs[k]! >>> shift;
-      const t = pairs[k + 1]! >>> shift;
-      if ((inexact[s]! | inexact[t]!) !== 0 && !overlapsExact(exact, s * stride, t * stride, d)) continue;
-      // complete: s < t, so i < j; bipartite: red slots come first, so s is the red box
-      out[count++] = [index[s]!, index[t]!];
-    }
-    out.length = count;
+    const out: [number, number][] = new Array(count);
+    for (let k = 0; k < count; k++) out[k] = [index[pairs[2 * k]!]!, index[pairs[2 * k + 1]!]!];
     return out;
   }
-  for (let k = 0; k < pairs.length; k += 2) {
-    const s = pairs[k]! >>> shift;
-    const t = pairs[k + 1]! >>> shift;
-    if ((inexact[s]! | inexact[t]!) !== 0 && !overlapsExact(exact, s * stride, t * stride, d)) continue;
-    const r = visit(index[s]!, index[t]!);
+  for (let k = 0; k < count; k++) {
+    const r = visit(index[pairs[2 * k]!]!, index[pairs[2 * k + 1]!]!);
     if (r !== undefined) return r;
   }
   return undefined;
 }
 
 /**
- * The engine's pairs: a world of the kept boxes (converted straight into wasm memory, red first), one update, and
- * the pairs reported from the world's own list; the world is destroyed before returning.
+ * The engine's pairs: a world of the kept boxes (converted straight into wasm memory, red first), one update, the
+ * pairs whose boxes float32 did not hold exactly tested again in float64 (sp_filter_pairs, on the float64 bounds
+ * written beside the float32 ones), and the world destroyed before returning.
  */
 function engineIntersect<R>(raw: RawExports, red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, d: number, visit: Visitor<R> | undefined): Result<R> {
   const total = blue === undefined ? red.length : red.length + blue.length;
   const stride = 2 * d;
   const index = new Int32Array(total);
-  const inexact = new Uint8Array(total);
-  const exact = new Float64Array(total * stride);
   const scratch = raw.sp_scratch();
   let r = raw.sp_create_world(d, 0);
   if (r !== 0) fail(raw, r);
   const world = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
-  let staging = 0;
+  let block = 0;
+  let out = 0;
   try {
-    staging = raw.malloc(total * (stride + 1) * 4);
-    if (staging === 0) fail(raw, 9);
-    const bounds = new Float32Array(raw.memory.buffer, staging, total * stride); // no call into wasm until filled
+    // one block: float64 bounds (first, for their alignment), float32 bounds, box ids, re-test flags
+    block = raw.malloc(total * (stride * 12 + 5));
+    if (block === 0) fail(raw, 9);
+    const exactPtr = block;
+    const boundsPtr = exactPtr + total * stride * 8;
+    const ids = boundsPtr + total * stride * 4;
+    const flagsPtr = ids + total * 4;
+    const buffer = raw.memory.buffer; // no call into wasm until these are filled
+    const exact = new Float64Array(buffer, exactPtr, total * stride);
+    const bounds = new Float32Array(buffer, boundsPtr, total * stride);
+    const inexact = new Uint8Array(buffer, flagsPtr, total);
     const redCount = convert(red, d, bounds, exact, 0, index, inexact);
     const blueCount = blue === undefined || redCount === 0 ? 0 : convert(blue, d, bounds, exact, redCount, index, inexact);
     if (redCount === 0 || (blue !== undefined && blueCount === 0)) return visit === undefined ? [] : undefined;
-    const count = redCount + blueCount;
-    const ids = staging + total * stride * 4;
-    r = raw.sp_add_boxes(world, staging, count, ids);
+    r = raw.sp_add_boxes(world, boundsPtr, redCount + blueCount, ids);
     if (r !== 0) fail(raw, r);
     if (blue !== undefined) {
       // red pairs only with blue: category 1 / mask 2 against category 2 / mask 1
       r = raw.sp_set_box_filters(world, ids, redCount, 1, 2) || raw.sp_set_box_filters(world, ids + redCount * 4, blueCount, 2, 1);
       if (r !== 0) fail(raw, r);
     }
-    raw.free(staging);
-    staging = 0;
     r = raw.sp_update(world);
     if (r !== 0) fail(raw, r);
-    const pairsPtr = raw.sp_pairs(world, 0);
+    raw.sp_pairs(world, 0);
     const pairCount = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
-    let pairs = new Uint32Array(raw.memory.buffer, pairsPtr, 2 * pairCount);
+    out = raw.malloc(Math.max(8, pairCount * 8));
+    if (out === 0) fail(raw, 9);
+    const kept = raw.sp_filter_pairs(world, exactPtr, flagsPtr, out);
+    let pairs = new Uint32Array(raw.memory.buffer, out, 2 * kept);
     // visit may call into the engine (and grow its memory, detaching the view): it gets a copy
     if (visit !== undefined) pairs = pairs.slice();
-    // ids of a fresh world are slot << GENERATION_BITS | 1, in the order added
-    return report(pairs, GENERATION_BITS, exact, d, index, inexact, visit);
+    return report(pairs, index, visit);
   } finally {
-    if (staging !== 0) raw.free(staging);
+    if (out !== 0) raw.free(out);
+    if (block !== 0) raw.free(block);
     raw.sp_destroy_world(world);
   }
 }
@@ -229,8 +223,7 @@ function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, vis
   const redCount = convert(red, d, unused, exact, 0, index, flags);
   const blueCount = blue === undefined || redCount === 0 ? 0 : convert(blue, d, unused, exact, redCount, index, flags);
   if (redCount === 0 || (blue !== undefined && blueCount === 0)) return empty;
-  const decided = new Uint8Array(total); // every pair was decided in float64: none to test again
-  return report(sweepPairs(exact, d, redCount, blueCount), 0, exact, d, index, decided, visit);
+  return report(sweepPairs(exact, d, redCount, blueCount), index, visit);
 }
 
 /**
