@@ -398,7 +398,7 @@ static void ColdStart( int n, int d )
 	qsort( reference, (size_t)runs, sizeof( double ), CompareDoubles );
 	qsort( ratios, (size_t)runs, sizeof( double ), CompareDoubles );
 	printf( "%-22s n=%-8d %dD  box pruning reference %9.3f ms (med of %d): %.2fx sweep-prune's time (run by run: "
-			"median %.2fx, min %.2fx)\n",
+			"%.2fx, lowest %.2fx)\n",
 			"", n, d, reference[runs / 2], runs, reference[runs / 2] / ours[runs / 2], ratios[runs / 2], ratios[0] );
 	fflush( stdout );
 	free( ids );

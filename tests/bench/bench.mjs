@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
 import { boxIntersectBench } from './box-intersect.mjs';
+import { coldStartBench } from './cold-start.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -242,6 +243,10 @@ if (want('PruneJuice')) {
 if (want('box-intersect')) {
   const { boxIntersect } = await import(pathToFileURL(`${out}/box-intersect.js`).href);
   results.push({ workload: 'box-intersect drop-in', rows: boxIntersectBench(boxIntersect, { quick }) });
+  save();
+}
+if (want('cold start 2D')) {
+  results.push({ workload: 'cold start 2D (JS API)', rows: coldStartBench(sp, { quick }) });
   save();
 }
 
