@@ -18,30 +18,24 @@ export type Visitor<R> = (i: number, j: number) => R | undefined | void;
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-// Scratch views for rounding one float32 outward by its bit pattern.
+// Scratch views for stepping a float32 by its bit pattern.
 const f32 = new Float32Array(1);
 const i32 = new Int32Array(f32.buffer);
 
-/** The largest float32 <= v (clamped to the finite range). */
-function floatDown(v: number): number {
-  f32[0] = v;
-  if (f32[0]! > v) {
-    const b = i32[0]!;
-    i32[0] = b > 0 ? b - 1 : b === 0 ? -0x7fffffff : b + 1; // toward -Infinity; +0 steps to the negative subnormal
-  }
-  const f = f32[0]!;
-  return f === Infinity ? FLOAT32_MAX : f === -Infinity ? -FLOAT32_MAX : f;
+/** The float32 below f (a float32 value, not -Infinity): +0 and -0 step to the negative subnormal. */
+function stepDown(f: number): number {
+  f32[0] = f;
+  const b = i32[0]!;
+  i32[0] = b > 0 ? b - 1 : b === 0 ? -0x7fffffff : b + 1;
+  return f32[0]!;
 }
 
-/** The smallest float32 >= v (clamped to the finite range). */
-function floatUp(v: number): number {
-  f32[0] = v;
-  if (f32[0]! < v) {
-    const b = i32[0]!;
-    i32[0] = b >= 0 ? b + 1 : b === -0x80000000 ? 1 : b - 1; // toward +Infinity; -0 steps to the positive subnormal
-  }
-  const f = f32[0]!;
-  return f === Infinity ? FLOAT32_MAX : f === -Infinity ? -FLOAT32_MAX : f;
+/** The float32 above f (a float32 value, not +Infinity): -0 and +0 step to the positive subnormal. */
+function stepUp(f: number): number {
+  f32[0] = f;
+  const b = i32[0]!;
+  i32[0] = b >= 0 ? b + 1 : b === -0x80000000 ? 1 : b - 1;
+  return f32[0]!;
 }
 
 /**
@@ -66,16 +60,22 @@ function convert(boxes: ArrayLike<Box>, d: number, bounds: Float32Array, exact: 
       }
       exact[o + a] = lo;
       exact[o + d + a] = hi;
-      const flo = Math.fround(lo);
-      const fhi = Math.fround(hi);
-      if (flo === lo && fhi === hi && flo !== Infinity && flo !== -Infinity && fhi !== Infinity && fhi !== -Infinity) {
-        bounds[o + a] = flo;
-        bounds[o + d + a] = fhi;
-      } else {
-        bounds[o + a] = floatDown(lo);
-        bounds[o + d + a] = floatUp(hi);
+      // outward: mins down, maxes up, by one float32 step where rounding to nearest went the other way
+      let flo = Math.fround(lo);
+      let fhi = Math.fround(hi);
+      if (flo !== lo || fhi !== hi) {
         changed = 1;
+        if (flo > lo) flo = stepDown(flo);
+        if (fhi < hi) fhi = stepUp(fhi);
       }
+      // ±Infinity (given, or rounded to) clamps to the largest float32: the engine takes finite bounds only
+      if (flo - flo !== 0 || fhi - fhi !== 0) {
+        changed = 1;
+        flo = Math.max(-FLOAT32_MAX, Math.min(FLOAT32_MAX, flo));
+        fhi = Math.max(-FLOAT32_MAX, Math.min(FLOAT32_MAX, fhi));
+      }
+      bounds[o + a] = flo;
+      bounds[o + d + a] = fhi;
     }
     if (empty) continue;
     index[k] = i;
