@@ -522,49 +522,24 @@ static spResult spResolveBox( const spWorld* w, spBoxId boxId, int* outSlot )
 	return sp_resultInvalidBox;
 }
 
-spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, spBoxId* outBox )
+// Put a validated box in the next free slot. The caller has made room: a free slot, or slotCount < slotCapacity.
+static uint32_t spPlaceBox( spWorld* w, const float* min, const float* max )
 {
-	spWorld* w = spGetWorld( worldId );
-	if ( w == NULL )
-	{
-		return sp_resultInvalidWorld;
-	}
-	if ( min == NULL || max == NULL || outBox == NULL )
-	{
-		return sp_resultNullArgument;
-	}
-	spResult r = spCheckBounds( min, max, w->dimensions );
-	if ( r != sp_resultOk )
-	{
-		return r;
-	}
 	int slot = w->freeHead;
-	if ( slot < 0 )
-	{
-		if ( w->slotCount >= SP_MAX_BOXES )
-		{
-			return sp_resultCapacityExceeded;
-		}
-		r = spReserveSlots( w, w->slotCount + 1 );
-		if ( r != sp_resultOk )
-		{
-			return r;
-		}
-		slot = w->slotCount;
-		w->generations[slot] = 1;
-		w->flags[slot] = 0;
-		w->ids[slot] = 0;
-	}
-	// Commit. The order has room: it holds each slot at most once and has one entry per slot of capacity.
-	if ( slot == w->freeHead )
+	if ( slot >= 0 )
 	{
 		w->freeHead = w->freeNext[slot];
 	}
 	else
 	{
+		slot = w->slotCount;
+		w->generations[slot] = 1;
+		w->flags[slot] = 0;
+		w->ids[slot] = 0;
 		w->slotCount += 1;
 	}
-	// a slot whose box was removed since the last update still has its entry in the sweep order
+	// a slot whose box was removed since the last update still has its entry in the sweep order. The order has
+	// room: it holds each slot at most once and has one entry per slot of capacity.
 	if ( ( w->flags[slot] & SP_FLAG_IN_ORDER ) == 0 )
 	{
 		SP_ASSERT( w->orderCount < w->orderCapacity );
@@ -582,7 +557,89 @@ spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, 
 	w->boxCount += 1;
 	w->structureVersion += 1;
 	w->newMovers += 1;
-	outBox->bits = bits;
+	return bits;
+}
+
+// Make room for `count` more boxes: free slots first, then new ones. All or nothing.
+static spResult spReserveBoxes( spWorld* w, int count )
+{
+	int freeSlots = 0;
+	for ( int slot = w->freeHead; slot >= 0 && freeSlots < count; slot = w->freeNext[slot] )
+	{
+		freeSlots += 1;
+	}
+	int fresh = count - freeSlots;
+	if ( fresh == 0 )
+	{
+		return sp_resultOk;
+	}
+	if ( fresh > SP_MAX_BOXES - w->slotCount )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	return spReserveSlots( w, w->slotCount + fresh );
+}
+
+spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, spBoxId* outBox )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( min == NULL || max == NULL || outBox == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	spResult r = spCheckBounds( min, max, w->dimensions );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	r = spReserveBoxes( w, 1 );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	outBox->bits = spPlaceBox( w, min, max );
+	return sp_resultOk;
+}
+
+spResult spWorld_AddBoxes( spWorldId worldId, const float* bounds, int count, spBoxId* outBoxes )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( count < 0 || count > SP_MAX_BOXES )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	if ( count > 0 && ( bounds == NULL || outBoxes == NULL ) )
+	{
+		return sp_resultNullArgument;
+	}
+	const int d = w->dimensions;
+	for ( int i = 0; i < count; ++i )
+	{
+		const float* b = bounds + (size_t)i * w->stride;
+		spResult r = spCheckBounds( b, b + d, d );
+		if ( r != sp_resultOk )
+		{
+			return r;
+		}
+	}
+	spResult r = spReserveBoxes( w, count );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		const float* b = bounds + (size_t)i * w->stride;
+		outBoxes[i].bits = spPlaceBox( w, b, b + d );
+	}
 	return sp_resultOk;
 }
 
@@ -652,6 +709,52 @@ spResult spWorld_SetBox( spWorldId worldId, spBoxId boxId, const float* min, con
 	if ( ( w->flags[slot] & SP_FLAG_STATIC ) != 0 )
 	{
 		w->staticDirty = 1;
+	}
+	return sp_resultOk;
+}
+
+spResult spWorld_SetBoxes( spWorldId worldId, const spBoxId* boxIds, const float* bounds, int count )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( count < 0 || count > SP_MAX_BOXES )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	if ( count > 0 && ( boxIds == NULL || bounds == NULL ) )
+	{
+		return sp_resultNullArgument;
+	}
+	const int d = w->dimensions;
+	int slot;
+	for ( int i = 0; i < count; ++i )
+	{
+		spResult r = spResolveBox( w, boxIds[i], &slot );
+		if ( r != sp_resultOk )
+		{
+			return r;
+		}
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		const float* b = bounds + (size_t)i * w->stride;
+		spResult r = spCheckBounds( b, b + d, d );
+		if ( r != sp_resultOk )
+		{
+			return r;
+		}
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		spResolveBox( w, boxIds[i], &slot );
+		memcpy( w->bounds + (size_t)slot * w->stride, bounds + (size_t)i * w->stride, sizeof( float ) * w->stride );
+		if ( ( w->flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			w->staticDirty = 1;
+		}
 	}
 	return sp_resultOk;
 }

@@ -211,3 +211,59 @@ SP_EXPORT int sp_cast_ray( uint32_t world, float maxDistance, uint32_t mask )
 	sp_scratch_block.out[2] = (uint32_t)count;
 	return r;
 }
+
+// Bulk paths: JS writes `count` boxes (or ids) into one block it allocated with malloc, and makes one call.
+SP_EXPORT int sp_add_boxes( uint32_t world, const float* bounds, int count, uint32_t* outIds )
+{
+	return spWorld_AddBoxes( ( spWorldId ){ world }, bounds, count, (spBoxId*)outIds );
+}
+
+SP_EXPORT int sp_set_boxes( uint32_t world, const uint32_t* ids, const float* bounds, int count )
+{
+	return spWorld_SetBoxes( ( spWorldId ){ world }, (const spBoxId*)ids, bounds, count );
+}
+
+// One filter for many boxes (sweep-prune/box-intersect's bipartite mode). Stops at the first id refused.
+SP_EXPORT int sp_set_box_filters( uint32_t world, const uint32_t* ids, int count, uint32_t category, uint32_t mask )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		spResult r = spWorld_SetBoxFilter( ( spWorldId ){ world }, ( spBoxId ){ ids[i] }, category, mask );
+		if ( r != sp_resultOk )
+		{
+			return r;
+		}
+	}
+	return sp_resultOk;
+}
+
+// sweep-prune/box-intersect: the pairs of the last update whose boxes also overlap in float64. `exact` holds each
+// slot's bounds as doubles (2 * dimensions per slot, mins then maxes); inexact[slot] is 1 when float32 changed a
+// bound of that slot (the engine saw it rounded outward, so it may pair boxes whose float64 gap is under one float32
+// step). Writes the kept pairs as slots to `out` (room for every pair) and returns how many.
+SP_EXPORT int sp_filter_pairs( uint32_t world, const double* exact, const uint8_t* inexact, uint32_t* out )
+{
+	int count = 0;
+	const uint32_t* pairs = spWorld_GetPairs( ( spWorldId ){ world }, &count );
+	const int d = spWorld_GetDimensions( ( spWorldId ){ world } );
+	int kept = 0;
+	for ( int k = 0; k < count; ++k )
+	{
+		const uint32_t s = pairs[2 * k] >> SP_GENERATION_BITS;
+		const uint32_t t = pairs[2 * k + 1] >> SP_GENERATION_BITS;
+		if ( ( inexact[s] | inexact[t] ) != 0 )
+		{
+			const double* p = exact + (size_t)s * 2 * d;
+			const double* q = exact + (size_t)t * 2 * d;
+			int overlap = 1;
+			for ( int a = 0; a < d; ++a )
+				overlap &= p[a] <= q[d + a] && q[a] <= p[d + a];
+			if ( !overlap )
+				continue;
+		}
+		out[2 * kept] = s;
+		out[2 * kept + 1] = t;
+		kept += 1;
+	}
+	return kept;
+}

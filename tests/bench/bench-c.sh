@@ -17,7 +17,7 @@ echo "native: $(gcc --version | head -1); wasm: emcc, node $(node --version)"
 if [[ $# -gt 0 ]]; then
   workloads=("$1"); counted=("$1"); shift
 else
-  workloads=("one-shot uniform 2D" "motion 2D" "one-shot clustered 2D" "one-shot uniform 3D")
+  workloads=("one-shot uniform 2D" "motion 2D" "one-shot clustered 2D" "one-shot uniform 3D" "cold start 2D")
   counted=("motion 2D" "one-shot uniform 2D")
 fi
 for workload in "${workloads[@]}"; do

@@ -10,6 +10,8 @@ import { createRequire } from 'node:module';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
 import { benchMatter } from './matter.mjs';
+import { boxIntersectBench } from './box-intersect.mjs';
+import { coldStartBench } from './cold-start.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -19,7 +21,7 @@ const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
 // The TypeScript wrapper, compiled as is (the wasm is embedded by web/scripts/setup.sh).
 const out = `${root}build/bench/js`;
-execFileSync(`${root}node_modules/.bin/tsc`, [`${root}web/src/index.ts`, `${root}web/src/adapters/matter.ts`, '--outDir', out, '--target', 'es2022', '--module',
+execFileSync(`${root}node_modules/.bin/tsc`, [`${root}web/src/index.ts`, `${root}web/src/adapters/matter.ts`, `${root}web/src/box-intersect.ts`, '--outDir', out, '--target', 'es2022', '--module',
   'esnext', '--moduleResolution', 'bundler', '--skipLibCheck', '--lib', 'es2022,dom,esnext.disposable', '--types', 'node'], { stdio: 'inherit' });
 const sp = await import(pathToFileURL(`${out}/index.js`).href);
 await sp.init();
@@ -244,6 +246,15 @@ if (want('p2-es') || want('cannon-es')) await (await import('./physics-p2-cannon
 // physics engines stepped with their own broadphase and with sweep-prune's adapter (tests/bench/matter.mjs)
 if (want('matter')) {
   results.push({ workload: 'matter-js', rows: benchMatter(await import(pathToFileURL(`${out}/adapters/matter.js`).href), { quick }) });
+  save();
+}
+if (want('box-intersect')) {
+  const { boxIntersect } = await import(pathToFileURL(`${out}/box-intersect.js`).href);
+  results.push({ workload: 'box-intersect drop-in', rows: boxIntersectBench(boxIntersect, { quick }) });
+  save();
+}
+if (want('cold start 2D')) {
+  results.push({ workload: 'cold start 2D (JS API)', rows: coldStartBench(sp, { quick }) });
   save();
 }
 

@@ -26,6 +26,8 @@ int BipartiteGroupsReportCrossPairsOnly( void );
 int StaticBoxesCostNothingWhileStill( void );
 int QueriesMatchBruteForce( void );
 int QueriesSeeTheLastUpdate( void );
+int BulkAddAndSetMatchBruteForce( void );
+int BulkBadInputChangesNothing( void );
 // robustness (test_robust.c)
 int RobustInvalidBounds( void );
 int RobustInvertedBounds( void );
@@ -70,6 +72,8 @@ static const struct
 	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },
 	{ "queries_match_brute_force", QueriesMatchBruteForce },
 	{ "queries_see_the_last_update", QueriesSeeTheLastUpdate },
+	{ "bulk_add_and_set_match_brute_force", BulkAddAndSetMatchBruteForce },
+	{ "bulk_bad_input_changes_nothing", BulkBadInputChangesNothing },
 	// robustness (test_robust.c)
 	{ "robust_invalid_bounds", RobustInvalidBounds },
 	{ "robust_inverted_bounds", RobustInvertedBounds },

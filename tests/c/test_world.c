@@ -329,3 +329,142 @@ int InvalidBoundsViewRejectsFrame( void )
 	ENSURE_OK( spDestroyWorld( w ) );
 	return 0;
 }
+
+// spWorld_AddBoxes and spWorld_SetBoxes against the brute-force oracle, in 1 to 4 dimensions: batches that reuse
+// the slots of removed boxes and grow the world, mixed with single adds and bulk moves. A bulk add hands out the
+// ids that the same boxes added one by one would get.
+int BulkAddAndSetMatchBruteForce( void )
+{
+	for ( int d = 1; d <= SP_MAX_DIMENSIONS; ++d )
+	{
+		spWorldId w = MakeWorld( d );
+		spWorldId single = MakeWorld( d );
+		Rng rng = { 40u + (uint32_t)d };
+		Mirror m;
+		MirrorInit( &m, d );
+		uint32_t* prev = NULL;
+		int prevCount = 0;
+		float bounds[2 * SP_MAX_DIMENSIONS * 300];
+		spBoxId ids[300];
+		for ( int step = 0; step < 8; ++step )
+		{
+			int count = step == 3 ? 0 : 1 + RngInt( &rng, 300 );
+			for ( int i = 0; i < count; ++i )
+				RandomBox( &rng, d, 0.08f, bounds + 2 * d * i, bounds + 2 * d * i + d );
+			ENSURE_OK( spWorld_AddBoxes( w, bounds, count, ids ) );
+			for ( int i = 0; i < count; ++i )
+			{
+				spBoxId one;
+				ENSURE_OK( spWorld_AddBox( single, bounds + 2 * d * i, bounds + 2 * d * i + d, &one ) );
+				ENSURE( one.bits == ids[i].bits );
+				MirrorAdd( &m, ids[i].bits, bounds + 2 * d * i, bounds + 2 * d * i + d );
+			}
+			// move a random third of the boxes in one call
+			int moved = 0;
+			for ( int i = 0; i < m.count; ++i )
+			{
+				if ( RngInt( &rng, 3 ) != 0 )
+					continue;
+				RandomBox( &rng, d, 0.08f, bounds + 2 * d * moved, bounds + 2 * d * moved + d );
+				ids[moved++].bits = m.ids[i];
+				if ( moved == 300 )
+					break;
+			}
+			ENSURE_OK( spWorld_SetBoxes( w, ids, bounds, moved ) );
+			for ( int i = 0; i < moved; ++i )
+			{
+				ENSURE_OK( spWorld_SetBox( single, ids[i], bounds + 2 * d * i, bounds + 2 * d * i + d ) );
+				MirrorSet( &m, ids[i].bits, bounds + 2 * d * i, bounds + 2 * d * i + d );
+			}
+			ENSURE_OK( spWorld_Update( w ) );
+			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+			// remove a few, so the next batch reuses their slots
+			for ( int k = 0; k < m.count / 4; ++k )
+			{
+				spBoxId id = { m.ids[RngInt( &rng, m.count )] };
+				ENSURE_OK( spWorld_RemoveBox( w, id ) );
+				ENSURE_OK( spWorld_RemoveBox( single, id ) );
+				MirrorRemove( &m, id.bits );
+			}
+		}
+		ENSURE_OK( spDestroyWorld( w ) );
+		ENSURE_OK( spDestroyWorld( single ) );
+		MirrorFree( &m );
+		free( prev );
+	}
+	return 0;
+}
+
+// A bulk call with one bad box or id, anywhere in the batch, changes nothing; so does one that runs out of memory.
+int BulkBadInputChangesNothing( void )
+{
+	spWorldId w = MakeWorld( 2 );
+	float ok[2 * 2 * 4] = { 0, 0, 1, 1, 0.5f, 0.5f, 2, 2, 3, 3, 4, 4, 1, 0, 3, 1 };
+	spBoxId ids[4], out[4] = { { 77 }, { 77 }, { 77 }, { 77 } };
+	ENSURE_OK( spWorld_AddBoxes( w, ok, 4, ids ) );
+	ENSURE_OK( spWorld_RemoveBox( w, ids[2] ) );
+	ENSURE_OK( spWorld_Update( w ) );
+	Snapshot before, after;
+	Snap( w, &before );
+	for ( int k = 0; k < 4; ++k )
+	{
+		float bad[2 * 2 * 4];
+		memcpy( bad, ok, sizeof( ok ) );
+		bad[4 * k + 1] = NAN;
+		ENSURE( spWorld_AddBoxes( w, bad, 4, out ) == sp_resultInvalidBounds );
+		ENSURE( spWorld_SetBoxes( w, ids, bad, 2 ) == ( k < 2 ? sp_resultInvalidBounds : sp_resultOk ) );
+		memcpy( bad, ok, sizeof( ok ) );
+		bad[4 * k + 2] = INFINITY;
+		ENSURE( spWorld_AddBoxes( w, bad, 4, out ) == sp_resultInvalidBounds );
+		memcpy( bad, ok, sizeof( ok ) );
+		bad[4 * k + 3] = bad[4 * k + 1] - 1; // max y below min y
+		ENSURE( spWorld_AddBoxes( w, bad, 4, out ) == sp_resultInvertedBounds );
+		if ( k < 2 )
+			ENSURE( spWorld_SetBoxes( w, ids, bad, 2 ) == sp_resultInvertedBounds );
+		Snap( w, &after );
+		ENSURE( SameSnapshot( &before, &after ) );
+	}
+	spBoxId withStale[2] = { ids[0], ids[2] };
+	ENSURE( spWorld_SetBoxes( w, withStale, ok, 2 ) == sp_resultStaleBox );
+	spBoxId withForeign[2] = { ids[0], { 1234u << SP_GENERATION_BITS | 1u } };
+	ENSURE( spWorld_SetBoxes( w, withForeign, ok, 2 ) == sp_resultInvalidBox );
+	ENSURE( spWorld_AddBoxes( w, ok, -1, out ) == sp_resultCapacityExceeded );
+	ENSURE( spWorld_AddBoxes( w, ok, SP_MAX_BOXES + 1, out ) == sp_resultCapacityExceeded );
+	ENSURE( spWorld_AddBoxes( w, NULL, 1, out ) == sp_resultNullArgument );
+	ENSURE( spWorld_AddBoxes( w, ok, 1, NULL ) == sp_resultNullArgument );
+	ENSURE( spWorld_SetBoxes( w, NULL, ok, 1 ) == sp_resultNullArgument );
+	ENSURE( spWorld_SetBoxes( w, ids, ok, -1 ) == sp_resultCapacityExceeded );
+	ENSURE( spWorld_AddBoxes( sp_nullWorldId, ok, 1, out ) == sp_resultInvalidWorld );
+	ENSURE_OK( spWorld_AddBoxes( w, NULL, 0, NULL ) );
+	ENSURE( out[0].bits == 77 && out[3].bits == 77 );
+	Snap( w, &after );
+	ENSURE( SameSnapshot( &before, &after ) );
+
+	// out of memory while growing for a batch: nothing added, then the same batch succeeds
+	static float many[2 * 2 * 1000];
+	static spBoxId manyIds[1000];
+	for ( int i = 0; i < 1000; ++i )
+	{
+		float* b = many + 4 * i;
+		b[0] = (float)i;
+		b[1] = 0;
+		b[2] = (float)i + 1.5f;
+		b[3] = 1;
+	}
+	spSetAllocator( FailingRealloc );
+	for ( int k = 0; k < 12; ++k )
+	{
+		sp_allocsLeft = k;
+		spResult r = spWorld_AddBoxes( w, many, 1000, manyIds );
+		sp_allocsLeft = -1;
+		if ( r == sp_resultOk )
+			break;
+		ENSURE( r == sp_resultOutOfMemory );
+		Snap( w, &after );
+		ENSURE( SameSnapshot( &before, &after ) );
+	}
+	ENSURE( spWorld_GetBoxCount( w ) == 1003 );
+	ENSURE_OK( spDestroyWorld( w ) );
+	spSetAllocator( NULL );
+	return 0;
+}

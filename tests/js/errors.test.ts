@@ -4,6 +4,7 @@
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { init, SweepPruneError, World, type BoxId } from '../../web/src/index.js';
 import { bruteForce, pairSet, pairStrings, type Box } from './oracle.js';
+import { snapshot } from './snapshot.js';
 
 beforeAll(() => init());
 
@@ -35,20 +36,6 @@ function expectError(fn: () => unknown, code: string, ...patterns: RegExp[]): Sw
   expect(error.name).toBe('SweepPruneError');
   for (const p of patterns) expect(error.message).toMatch(p);
   return error;
-}
-
-/** Everything observable about a world, read without changing it. */
-function snapshot(w: World, ids: BoxId[]) {
-  return {
-    boxes: w.boxCount,
-    bounds: Array.from(w.bounds),
-    pairs: Array.from(w.pairs),
-    began: Array.from(w.began),
-    ended: Array.from(w.ended),
-    counters: w.counters,
-    ids: ids.map((id) => (w.isBoxValid(id) ? w.getBox(id) : null)),
-    bytes: w.byteCount, // last: reading pairs makes the world's copy of them once per update
-  };
 }
 
 /** A world with pairs, began and ended all non-empty, and one removed id. */

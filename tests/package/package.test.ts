@@ -161,6 +161,21 @@ describe('sweep-prune/matter', () => {
   });
 });
 
+describe('sweep-prune/box-intersect', () => {
+  const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
+  const readme = [[0, 1], [0, 2], [1, 2]];
+
+  test('import: the default export, NotInitialized before init(), one engine with the root entry', () => {
+    expect(node('node-box-intersect.mjs')).toEqual({ notInitialized: true, shared: true, pairs: readme, early: 2 });
+  });
+
+  test('require() gives the function itself, as box-intersect does', () => {
+    const result = node('node-box-intersect.cjs');
+    expect(result).toMatchObject({ type: 'function', pairs: [[0, 0], [1, 1], [2, 2]] });
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/box-intersect-require\.js$/);
+  });
+});
+
 describe('TypeScript', () => {
   test('a consumer using World and PruneJuice from both entries, ESM and CommonJS, type-checks', () => {
     // tsconfig: NodeNext, strict, skipLibCheck off; consumer.ts has @ts-expect-error lines, so `any` types would fail

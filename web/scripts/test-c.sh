@@ -26,7 +26,7 @@ cmake --build build/valgrind -j"$jobs" >/dev/null
 memcheck=(valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite,indirect)
 printf '%s\n' ids_are_generational stale_and_foreign_ids bad_input_changes_nothing out_of_memory_changes_nothing \
   world_registry invalid_bounds_view endpoints_sorted robust_invalid robust_inverted robust_null robust_stale \
-  robust_capacity_exceeded robust_too_many robust_out_of_memory robust_bounds_view |
+  robust_capacity_exceeded robust_too_many robust_out_of_memory robust_bounds_view bulk_bad_input |
   xargs -P"$jobs" -I{} sh -c '"$@" build/valgrind/sp_tests {} >/dev/null || { echo "valgrind: {} failed" >&2; exit 255; }' \
     _ "${memcheck[@]}"
 "${memcheck[@]}" build/valgrind/fuzz_world_replay tests/fuzz/corpus >/dev/null

@@ -2,6 +2,7 @@
 // The low-level API: a world of boxes addressed by numeric ids, with typed-array views into wasm memory.
 import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { dropStaleViews, getEngine } from './loader.js';
+import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
 import { COUNTER_FIELDS, GENERATION_BITS, type RawExports, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from './raw.js';
 
 /** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
@@ -216,6 +217,72 @@ export class World<T = unknown> {
     this.#data[slot] = data;
     this.#owner[slot] = id;
     return id;
+  }
+
+  /**
+   * Add many boxes with one call into the engine: `bounds` holds `2 * dimensions` numbers per box, its mins then
+   * its maxes (the layout of `bounds`), for example `[minX, minY, maxX, maxY, ...]` in 2D. `count` (default: all
+   * the boxes in `bounds`) uses only the first boxes. Returns the new ids in order (a fresh `Uint32Array`).
+   * Every box is validated as `addBox` validates one before anything changes: a bad one throws an error naming its
+   * index, and no box is added. A `Float32Array` is copied as it is; other arrays are checked in JS first.
+   * May grow wasm memory: views taken before this call must be taken again.
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions` (length not a multiple of
+   * `2 * dimensions`), `InvalidArgument`, `CapacityExceeded`, `OutOfMemory`, `Disposed`
+   */
+  addBoxes(bounds: Float32Array | ArrayLike<number>, count?: number): Uint32Array {
+    const raw = this.#engine('addBoxes');
+    const d = this.dimensions;
+    const n = boxCountOf('addBoxes', bounds, d, count);
+    if (!(bounds instanceof Float32Array)) {
+      const bad = badBoxError('addBoxes', bounds, n, d);
+      if (bad !== undefined) throw bad;
+    }
+    const { result, ids } = withStagedBoxes(raw, bounds, n, d, undefined, (b, out) => raw.sp_add_boxes(this.#id, b, n, out));
+    if (result !== 0) {
+      throw (result === 1 || result === 2 ? badBoxError('addBoxes', bounds, n, d) : undefined) ?? World.#fail(raw, result, 'addBoxes');
+    }
+    // no data: a reused slot's data went to #removedData when its box was removed
+    const owner = this.#owner;
+    for (let i = 0; i < ids.length; i++) owner[ids[i]! >>> GENERATION_BITS] = ids[i]!;
+    return ids;
+  }
+
+  /**
+   * Set the bounds of many boxes with one call into the engine: box `ids[i]` gets the `2 * dimensions` numbers at
+   * `bounds[i * 2 * dimensions]` (mins then maxes). Every id and every box is validated before anything changes;
+   * an error names the index at fault. An id given twice gets its last bounds. To move many boxes every frame,
+   * writing `world.bounds` directly costs less still (no copy).
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions` (bounds not `2 * dimensions`
+   * numbers per id), `StaleBox`, `InvalidBox`, `InvalidArgument`, `Disposed`
+   */
+  setBoxes(ids: Uint32Array | ArrayLike<BoxId>, bounds: Float32Array | ArrayLike<number>): void {
+    const raw = this.#engine('setBoxes');
+    const d = this.dimensions;
+    if (ids == null || typeof ids !== 'object' || typeof ids.length !== 'number') {
+      throw new SweepPruneError('InvalidArgument', `setBoxes: ids must be a Uint32Array (or an array) of box ids, got ${ids === null ? 'null' : typeof ids}`);
+    }
+    const n = boxCountOf('setBoxes', bounds, d);
+    if (n !== ids.length) {
+      throw new SweepPruneError('InvalidDimensions', `setBoxes: bounds holds ${n} boxes (${2 * d} numbers each) for ${ids.length} ids; give one box per id`);
+    }
+    const badId = (i: number, result: number): never => World.#fail(raw, result, `setBoxes: ids[${i}] (${ids[i]})`, ids[i]);
+    if (!(ids instanceof Uint32Array)) {
+      for (let i = 0; i < n; i++) {
+        const id = ids[i]!;
+        if (!Number.isInteger(id) || id <= 0 || id > 0xffffffff) badId(i, 6);
+      }
+    }
+    if (!(bounds instanceof Float32Array)) {
+      const bad = badBoxError('setBoxes', bounds, n, d);
+      if (bad !== undefined) throw bad;
+    }
+    const { result } = withStagedBoxes(raw, bounds, n, d, ids, (b, idsPtr) => raw.sp_set_boxes(this.#id, idsPtr, b, n));
+    if (result === 6 || result === 7) {
+      for (let i = 0; i < n; i++) if (!raw.sp_is_box_valid(this.#id, ids[i]!)) badId(i, this.#whyInvalid(raw, ids[i]!));
+    }
+    if (result !== 0) {
+      throw (result === 1 || result === 2 ? badBoxError('setBoxes', bounds, n, d) : undefined) ?? World.#fail(raw, result, 'setBoxes');
+    }
   }
 
   /** The `data` given to `addBox` for a live box (undefined for a stale or unknown id). */

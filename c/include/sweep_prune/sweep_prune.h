@@ -59,11 +59,23 @@ SP_API spResult spWorld_Reserve( spWorldId worldId, int capacity );
 /// The box takes part in pairs from the next spWorld_Update. May grow the bounds array (see spWorld_GetBounds).
 SP_API spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, spBoxId* outBox );
 
+/// Add `count` boxes in one call. `bounds` holds 2 * dimensions floats per box, its mins then its maxes (the layout
+/// of spWorld_GetBounds); box i's id is written to outBoxes[i]. Every box is validated before anything changes: on
+/// NaN, infinite or inverted bounds in any box it returns sp_resultInvalidBounds or sp_resultInvertedBounds and adds
+/// none. `count` must be 0 to SP_MAX_BOXES (sp_resultCapacityExceeded otherwise, and when the world would hold
+/// more). Allocates at most once, so adding n boxes costs O(n); like spWorld_AddBox it may grow the bounds array.
+SP_API spResult spWorld_AddBoxes( spWorldId worldId, const float* bounds, int count, spBoxId* outBoxes );
+
 /// Remove a box. Its pairs are reported as ended by the next spWorld_Update. Its id becomes stale.
 SP_API spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId );
 
 /// Set a box's bounds (validated like spWorld_AddBox).
 SP_API spResult spWorld_SetBox( spWorldId worldId, spBoxId boxId, const float* min, const float* max );
+
+/// Set the bounds of `count` boxes in one call: boxIds[i] gets the 2 * dimensions floats at bounds + i * 2 *
+/// dimensions (mins then maxes). Every id and every box is validated before anything changes (sp_resultStaleBox,
+/// sp_resultInvalidBox, sp_resultInvalidBounds, sp_resultInvertedBounds); an id given twice gets its last bounds.
+SP_API spResult spWorld_SetBoxes( spWorldId worldId, const spBoxId* boxIds, const float* bounds, int count );
 
 /// Read a box's bounds into `min` and `max` (`dimensions` floats each).
 SP_API spResult spWorld_GetBox( spWorldId worldId, spBoxId boxId, float* min, float* max );
