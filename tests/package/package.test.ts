@@ -19,7 +19,8 @@ const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
-const WASM_LIMIT = 64 * 1024;
+// the engine with its queries, bulk calls and index view; a budget, raised only with a reason in the commit
+const WASM_LIMIT = 72 * 1024;
 
 // what scene.mjs returns when every check passes (pairs is checked separately)
 const PASSED = {
