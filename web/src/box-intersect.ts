@@ -4,6 +4,7 @@
 // engine finds every pair box-intersect finds and maybe a few more whose gap is under one float32 step; the pairs
 // of boxes that float32 did not hold exactly are tested again in float64, so the set of pairs is box-intersect's.
 import { RESULT_CODES, SweepPruneError } from './errors.js';
+import { roundDown, roundUp } from './float32.js';
 import { dropStaleViews, getEngine } from './loader.js';
 import { type RawExports, SCRATCH_OUT } from './raw.js';
 
@@ -15,28 +16,6 @@ export type Box = ArrayLike<number>;
 
 /** Called once per overlapping pair; returning anything but `undefined` stops the search and is returned. */
 export type Visitor<R> = (i: number, j: number) => R | undefined | void;
-
-const FLOAT32_MAX = 3.4028234663852886e38;
-
-// Scratch views for stepping a float32 by its bit pattern.
-const f32 = new Float32Array(1);
-const i32 = new Int32Array(f32.buffer);
-
-/** The float32 below f (a float32 value, not -Infinity): +0 and -0 step to the negative subnormal. */
-function stepDown(f: number): number {
-  f32[0] = f;
-  const b = i32[0]!;
-  i32[0] = b > 0 ? b - 1 : b === 0 ? -0x7fffffff : b + 1;
-  return f32[0]!;
-}
-
-/** The float32 above f (a float32 value, not +Infinity): -0 and +0 step to the positive subnormal. */
-function stepUp(f: number): number {
-  f32[0] = f;
-  const b = i32[0]!;
-  i32[0] = b >= 0 ? b + 1 : b === -0x80000000 ? 1 : b - 1;
-  return f32[0]!;
-}
 
 /**
  * The non-empty boxes of a list in float32 (rounded outward) at `bounds[first * stride ..]`, their float64 values
@@ -60,20 +39,10 @@ function convert(boxes: ArrayLike<Box>, d: number, bounds: Float32Array, exact: 
       }
       exact[o + a] = lo;
       exact[o + d + a] = hi;
-      // outward: mins down, maxes up, by one float32 step where rounding to nearest went the other way
-      let flo = Math.fround(lo);
-      let fhi = Math.fround(hi);
-      if (flo !== lo || fhi !== hi) {
-        changed = 1;
-        if (flo > lo) flo = stepDown(flo);
-        if (fhi < hi) fhi = stepUp(fhi);
-      }
-      // ±Infinity (given, or rounded to) clamps to the largest float32: the engine takes finite bounds only
-      if (flo - flo !== 0 || fhi - fhi !== 0) {
-        changed = 1;
-        flo = Math.max(-FLOAT32_MAX, Math.min(FLOAT32_MAX, flo));
-        fhi = Math.max(-FLOAT32_MAX, Math.min(FLOAT32_MAX, fhi));
-      }
+      // outward: mins down, maxes up; ±Infinity and beyond float32 clamp to the largest float32
+      const flo = roundDown(lo);
+      const fhi = roundUp(hi);
+      if (flo !== lo || fhi !== hi) changed = 1;
       bounds[o + a] = flo;
       bounds[o + d + a] = fhi;
     }

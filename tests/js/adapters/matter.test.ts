@@ -8,7 +8,7 @@ import Matter from 'matter-js';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { SweepPruneDetector, useSweepPrune } from '../../../web/src/adapters/matter.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../../../web/src/adapters/round-outward.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../../../web/src/float32.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';
 

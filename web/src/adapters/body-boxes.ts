@@ -4,7 +4,7 @@
 import { SweepPruneError } from '../errors.js';
 import { isInitialized } from '../loader.js';
 import { World, slotOf, type BoxId } from '../world.js';
-import { float32Down, float32Up } from './outward.js';
+import { roundDown, roundUp } from '../float32.js';
 
 /**
  * How an engine's body is read at every sync, in one call: `out` gets the body's mins (`out[0..d)`) and maxes
@@ -130,8 +130,8 @@ export class BodyBoxes<B extends object> {
     const d = this.dimensions;
     let inexact = 0;
     for (let a = 0; a < d; a++) {
-      const lo = (this.#min[a] = float32Down(tmp[a]!));
-      const hi = (this.#max[a] = float32Up(tmp[d + a]!));
+      const lo = (this.#min[a] = roundDown(tmp[a]!));
+      const hi = (this.#max[a] = roundUp(tmp[d + a]!));
       if (lo !== tmp[a] || hi !== tmp[d + a]) inexact = 1;
     }
     return inexact;
@@ -201,8 +201,8 @@ export class BodyBoxes<B extends object> {
         const at = world.offsetOf(id);
         inexact = 0;
         for (let a = 0; a < d; a++) {
-          const lo = (bounds[at + a] = float32Down(tmp[a]!));
-          const hi = (bounds[at + d + a] = float32Up(tmp[d + a]!));
+          const lo = (bounds[at + a] = roundDown(tmp[a]!));
+          const hi = (bounds[at + d + a] = roundUp(tmp[d + a]!));
           if (lo !== tmp[a] || hi !== tmp[d + a]) inexact = 1;
         }
       }

@@ -6,7 +6,7 @@
 import { SweepPruneError } from '../errors.js';
 import { isInitialized } from '../loader.js';
 import { World, slotOf, type BoxId } from '../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from './round-outward.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 
 /** A 2D vector, as matter's `Vector`. */
 export interface MatterVector {

@@ -1,8 +1,8 @@
-// Outward rounding of float64 bounds to float32 (web/src/adapters/outward.ts), against the definition: the nearest
+// Outward rounding of float64 bounds to float32 (web/src/float32.ts), against the definition: the nearest
 // float32 values on each side of x.
 import { describe, expect, test } from 'vitest';
-import { FLOAT32_MAX, float32Down, float32Up } from '../../../web/src/adapters/outward.js';
-import { mulberry32 } from '../oracle.js';
+import { FLOAT32_MAX, roundDown as float32Down, roundUp as float32Up, storeDown, storeUp } from '../../web/src/float32.js';
+import { mulberry32 } from './oracle.js';
 
 const isFloat32 = (x: number) => Math.fround(x) === x;
 
@@ -42,5 +42,16 @@ describe('float32Down / float32Up', () => {
     expect(float32Up(3.4028235e38)).toBe(FLOAT32_MAX); // rounds to Infinity as a float32
     expect(float32Down(0.1)).toBeLessThan(0.1);
     expect(float32Up(0.1)).toBeGreaterThan(0.1);
+  });
+
+  test('storeDown / storeUp write what roundDown / roundUp return, at the edges too', () => {
+    const f = new Float32Array(1);
+    const i = new Int32Array(f.buffer);
+    for (const x of [0, -0, 1e-50, -1e-50, 0.1, -0.1, 3.4028235e38, -3.4028235e38, Number.MAX_VALUE, -Infinity, Infinity, 1e39]) {
+      storeDown(f, i, 0, x);
+      expect(f[0]).toBe(float32Down(x));
+      storeUp(f, i, 0, x);
+      expect(f[0]).toBe(float32Up(x));
+    }
   });
 });
