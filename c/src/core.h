@@ -224,6 +224,19 @@ int spGrownCapacity( int capacity, int need );
 /// spGrow to spGrownCapacity.
 bool spGrowWithRoom( void** data, int* capacity, int need, size_t elemSize );
 
+/// One array of a set that shares a capacity: `perUnit` elements of `elemSize` bytes per unit of the capacity.
+typedef struct spArray
+{
+	void** data;
+	size_t elemSize;
+	int perUnit;
+} spArray;
+
+/// Grow every array of a set that shares one capacity to `target` units (each by spGrow, contents kept) and record
+/// `target` as the capacity; nothing to do when the capacity holds it. On failure the capacity is unchanged
+/// (arrays that did grow keep their larger blocks, which is harmless), so nothing that is read changes.
+bool spGrowArrays( int* capacity, int target, const spArray* arrays, int count );
+
 /// Validate one box's bounds: finite, min <= max.
 spResult spCheckBounds( const float* min, const float* max, int dimensions );
 

@@ -50,14 +50,10 @@ spResult spUpdateEndpoints( spWorld* w, int axis )
 	if ( w->endpointsVersion[axis] != w->structureVersion || list->count != 2 * w->boxCount )
 	{
 		// membership changed: room for every live box first, so failure changes nothing
-		int cap = list->capacity;
-		if ( !spGrow( (void**)&list->values, &cap, 2 * w->slotCount, sizeof( float ) ) )
+		const spArray arrays[] = { { (void**)&list->values, sizeof( float ), 1 },
+								   { (void**)&list->refs, sizeof( uint32_t ), 1 } };
+		if ( !spGrowArrays( &list->capacity, 2 * w->slotCount, arrays, 2 ) )
 			return sp_resultOutOfMemory;
-		cap = list->capacity;
-		if ( !spGrow( (void**)&list->refs, &cap, 2 * w->slotCount, sizeof( uint32_t ) ) )
-			return sp_resultOutOfMemory;
-		if ( 2 * w->slotCount > list->capacity )
-			list->capacity = 2 * w->slotCount;
 		int n = 0;
 		for ( int i = 0; i < list->count; ++i )
 		{

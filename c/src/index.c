@@ -99,31 +99,17 @@ static float spSlabFloor( const spIndex* index, int s )
 
 bool spReserveEntries( spIndex* index, int n, int stride )
 {
-	const int target = spGrownCapacity( index->entryCapacity, n );
-	int cap = index->entryCapacity * stride;
-	if ( !spGrow( (void**)&index->entries, &cap, target * stride, sizeof( float ) ) )
-		return false;
-	cap = index->entryCapacity;
-	if ( !spGrow( (void**)&index->ids, &cap, target, sizeof( uint32_t ) ) )
-		return false;
-	index->entryCapacity = target;
-	return true;
+	const spArray arrays[] = { { (void**)&index->entries, sizeof( float ), stride },
+							   { (void**)&index->ids, sizeof( uint32_t ), 1 } };
+	return spGrowArrays( &index->entryCapacity, spGrownCapacity( index->entryCapacity, n ), arrays, 2 );
 }
 
 bool spReservePacked( spIndex* index, int n, int stride )
 {
-	const int target = spGrownCapacity( index->packedCapacity, n );
-	int cap = index->packedCapacity * stride;
-	if ( !spGrow( (void**)&index->packed, &cap, target * stride, sizeof( float ) ) )
-		return false;
-	cap = index->packedCapacity;
-	if ( !spGrow( (void**)&index->packedIds, &cap, target, sizeof( uint32_t ) ) )
-		return false;
-	cap = index->packedCapacity;
-	if ( !spGrow( (void**)&index->packedOrigins, &cap, target, sizeof( int ) ) )
-		return false;
-	index->packedCapacity = target;
-	return true;
+	const spArray arrays[] = { { (void**)&index->packed, sizeof( float ), stride },
+							   { (void**)&index->packedIds, sizeof( uint32_t ), 1 },
+							   { (void**)&index->packedOrigins, sizeof( int ), 1 } };
+	return spGrowArrays( &index->packedCapacity, spGrownCapacity( index->packedCapacity, n ), arrays, 3 );
 }
 
 // The slab range of each box of `slots` (range[2i], range[2i + 1]) and the entry count of each slab s in
@@ -268,17 +254,12 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n
 	}
 	const int entries = counts[slabCount];
 
-	const int slabTarget = spGrownCapacity( index->slabCapacity, 2 * ( slabCount + 1 ) );
-	int cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabStart, &cap, slabTarget, sizeof( int ) ) )
+	const spArray slabArrays[] = { { (void**)&index->slabStart, sizeof( int ), 1 },
+								   { (void**)&index->slabMaxWidth, sizeof( float ), 1 },
+								   { (void**)&index->slabFloor, sizeof( float ), 1 } };
+	if ( !spGrowArrays( &index->slabCapacity, spGrownCapacity( index->slabCapacity, 2 * ( slabCount + 1 ) ),
+						slabArrays, 3 ) )
 		return false;
-	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, slabTarget, sizeof( float ) ) )
-		return false;
-	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabFloor, &cap, slabTarget, sizeof( float ) ) )
-		return false;
-	index->slabCapacity = slabTarget;
 	// Few boxes (their bounds fit in cache): every box sorted at once, then copied into its slabs in that order,
 	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
 	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
@@ -289,17 +270,11 @@ bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n
 		 ( !global && !spReservePacked( index, entries + SP_INDEX_PADDING, stride ) ) )
 		return false;
 	// two per key
-	const int sortTarget = spGrownCapacity( index->sortCapacity, sortCount );
-	cap = index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortKeys, &cap, sortTarget, sizeof( float ) ) )
+	const spArray sortArrays[] = { { (void**)&index->sortKeys, sizeof( float ), 1 },
+								   { (void**)&index->sortTemp, sizeof( uint32_t ), 2 },
+								   { (void**)&index->sortOrder, sizeof( int ), 2 } };
+	if ( !spGrowArrays( &index->sortCapacity, spGrownCapacity( index->sortCapacity, sortCount ), sortArrays, 3 ) )
 		return false;
-	cap = 2 * index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortTemp, &cap, 2 * sortTarget, sizeof( uint32_t ) ) )
-		return false;
-	cap = 2 * index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortOrder, &cap, 2 * sortTarget, sizeof( int ) ) )
-		return false;
-	index->sortCapacity = sortTarget;
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 

@@ -336,18 +336,10 @@ static void spMergeSlabs( spIndex* index, const int* keptStart, const float* kep
 static bool spReserveIncoming( spIndex* index, int n, int stride )
 {
 	// two halves each: incoming as found, then grouped by slab
-	const int target = spGrownCapacity( index->incomingCapacity, n );
-	int cap = index->incomingCapacity * 2 * stride;
-	if ( !spGrow( (void**)&index->incoming, &cap, 2 * target * stride, sizeof( float ) ) )
-		return false;
-	cap = index->incomingCapacity * 2;
-	if ( !spGrow( (void**)&index->incomingIds, &cap, 2 * target, sizeof( uint32_t ) ) )
-		return false;
-	cap = index->incomingCapacity;
-	if ( !spGrow( (void**)&index->incomingSlabs, &cap, target, sizeof( int ) ) )
-		return false;
-	index->incomingCapacity = target;
-	return true;
+	const spArray arrays[] = { { (void**)&index->incoming, sizeof( float ), 2 * stride },
+							   { (void**)&index->incomingIds, sizeof( uint32_t ), 2 },
+							   { (void**)&index->incomingSlabs, sizeof( int ), 1 } };
+	return spGrowArrays( &index->incomingCapacity, spGrownCapacity( index->incomingCapacity, n ), arrays, 3 );
 }
 
 spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBudget, int incomingLimit, int* swaps )

@@ -3,160 +3,10 @@
 // changes anything.
 #include "core.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SP_DEF_GUARD 0x5350444Bu
-
-static void* spDefaultRealloc( void* ptr, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( ptr );
-		return NULL;
-	}
-	return realloc( ptr, size );
-}
-
-static spReallocFcn* sp_realloc = spDefaultRealloc;
-// Blocks freed or moved so far: a binding that hands out views of the engine's arrays drops them when it changes.
-static uint32_t sp_releaseCount;
-
-void spSetAllocator( spReallocFcn* fcn )
-{
-	sp_realloc = fcn != NULL ? fcn : spDefaultRealloc;
-}
-
-void* spRealloc( void* ptr, size_t size )
-{
-	void* moved = sp_realloc( ptr, size );
-	if ( ptr != NULL && moved != NULL && moved != ptr )
-	{
-		sp_releaseCount += 1;
-	}
-	return moved;
-}
-
-void spFree( void* ptr )
-{
-	if ( ptr != NULL )
-	{
-		sp_releaseCount += 1;
-		sp_realloc( ptr, 0 );
-	}
-}
-
-uint32_t spGetReleaseCount( void )
-{
-	return sp_releaseCount;
-}
-
-bool spGrow( void** data, int* capacity, int need, size_t elemSize )
-{
-	if ( need <= *capacity )
-	{
-		return true;
-	}
-	size_t cap = (size_t)*capacity + ( (size_t)*capacity >> 1 );
-	if ( cap < (size_t)need )
-	{
-		cap = (size_t)need;
-	}
-	if ( cap < 16 )
-	{
-		cap = 16;
-	}
-	if ( cap > (size_t)INT32_MAX || cap > SIZE_MAX / elemSize )
-	{
-		return false;
-	}
-	void* p = spRealloc( *data, cap * elemSize );
-	if ( p == NULL )
-	{
-		return false;
-	}
-	*data = p;
-	*capacity = (int)cap;
-	return true;
-}
-
-int spGrownCapacity( int capacity, int need )
-{
-	if ( need <= capacity )
-	{
-		return capacity;
-	}
-	long long cap = (long long)capacity + ( capacity >> 1 );
-	const long long room = (long long)need + ( need >> 3 );
-	if ( cap < room )
-	{
-		cap = room;
-	}
-	if ( cap < 16 )
-	{
-		cap = 16;
-	}
-	return cap > INT32_MAX ? INT32_MAX : (int)cap;
-}
-
-bool spGrowWithRoom( void** data, int* capacity, int need, size_t elemSize )
-{
-	// spGrownCapacity keeps the capacity when it holds `need`: spGrow then does nothing
-	return spGrow( data, capacity, spGrownCapacity( *capacity, need ), elemSize );
-}
-
-const char* spResultString( spResult result )
-{
-	switch ( result )
-	{
-		case sp_resultOk:
-			return "ok";
-		case sp_resultInvalidBounds:
-			return "bounds must be finite numbers (NaN and infinity are rejected)";
-		case sp_resultInvertedBounds:
-			return "min must be <= max on every axis";
-		case sp_resultInvalidDimensions:
-			return "dimensions must be 1 to 4, and axis indices 0 to dimensions - 1";
-		case sp_resultNullArgument:
-			return "a required pointer argument is null";
-		case sp_resultInvalidWorld:
-			return "invalid world id (null, destroyed or never created)";
-		case sp_resultInvalidBox:
-			return "invalid box id (null or never created by this world)";
-		case sp_resultStaleBox:
-			return "stale box id (the box was removed)";
-		case sp_resultCapacityExceeded:
-			return "capacity exceeded (a world holds at most 4194304 boxes)";
-		case sp_resultOutOfMemory:
-			return "out of memory (nothing was changed)";
-		case sp_resultTooManyWorlds:
-			return "too many worlds alive (at most 256)";
-		case sp_resultInvalidDef:
-			return "invalid world definition (start from spDefaultWorldDef)";
-		default:
-			return "unknown result";
-	}
-}
-
-spResult spCheckBounds( const float* min, const float* max, int dimensions )
-{
-	for ( int a = 0; a < dimensions; ++a )
-	{
-		if ( !isfinite( min[a] ) || !isfinite( max[a] ) )
-		{
-			return sp_resultInvalidBounds;
-		}
-	}
-	for ( int a = 0; a < dimensions; ++a )
-	{
-		if ( min[a] > max[a] )
-		{
-			return sp_resultInvertedBounds;
-		}
-	}
-	return sp_resultOk;
-}
 
 // Registry: world ids are (index + 1) | generation << 16.
 static spWorld* sp_worlds[SP_MAX_WORLDS];
@@ -251,38 +101,19 @@ static spResult spReserveSlots( spWorld* w, int need )
 	{
 		cap = SP_MAX_BOXES;
 	}
-	int c;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->bounds, &c, cap * w->stride, sizeof( float ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->ids, &c, cap, sizeof( uint32_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->generations, &c, cap, sizeof( uint16_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->flags, &c, cap, sizeof( uint8_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->freeNext, &c, cap, sizeof( int ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->categories, &c, cap, sizeof( uint32_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->masks, &c, cap, sizeof( uint32_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->staticCapacity;
-	if ( !spGrow( (void**)&w->statics, &c, cap, sizeof( int ) ) )
+	// the statics and the order hold each slot at most once: one entry per slot of capacity
+	SP_ASSERT( w->staticCapacity == w->slotCapacity && w->orderCapacity == w->slotCapacity );
+	const spArray arrays[] = {
+		{ (void**)&w->bounds, sizeof( float ), w->stride },	  { (void**)&w->ids, sizeof( uint32_t ), 1 },
+		{ (void**)&w->generations, sizeof( uint16_t ), 1 },	  { (void**)&w->flags, sizeof( uint8_t ), 1 },
+		{ (void**)&w->freeNext, sizeof( int ), 1 },			  { (void**)&w->categories, sizeof( uint32_t ), 1 },
+		{ (void**)&w->masks, sizeof( uint32_t ), 1 },		  { (void**)&w->statics, sizeof( int ), 1 },
+		{ (void**)&w->order, sizeof( int ), 1 },
+	};
+	if ( !spGrowArrays( &w->slotCapacity, cap, arrays, (int)( sizeof( arrays ) / sizeof( arrays[0] ) ) ) )
 		return sp_resultOutOfMemory;
 	w->staticCapacity = cap;
-	c = w->orderCapacity;
-	if ( !spGrow( (void**)&w->order, &c, cap, sizeof( int ) ) )
-		return sp_resultOutOfMemory;
-	// spGrow may round each array up differently; the capacity we rely on is `cap` for all of them.
 	w->orderCapacity = cap;
-	w->slotCapacity = cap;
 	return sp_resultOk;
 }
 
