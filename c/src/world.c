@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // World registry, box slots and the public entry points. Every public function validates its input before it
 // changes anything.
-#include "core.h"
+#include "world.h"
+
+#include "update.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,9 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->staticCache );
 	spFreeIndex( &w->dynamicIndex );
 	spFreeIndex( &w->staticIndex );
+	spFreeBuildScratch( &w->buildScratch );
+	spFreeRefreshScratch( &w->refreshScratch );
+	spFree( w->pairHistograms );
 	spFree( w->queryIds );
 	spFree( w->queryDistances );
 	spFree( w->found.data );
@@ -110,7 +115,7 @@ static spResult spReserveSlots( spWorld* w, int need )
 		{ (void**)&w->masks, sizeof( uint32_t ), 1 },		  { (void**)&w->statics, sizeof( int ), 1 },
 		{ (void**)&w->order, sizeof( int ), 1 },
 	};
-	if ( !spGrowArrays( &w->slotCapacity, cap, arrays, (int)( sizeof( arrays ) / sizeof( arrays[0] ) ) ) )
+	if ( !spGrowArrays( &w->slotCapacity, cap, arrays, SP_ARRAY_COUNT( arrays ) ) )
 		return sp_resultOutOfMemory;
 	w->staticCapacity = cap;
 	w->orderCapacity = cap;
@@ -222,7 +227,9 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += (size_t)w->orderCapacity * sizeof( int );
 	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
-	n += (size_t)w->pairStartCapacity * sizeof( int ) + (size_t)w->sweepColumnsCapacity * sizeof( float );
+	n += spBuildScratchByteCount( &w->buildScratch, w->stride ) + spRefreshScratchByteCount( &w->refreshScratch, w->stride );
+	n += (size_t)( w->pairStartCapacity + w->pairHistogramCapacity ) * sizeof( int ) +
+		 (size_t)w->sweepColumnsCapacity * sizeof( float );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->pairsCopy.capacity + w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The engine against the brute-force oracle: random scenes, degenerate scenes, and long random sequences of
 // add / move / remove / update with pairs, began and ended checked after every update, in 1 to 4 dimensions.
-#include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <math.h>

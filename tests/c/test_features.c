@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Game features against the brute-force oracle: collision filters, bipartite groups, static boxes, and the
 // region / point / ray queries.
-#include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <math.h>

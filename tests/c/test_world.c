@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // World and box lifecycle: ids, errors, and the rule that a failed call changes nothing.
-#include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <math.h>
