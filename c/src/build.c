@@ -270,7 +270,7 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 }
 
 
-void spFreeBuildScratch( spBuildScratch* scratch )
+SP_COLD void spFreeBuildScratch( spBuildScratch* scratch )
 {
 	spFree( scratch->range );
 	spFree( scratch->slabCounts );
@@ -283,7 +283,7 @@ void spFreeBuildScratch( spBuildScratch* scratch )
 	memset( scratch, 0, sizeof( *scratch ) );
 }
 
-size_t spBuildScratchByteCount( const spBuildScratch* scratch, int stride )
+SP_COLD size_t spBuildScratchByteCount( const spBuildScratch* scratch, int stride )
 {
 	return (size_t)scratch->rangeCapacity * sizeof( int ) + (size_t)scratch->slabCapacity * 2 * sizeof( int ) +
 		   (size_t)scratch->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +

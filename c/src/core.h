@@ -38,6 +38,10 @@
 /// specialised by a constant argument at each call.
 #define SP_FORCE_INLINE static inline __attribute__( ( always_inline ) )
 
+/// Optimised for size and placed apart: a function on a rare path (an error, a change of the static boxes, a world's
+/// end). Never on the update's main path: GCC treats code that always reaches a cold call as cold too.
+#define SP_COLD __attribute__( ( cold ) )
+
 /// Allocation through the installed allocator (spSetAllocator). spRealloc(p, 0) is not used.
 void* spRealloc( void* ptr, size_t size );
 void spFree( void* ptr );

@@ -42,7 +42,7 @@ void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stic
 	*slabAxis = second;
 }
 
-void spFreeIndex( spIndex* index )
+SP_COLD void spFreeIndex( spIndex* index )
 {
 	spFree( index->entries );
 	spFree( index->ids );
@@ -54,7 +54,7 @@ void spFreeIndex( spIndex* index )
 	index->slabAxis = -1;
 }
 
-size_t spIndexByteCount( const spIndex* index, int stride )
+SP_COLD size_t spIndexByteCount( const spIndex* index, int stride )
 {
 	return (size_t)index->entryCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
 		   (size_t)index->slabCapacity * ( sizeof( int ) + 2 * sizeof( float ) );

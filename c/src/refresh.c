@@ -460,7 +460,7 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, const spWo
 	return spRefreshDone;
 }
 
-void spFreeRefreshScratch( spRefreshScratch* sc )
+SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
 {
 	spFree( sc->kept );
 	spFree( sc->keptIds );
@@ -477,7 +477,7 @@ void spFreeRefreshScratch( spRefreshScratch* sc )
 	memset( sc, 0, sizeof( *sc ) );
 }
 
-size_t spRefreshScratchByteCount( const spRefreshScratch* sc, int stride )
+SP_COLD size_t spRefreshScratchByteCount( const spRefreshScratch* sc, int stride )
 {
 	return (size_t)sc->keptCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
 		   (size_t)sc->slabCapacity * ( 3 * sizeof( int ) + sizeof( float ) ) +

@@ -38,7 +38,7 @@ enum
 	SP_REFRESH_BACKOFF_MAX = 7
 };
 
-static spResult spRebuildStatics( spWorld* w )
+SP_COLD static spResult spRebuildStatics( spWorld* w )
 {
 	const int d = w->dimensions;
 	const int stride = w->stride;
@@ -63,7 +63,7 @@ static spResult spRebuildStatics( spWorld* w )
 
 // True if the index's slabs still suit the boxes of `stats`: the same sweep and slab axes, a slab count within a
 // third of the one a rebuild would choose, and the slab axis's extent within a tenth of the slabs' span.
-static bool spSlabsStillFit( const spIndex* index, const spAxisStats* stats, int n, int axis, int slabAxis )
+SP_COLD static bool spSlabsStillFit( const spIndex* index, const spAxisStats* stats, int n, int axis, int slabAxis )
 {
 	int count, planAxis;
 	float lo, scale;

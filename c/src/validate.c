@@ -135,7 +135,7 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int* outValid
 	*outValid = spM4All( valid );
 }
 
-static spResult spReject( spWorld* w, int slot, spResult r )
+SP_COLD static spResult spReject( spWorld* w, int slot, spResult r )
 {
 	w->lastInvalidBox.bits = w->ids[slot];
 	return r;
