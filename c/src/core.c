@@ -4,6 +4,7 @@
 #include "core.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@ static void* spDefaultRealloc( void* ptr, size_t size )
 
 static spReallocFcn* sp_realloc = spDefaultRealloc;
 // Blocks freed or moved so far: a binding that hands out views of the engine's arrays drops them when it changes.
-static uint32_t sp_releaseCount;
+// Atomic: worlds on different threads allocate at the same time (the count is all that is shared).
+static _Atomic uint32_t sp_releaseCount;
 
 void spSetAllocator( spReallocFcn* fcn )
 {
@@ -31,7 +33,7 @@ void* spRealloc( void* ptr, size_t size )
 	void* moved = sp_realloc( ptr, size );
 	if ( ptr != NULL && moved != NULL && moved != ptr )
 	{
-		sp_releaseCount += 1;
+		atomic_fetch_add_explicit( &sp_releaseCount, 1u, memory_order_relaxed );
 	}
 	return moved;
 }
@@ -40,14 +42,14 @@ void spFree( void* ptr )
 {
 	if ( ptr != NULL )
 	{
-		sp_releaseCount += 1;
+		atomic_fetch_add_explicit( &sp_releaseCount, 1u, memory_order_relaxed );
 		sp_realloc( ptr, 0 );
 	}
 }
 
 uint32_t spGetReleaseCount( void )
 {
-	return sp_releaseCount;
+	return atomic_load_explicit( &sp_releaseCount, memory_order_relaxed );
 }
 
 bool spGrow( void** data, int* capacity, int need, size_t elemSize )
