@@ -237,3 +237,12 @@ int SetMirrorBoxStatic( spWorldId world, Mirror* m, int i, bool isStatic )
 	m->statics[i] = (uint8_t)isStatic;
 	return 0;
 }
+
+spWorldId TestWorld( int dimensions )
+{
+	spWorldDef def = spDefaultWorldDef();
+	def.dimensions = dimensions;
+	spWorldId id = sp_nullWorldId;
+	spCreateWorld( &def, &id );
+	return id;
+}

@@ -65,6 +65,9 @@ typedef struct Mirror
 	uint8_t* statics;
 } Mirror;
 
+/// A world of `dimensions` from spDefaultWorldDef, or the null id if creation failed.
+spWorldId TestWorld( int dimensions );
+
 /// A random box in the world [0, 100]^d: `size` is the largest extent as a fraction of it.
 void RandomBox( Rng* rng, int d, float size, float* min, float* max );
 

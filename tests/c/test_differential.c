@@ -7,15 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-static spWorldId MakeWorld( int dimensions )
-{
-	spWorldDef def = spDefaultWorldDef();
-	def.dimensions = dimensions;
-	spWorldId id = sp_nullWorldId;
-	spCreateWorld( &def, &id );
-	return id;
-}
-
 
 // Degenerate boxes: coordinates from a tiny lattice, so faces touch, extents are zero and boxes repeat.
 static void LatticeBox( Rng* rng, int d, float* min, float* max )
@@ -31,7 +22,7 @@ static void LatticeBox( Rng* rng, int d, float* min, float* max )
 
 static int OneScene( int d, int n, float size, uint32_t seed, int lattice )
 {
-	spWorldId w = MakeWorld( d );
+	spWorldId w = TestWorld( d );
 	Mirror m;
 	MirrorInit( &m, d );
 	Rng rng = { seed };
@@ -80,7 +71,7 @@ int PairsMatchBruteForceDegenerate( void )
 	// every endpoint equal: all boxes are the same point; every pair overlaps
 	for ( int d = 1; d <= 4; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		float p[4] = { 3, 3, 3, 3 };
@@ -103,7 +94,7 @@ int PairsMatchBruteForceDegenerate( void )
 	// a row of unit boxes touching face to face: each touches its neighbours only
 	for ( int d = 1; d <= 4; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		for ( int i = 0; i < 200; ++i )
@@ -130,7 +121,7 @@ int PairsMatchBruteForceDegenerate( void )
 // Long random sequences of operations; every update is checked against the oracle, including began and ended.
 static int OneSequence( int d, uint32_t seed, int steps, int lattice )
 {
-	spWorldId w = MakeWorld( d );
+	spWorldId w = TestWorld( d );
 	Mirror m;
 	MirrorInit( &m, d );
 	Rng rng = { seed };
@@ -261,7 +252,7 @@ static void WriteBox( spWorldId w, const Mirror* m, int i )
 // A world of `d` dimensions with `n` random boxes of the given size, and its mirror.
 static int RandomScene( int d, Rng* rng, int n, float size, spWorldId* w, Mirror* m )
 {
-	*w = MakeWorld( d );
+	*w = TestWorld( d );
 	MirrorInit( m, d );
 	for ( int i = 0; i < n; ++i )
 	{

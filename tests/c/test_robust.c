@@ -9,15 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-static spWorldId NewWorld( int dimensions )
-{
-	spWorldDef def = spDefaultWorldDef();
-	def.dimensions = dimensions;
-	spWorldId id = sp_nullWorldId;
-	spCreateWorld( &def, &id );
-	return id;
-}
-
 // Everything a user can observe of a world without calling something that may change it.
 typedef struct State
 {
@@ -165,7 +156,7 @@ static int MakeScene( Scene* s, int d )
 {
 	memset( s, 0, sizeof( *s ) );
 	s->dimensions = d;
-	s->world = NewWorld( d );
+	s->world = TestWorld( d );
 	MirrorInit( &s->mirror, d );
 	for ( int i = 0; i < 6; ++i )
 	{
@@ -369,7 +360,7 @@ int RobustInvalidWorld( void )
 {
 	Scene s;
 	RUN_SUB( MakeScene( &s, 2 ) );
-	spWorldId dead = NewWorld( 3 );
+	spWorldId dead = TestWorld( 3 );
 	ENSURE_OK( spDestroyWorld( dead ) );
 	spWorldId wrongGeneration = { ( s.world.bits & 0xFFFFu ) | ( ( ( s.world.bits >> 16 ) + 1u ) & 0xFFFFu ) << 16 };
 	const spWorldId bad[] = { sp_nullWorldId, dead, wrongGeneration, { 0xFFFFu }, { SP_MAX_WORLDS + 1u }, { 0xFFFFFFFFu } };
@@ -452,7 +443,7 @@ int RobustInvalidBox( void )
 		}
 		// An id from another world names a slot of that world: it is refused here unless this world happens to
 		// have a live box with the same bits (box ids do not say which world they belong to).
-		spWorldId other = NewWorld( d );
+		spWorldId other = TestWorld( d );
 		spBoxId foreign;
 		for ( int i = 0; i < 20; ++i )
 			ENSURE_OK( spWorld_AddBox( other, min, max, &foreign ) );
@@ -548,7 +539,7 @@ int RobustCapacityLimit( void )
 {
 	// Fill a 1D world to SP_MAX_BOXES (about 150 MB): the next add fails and changes nothing; a removal makes
 	// room again.
-	spWorldId w = NewWorld( 1 );
+	spWorldId w = TestWorld( 1 );
 	ENSURE_OK( spWorld_Reserve( w, SP_MAX_BOXES ) );
 	spBoxId id = sp_nullBoxId, last = sp_nullBoxId;
 	for ( int i = 0; i < SP_MAX_BOXES; ++i )
@@ -906,7 +897,7 @@ int RobustExtremeFiniteBounds( void )
 	const int nv = (int)( sizeof( values ) / sizeof( values[0] ) );
 	for ( int d = 1; d <= SP_MAX_DIMENSIONS; ++d )
 	{
-		spWorldId w = NewWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		Rng rng = { 4000u + (uint32_t)d };
@@ -965,7 +956,7 @@ int RobustSoakChurn( void )
 		STALE_RING = 4096
 	};
 	const int d = 2;
-	spWorldId w = NewWorld( d );
+	spWorldId w = TestWorld( d );
 	Mirror m;
 	MirrorInit( &m, d );
 	Rng rng = { 2024 };

@@ -6,18 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-static spWorldId MakeWorld( int dimensions )
-{
-	spWorldDef def = spDefaultWorldDef();
-	def.dimensions = dimensions;
-	spWorldId id = sp_nullWorldId;
-	spCreateWorld( &def, &id );
-	return id;
-}
-
 int IdsAreGenerational( void )
 {
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
 	spBoxId a, b;
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
@@ -46,7 +37,7 @@ int IdsAreGenerational( void )
 
 int StaleAndForeignIdsAreRejected( void )
 {
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
 	spBoxId a, b;
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
@@ -102,7 +93,7 @@ static int SameSnapshot( const Snapshot* x, const Snapshot* y )
 
 int BadInputChangesNothing( void )
 {
-	spWorldId w = MakeWorld( 3 );
+	spWorldId w = TestWorld( 3 );
 	float min[3] = { 0, 0, 0 }, max[3] = { 1, 1, 1 };
 	spBoxId a, b, out = { 77 };
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
@@ -175,7 +166,7 @@ int OutOfMemoryChangesNothing( void )
 	{
 		spSetAllocator( FailingRealloc );
 		sp_allocsLeft = -1;
-		spWorldId w = MakeWorld( 2 );
+		spWorldId w = TestWorld( 2 );
 		Rng rng = { 7 };
 		Mirror m;
 		MirrorInit( &m, 2 );
@@ -246,7 +237,7 @@ int WorldRegistry( void )
 
 int InvalidBoundsViewRejectsFrame( void )
 {
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float min[2] = { 0, 0 }, max[2] = { 2, 2 };
 	spBoxId a, b;
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
