@@ -326,8 +326,8 @@ static const uint8_t spHitLanes[16][16] __attribute__( ( aligned( 16 ) ) ) = {
 // written as two vectors
 SP_FORCE_INLINE void spStoreHits( uint32_t* out, uint32_t i, uint32_t j, int bits )
 {
-	const v128_t places = wasm_i8x16_swizzle( wasm_i32x4_add( wasm_i32x4_splat( (int32_t)j ), wasm_i32x4_make( 0, 1, 2, 3 ) ),
-											  wasm_v128_load( spHitLanes[bits] ) );
+	const v128_t lanes = wasm_i32x4_add( wasm_i32x4_splat( (int32_t)j ), wasm_i32x4_make( 0, 1, 2, 3 ) );
+	const v128_t places = wasm_i8x16_swizzle( lanes, wasm_v128_load( spHitLanes[bits] ) );
 	const v128_t is = wasm_i32x4_splat( (int32_t)i );
 	wasm_v128_store( out, wasm_i32x4_shuffle( is, places, 0, 4, 1, 5 ) );
 	wasm_v128_store( out + 4, wasm_i32x4_shuffle( is, places, 2, 6, 3, 7 ) );

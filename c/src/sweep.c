@@ -13,8 +13,8 @@
 // Sweep one slab of the moving boxes' index into `found` as place pairs (i, j), i < j: places of entries in the
 // index, so the pairs come out sorted. A pair is reported only in the first slab both boxes touch. `filtered` is 0
 // when every filter accepts every pair (spValidate's allPair): no per-pair lookups then.
-SP_FORCE_INLINE int spSweepSlab( const spWorld* w, spPairArray* found, int begin, int end, int slab, int d, int filtered,
-								 int* tests )
+SP_FORCE_INLINE int spSweepSlab( const spWorld* w, spPairArray* found, int begin, int end, int slab, int d,
+								 int filtered, int* tests )
 {
 	const int stride = 2 * d;
 	const spIndex* index = &w->dynamicIndex;

@@ -141,10 +141,6 @@ SP_COLD static spResult spReject( spWorld* w, int slot, spResult r )
 	return r;
 }
 
-// Validate every live box and gather the moving boxes' statistics. Sets *staticChanged when a static box was
-// added, removed, switched or moved since the static index was built, and *allPair when no box has a filter
-// (every filter accepts every other), so the sweep can skip the per-pair filter lookups.
-// Changes nothing else.
 spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* allPair )
 {
 	const int d = w->dimensions;
@@ -225,7 +221,6 @@ spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* al
 	return sp_resultOk;
 }
 
-// Drop removed and now-static slots from the order of the moving boxes, keeping it in order.
 void spCompactOrder( spWorld* w )
 {
 	if ( !w->orderDirty )

@@ -227,7 +227,8 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += (size_t)w->orderCapacity * sizeof( int );
 	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
-	n += spBuildScratchByteCount( &w->buildScratch, w->stride ) + spRefreshScratchByteCount( &w->refreshScratch, w->stride );
+	n += spBuildScratchByteCount( &w->buildScratch, w->stride ) +
+		 spRefreshScratchByteCount( &w->refreshScratch, w->stride );
 	n += (size_t)( w->pairStartCapacity + w->pairHistogramCapacity ) * sizeof( int ) +
 		 (size_t)w->sweepColumnsCapacity * sizeof( float );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
