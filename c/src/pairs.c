@@ -3,6 +3,7 @@
 // pairs over a refreshed index, and the assembly of the update's public pairs and events.
 #include "pairs.h"
 
+#include "refresh.h"
 #include "world.h"
 
 #include <string.h>

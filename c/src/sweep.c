@@ -4,6 +4,7 @@
 // filter one that tests four candidates at a time on simd.h's primitives.
 #include "sweep.h"
 
+#include "index.h"
 #include "simd.h"
 #include "world.h"
 

@@ -16,6 +16,7 @@
 #include "update.h"
 
 #include "build.h"
+#include "index.h"
 #include "pairs.h"
 #include "refresh.h"
 #include "sweep.h"
