@@ -246,3 +246,27 @@ spWorldId TestWorld( int dimensions )
 	spCreateWorld( &def, &id );
 	return id;
 }
+
+TestAllocator testAllocator = { 0, -1, 0 };
+
+void* TestRealloc( void* p, size_t size )
+{
+	if ( size == 0 )
+	{
+		free( p );
+		return NULL;
+	}
+	const int n = testAllocator.count++;
+	const int failAt = testAllocator.failAt;
+	if ( failAt >= 0 && ( n == failAt || ( testAllocator.keepFailing && n > failAt ) ) )
+	{
+		return NULL;
+	}
+	return realloc( p, size );
+}
+
+void TestFailAt( int k )
+{
+	testAllocator.count = 0;
+	testAllocator.failAt = k;
+}

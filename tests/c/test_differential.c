@@ -480,26 +480,14 @@ int ChurnFramesMatchBruteForce( void )
 	return 0;
 }
 
-// An allocator that counts the allocations and reallocations it is asked for.
-static int sp_allocations = 0;
-static void* CountingRealloc( void* p, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( p );
-		return NULL;
-	}
-	sp_allocations += 1;
-	return realloc( p, size );
-}
-
 int CoherentFramesDoNotAllocate( void )
 {
 	// Boxes drifting and bouncing inside the scene, as in a game: once the first frames have sized the world's
 	// arrays, refreshed frames allocate nothing, although the counts of entries and pairs waver from frame to frame
 	// (an array that shares its capacity with others, or one sized by the frame, reallocating on each new high would
 	// fail this).
-	spSetAllocator( CountingRealloc );
+	TestFailAt( -1 );
+	spSetAllocator( TestRealloc );
 	spWorldId w;
 	Mirror m;
 	Rng rng = { 11 };
@@ -527,12 +515,12 @@ int CoherentFramesDoNotAllocate( void )
 			}
 			WriteBox( w, &m, i );
 		}
-		sp_allocations = 0;
+		testAllocator.count = 0;
 		ENSURE_OK( spWorld_Update( w ) );
 		if ( frame >= 10 )
 		{
 			const spCounters c = spWorld_GetCounters( w );
-			allocations += sp_allocations;
+			allocations += testAllocator.count;
 			refreshed += c.refreshed;
 			lowPairs = c.pairs < lowPairs ? c.pairs : lowPairs;
 			highPairs = c.pairs > highPairs ? c.pairs : highPairs;

@@ -611,34 +611,10 @@ int RobustInvalidDef( void )
 	return 0;
 }
 
-// An allocator that fails one chosen allocation (counted from when it is armed).
-static int sp_failAt = -1;
-static int sp_allocCount = 0;
-static int sp_failures = 0;
-static void* FailOnce( void* p, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( p );
-		return NULL;
-	}
-	if ( sp_failAt >= 0 && sp_allocCount++ == sp_failAt )
-	{
-		sp_failures += 1;
-		return NULL;
-	}
-	return realloc( p, size );
-}
-
-static void Arm( int k )
-{
-	sp_failAt = k;
-	sp_allocCount = 0;
-}
-
 int RobustOutOfMemory( void )
 {
-	spSetAllocator( FailOnce );
+	testAllocator.keepFailing = 0;
+	spSetAllocator( TestRealloc );
 	// spCreateWorld, with and without reserved capacity: nothing leaks (LeakSanitizer, valgrind) and the registry
 	// entry is not used up
 	for ( int cap = 0; cap <= 1000; cap += 1000 )
@@ -648,9 +624,9 @@ int RobustOutOfMemory( void )
 			spWorldDef def = spDefaultWorldDef();
 			def.capacity = cap;
 			spWorldId out = { 1 };
-			Arm( k );
+			TestFailAt( k );
 			spResult r = spCreateWorld( &def, &out );
-			Arm( -1 );
+			TestFailAt( -1 );
 			if ( r == sp_resultOk )
 			{
 				ENSURE_OK( spDestroyWorld( out ) );
@@ -685,10 +661,10 @@ int RobustOutOfMemory( void )
 			// reserve
 			for ( int k = 0;; ++k )
 			{
-				Arm( k );
+				TestFailAt( k );
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_Reserve( w, 64 << ( 2 * round ) );
-				Arm( -1 );
+				TestFailAt( -1 );
 				int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 				if ( r == sp_resultOk )
 					break;
@@ -706,10 +682,10 @@ int RobustOutOfMemory( void )
 					max[a] = min[a] + RngFloat( &rng ) * 20.0f;
 				}
 				spBoxId id;
-				Arm( i % 3 == 0 ? 0 : -1 );
+				TestFailAt( i % 3 == 0 ? 0 : -1 );
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_AddBox( w, min, max, &id );
-				Arm( -1 );
+				TestFailAt( -1 );
 				if ( r == sp_resultOutOfMemory )
 				{
 					State after = Capture( w, s.ids, s.idCount );
@@ -739,10 +715,10 @@ int RobustOutOfMemory( void )
 			}
 			for ( int k = 0;; ++k )
 			{
-				Arm( k );
+				TestFailAt( k );
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_Update( w );
-				Arm( -1 );
+				TestFailAt( -1 );
 				int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 				if ( r == sp_resultOk )
 					break;
@@ -773,10 +749,10 @@ int RobustOutOfMemory( void )
 					const float* values = NULL;
 					const uint32_t* refs = NULL;
 					int count = -1;
-					Arm( k );
+					TestFailAt( k );
 					State before = Capture( w, s.ids, s.idCount );
 					spResult r = spWorld_GetEndpoints( w, axis, &values, &refs, &count );
-					Arm( -1 );
+					TestFailAt( -1 );
 					int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 					if ( r == sp_resultOk )
 					{

@@ -142,30 +142,16 @@ int BadInputChangesNothing( void )
 	return 0;
 }
 
-// An allocator that fails after a set number of allocations.
-static int sp_allocsLeft = -1;
-static void* FailingRealloc( void* p, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( p );
-		return NULL;
-	}
-	if ( sp_allocsLeft == 0 )
-		return NULL;
-	if ( sp_allocsLeft > 0 )
-		sp_allocsLeft -= 1;
-	return realloc( p, size );
-}
-
 int OutOfMemoryChangesNothing( void )
 {
 	// For every allocation point k of a scenario, fail allocation k and check that the failed call reports
 	// sp_resultOutOfMemory and leaves the observable state as it was; then let it succeed.
 	for ( int k = 0; k < 40; ++k )
 	{
-		spSetAllocator( FailingRealloc );
-		sp_allocsLeft = -1;
+		// allocation k fails, and every one after it until the failure is seen
+		testAllocator.keepFailing = 1;
+		TestFailAt( -1 );
+		spSetAllocator( TestRealloc );
 		spWorldId w = TestWorld( 2 );
 		Rng rng = { 7 };
 		Mirror m;
@@ -175,7 +161,7 @@ int OutOfMemoryChangesNothing( void )
 		for ( int step = 0; step < 6; ++step )
 		{
 			// add a batch of boxes, then update; allocation k (counted from this step) fails
-			sp_allocsLeft = k;
+			TestFailAt( k );
 			for ( int i = 0; i < 40; ++i )
 			{
 				float x = RngFloat( &rng ) * 10, y = RngFloat( &rng ) * 10;
@@ -188,7 +174,7 @@ int OutOfMemoryChangesNothing( void )
 				{
 					Snap( w, &after );
 					ENSURE( SameSnapshot( &before, &after ) );
-					sp_allocsLeft = -1;
+					TestFailAt( -1 );
 					ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
 				}
 				ENSURE_OK( r == sp_resultOutOfMemory ? sp_resultOk : r );
@@ -201,13 +187,13 @@ int OutOfMemoryChangesNothing( void )
 			{
 				Snap( w, &after );
 				ENSURE( SameSnapshot( &before, &after ) );
-				sp_allocsLeft = -1;
+				TestFailAt( -1 );
 				r = spWorld_Update( w );
 			}
 			ENSURE_OK( r );
 			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
 		}
-		sp_allocsLeft = -1;
+		TestFailAt( -1 );
 		ENSURE_OK( spDestroyWorld( w ) );
 		spSetAllocator( NULL );
 		MirrorFree( &m );
