@@ -3,7 +3,7 @@
 // them (validate.c's 2D statistics, sweep.c's 2D sweep, refresh.c's 2D entry pass) are written once. The vector
 // targets use the compilers' vector extensions, so the arithmetic is shared and only what has no portable form
 // (a mask's bits, writing the hits' pairs) is per instruction set. SP_SIMD=0 (cmake -DSP_SIMD=OFF) selects the
-// scalar block on any target; the tests run on that build too.
+// scalar block on any target; the tests run on that build too. todo: a NEON block (other targets take the scalar one).
 //
 // spF4: four floats; spM4: four lane masks (all ones or zero); spD2: two doubles. Lane k of a box loaded from the
 // slot layout of a 2D world is (min x, min y, max x, max y)[k].
