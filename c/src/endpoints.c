@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Persistent sorted endpoint lists, one per axis, for callers that want to see the sort (the demo page draws
 // them). Kept between calls and re-sorted by insertion sort: O(n + swaps) after coherent motion.
-#include "core.h"
+#include "endpoints.h"
 
-#include <stdlib.h>
+#include "world.h"
+
+#include <string.h>
 
 // Endpoint order: by value, and at equal values a min before a max, so touching boxes overlap.
 static inline int spEndpointLess( float v, uint32_t ref, float w, uint32_t wref )
@@ -11,23 +13,53 @@ static inline int spEndpointLess( float v, uint32_t ref, float w, uint32_t wref 
 	return v < w || ( v == w && ( ref & 1u ) < ( wref & 1u ) );
 }
 
-static spEndpointList* sp_sortList;
-
-static int spCompareEndpoints( const void* x, const void* y )
+// Sort the places [0, n) of a list by endpoint order, stably (a bottom-up merge sort through `temp`, n ints): the
+// order of qsort with ties broken by place, with no comparison context in a global.
+static void spSortEndpointPlaces( const spEndpointList* l, int* places, int* temp, int n )
 {
-	int i = *(const int*)x, j = *(const int*)y;
-	const spEndpointList* l = sp_sortList;
-	if ( spEndpointLess( l->values[i], l->refs[i], l->values[j], l->refs[j] ) )
-		return -1;
-	if ( spEndpointLess( l->values[j], l->refs[j], l->values[i], l->refs[i] ) )
-		return 1;
-	return i < j ? -1 : i > j;
+	int* src = places;
+	int* dst = temp;
+	for ( int width = 1; width < n; width *= 2 )
+	{
+		for ( int lo = 0; lo < n; lo += 2 * width )
+		{
+			const int mid = lo + width < n ? lo + width : n;
+			const int hi = lo + 2 * width < n ? lo + 2 * width : n;
+			int i = lo, j = mid, k = lo;
+			while ( i < mid && j < hi )
+			{
+				const int x = src[i], y = src[j];
+				// y first only when it is strictly less: equal endpoints keep their places' order
+				if ( spEndpointLess( l->values[y], l->refs[y], l->values[x], l->refs[x] ) )
+				{
+					dst[k++] = y;
+					++j;
+				}
+				else
+				{
+					dst[k++] = x;
+					++i;
+				}
+			}
+			while ( i < mid )
+				dst[k++] = src[i++];
+			while ( j < hi )
+				dst[k++] = src[j++];
+		}
+		int* t = src;
+		src = dst;
+		dst = t;
+	}
+	if ( src != places )
+	{
+		memcpy( places, src, sizeof( int ) * (size_t)n );
+	}
 }
 
 spResult spUpdateEndpoints( spWorld* w, int axis )
 {
 	// Bounds written through the view are unchecked until now. Validate every live box before touching the list:
-	// NaN would make the comparisons inconsistent (qsort's behaviour is then undefined), and a rejected call must
+	// NaN would make the comparisons inconsistent (the sort's order then undefined), and a rejected call must
 	// change nothing.
 	const int d = w->dimensions;
 	const int stride = w->stride;
@@ -50,14 +82,10 @@ spResult spUpdateEndpoints( spWorld* w, int axis )
 	if ( w->endpointsVersion[axis] != w->structureVersion || list->count != 2 * w->boxCount )
 	{
 		// membership changed: room for every live box first, so failure changes nothing
-		int cap = list->capacity;
-		if ( !spGrow( (void**)&list->values, &cap, 2 * w->slotCount, sizeof( float ) ) )
+		const spArray arrays[] = { { (void**)&list->values, sizeof( float ), 1 },
+								   { (void**)&list->refs, sizeof( uint32_t ), 1 } };
+		if ( !spGrowArrays( &list->capacity, 2 * w->slotCount, arrays, 2 ) )
 			return sp_resultOutOfMemory;
-		cap = list->capacity;
-		if ( !spGrow( (void**)&list->refs, &cap, 2 * w->slotCount, sizeof( uint32_t ) ) )
-			return sp_resultOutOfMemory;
-		if ( 2 * w->slotCount > list->capacity )
-			list->capacity = 2 * w->slotCount;
 		int n = 0;
 		for ( int i = 0; i < list->count; ++i )
 		{
@@ -110,19 +138,20 @@ spResult spUpdateEndpoints( spWorld* w, int axis )
 	{
 		// far from sorted (many boxes added, or a jump): sort an index permutation instead
 		int* index = spRealloc( NULL, sizeof( int ) * (size_t)n + 1 );
+		int* temp = spRealloc( NULL, sizeof( int ) * (size_t)n + 1 );
 		float* v2 = spRealloc( NULL, sizeof( float ) * (size_t)n + 1 );
 		uint32_t* r2 = spRealloc( NULL, sizeof( uint32_t ) * (size_t)n + 1 );
-		if ( index == NULL || v2 == NULL || r2 == NULL )
+		if ( index == NULL || temp == NULL || v2 == NULL || r2 == NULL )
 		{
 			spFree( index );
+			spFree( temp );
 			spFree( v2 );
 			spFree( r2 );
 			return sp_resultOutOfMemory;
 		}
 		for ( int i = 0; i < n; ++i )
 			index[i] = i;
-		sp_sortList = list;
-		qsort( index, (size_t)n, sizeof( int ), spCompareEndpoints );
+		spSortEndpointPlaces( list, index, temp, n );
 		for ( int i = 0; i < n; ++i )
 		{
 			v2[i] = values[index[i]];
@@ -134,6 +163,7 @@ spResult spUpdateEndpoints( spWorld* w, int axis )
 			refs[i] = r2[i];
 		}
 		spFree( index );
+		spFree( temp );
 		spFree( v2 );
 		spFree( r2 );
 	}

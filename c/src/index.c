@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The slab index: boxes sorted along one axis, bucketed into slabs along a second. Built by the update for the
-// moving boxes (then swept for pairs) and for the static boxes (then queried), and read by the public queries.
-#include "core.h"
+// The slab index: boxes sorted along one axis, bucketed into slabs along a second. Its plan (the axes and the
+// slabs), its memory, and the overlap query that the static boxes' pairs and the public queries use. Built by
+// build.c, refreshed by refresh.c.
+#include "index.h"
+
+#include "world.h"
 
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-
-// Up to this many boxes, spBuildIndex sorts them all at once (see there).
-#ifndef SP_GLOBAL_SORT_MAX
-#define SP_GLOBAL_SORT_MAX ( 1 << 15 )
-#endif
 
 void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stickyAxis, int* axis, int* slabAxis )
 {
@@ -44,321 +42,29 @@ void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stic
 	*slabAxis = second;
 }
 
-void spFreeIndex( spIndex* index )
+SP_COLD void spFreeIndex( spIndex* index )
 {
 	spFree( index->entries );
 	spFree( index->ids );
 	spFree( index->slabFloor );
 	spFree( index->slabStart );
 	spFree( index->slabMaxWidth );
-	spFree( index->range );
-	spFree( index->packed );
-	spFree( index->packedIds );
-	spFree( index->packedOrigins );
-	spFree( index->incoming );
-	spFree( index->incomingIds );
-	spFree( index->remap );
-	spFree( index->previousIds );
-	spFree( index->incomingSlabs );
-	spFree( index->sortKeys );
-	spFree( index->sortTemp );
-	spFree( index->sortOrder );
 	memset( index, 0, sizeof( *index ) );
 	index->axis = -1;
 	index->slabAxis = -1;
 }
 
-size_t spIndexByteCount( const spIndex* index, int stride )
+SP_COLD size_t spIndexByteCount( const spIndex* index, int stride )
 {
 	return (size_t)index->entryCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
-		   (size_t)index->slabCapacity * ( sizeof( int ) + 2 * sizeof( float ) ) +
-		   (size_t)index->rangeCapacity * sizeof( int ) +
-		   (size_t)index->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
-		   (size_t)index->incomingCapacity * 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
-		   (size_t)index->remapCapacity * sizeof( int ) + (size_t)index->previousIdsCapacity * sizeof( uint32_t ) +
-		   (size_t)index->incomingCapacity * sizeof( int ) +
-		   (size_t)index->sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) );
-}
-
-// The smallest float v with spSlabOf(v) >= s, for 1 <= s < slabCount: a bisection over the floats in order (their
-// bit patterns mapped to ordered integers), so it agrees with spSlabOf's rounding exactly.
-static float spSlabFloor( const spIndex* index, int s )
-{
-	// spSlabOf(-INFINITY) = 0 < s <= spSlabOf(+INFINITY)
-	uint32_t lo = spFloatToKey( -INFINITY ), hi = spFloatToKey( INFINITY );
-	while ( hi - lo > 1u )
-	{
-		const uint32_t mid = lo + ( hi - lo ) / 2u;
-		if ( spSlabOf( index, spKeyToFloat( mid ) ) >= s )
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return spKeyToFloat( hi );
+		   (size_t)index->slabCapacity * ( sizeof( int ) + 2 * sizeof( float ) );
 }
 
 bool spReserveEntries( spIndex* index, int n, int stride )
 {
-	const int target = spGrownCapacity( index->entryCapacity, n );
-	int cap = index->entryCapacity * stride;
-	if ( !spGrow( (void**)&index->entries, &cap, target * stride, sizeof( float ) ) )
-		return false;
-	cap = index->entryCapacity;
-	if ( !spGrow( (void**)&index->ids, &cap, target, sizeof( uint32_t ) ) )
-		return false;
-	index->entryCapacity = target;
-	return true;
-}
-
-bool spReservePacked( spIndex* index, int n, int stride )
-{
-	const int target = spGrownCapacity( index->packedCapacity, n );
-	int cap = index->packedCapacity * stride;
-	if ( !spGrow( (void**)&index->packed, &cap, target * stride, sizeof( float ) ) )
-		return false;
-	cap = index->packedCapacity;
-	if ( !spGrow( (void**)&index->packedIds, &cap, target, sizeof( uint32_t ) ) )
-		return false;
-	cap = index->packedCapacity;
-	if ( !spGrow( (void**)&index->packedOrigins, &cap, target, sizeof( int ) ) )
-		return false;
-	index->packedCapacity = target;
-	return true;
-}
-
-// The slab range of each box of `slots` (range[2i], range[2i + 1]) and the entry count of each slab s in
-// counts[s + 1] (counts has slabCount + 2 elements). Reads the bounds in the order of `slots`. Most boxes touch
-// one or two slabs: the second is counted without a branch, as spScatterSlabs writes it.
-static void spCountSlabs( const spIndex* plan, const float* bounds, const int* slots, int n, int stride, int d,
-						  int* range, int* counts )
-{
-	if ( plan->slabAxis < 0 )
-	{
-		memset( range, 0, sizeof( int ) * 2 * (size_t)n );
-		counts[1] = n;
-		return;
-	}
-	const int lo = plan->slabAxis, hi = d + plan->slabAxis;
-	for ( int i = 0; i < n; ++i )
-	{
-		const float* b = bounds + (size_t)slots[i] * stride;
-		const int s0 = spSlabOf( plan, b[lo] );
-		const int s1 = spSlabOf( plan, b[hi] );
-		range[2 * i] = s0;
-		range[2 * i + 1] = s1;
-		counts[s0 + 1] += 1;
-		counts[s0 + 2] += s1 > s0;
-		for ( int s = s0 + 2; s <= s1; ++s )
-		{
-			counts[s + 1] += 1;
-		}
-	}
-}
-
-// Copy each box of `slots` (in the order of `perm`, or as they are), in entry layout, into every slab it touches,
-// at cursor[s] in `e` and `ids` (the next place of slab s), and track each slab's largest extent on the sweep
-// axis. The copy into a second slab is written unconditionally, to the spare entry at `spare` when there is none.
-static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* index, const spWorld* world,
-																	  const int* slots, const int* perm,
-																	  const int* range, int n, int d, int axis,
-																	  int* cursor, int spare, float* e, uint32_t* ids )
-{
-	const int stride = 2 * d;
-	const float* bounds = world->bounds;
-	const uint32_t* worldIds = world->ids;
-	float* maxWidth = index->slabMaxWidth;
-	for ( int k = 0; k < n; ++k )
-	{
-		const int i = perm != NULL ? perm[k] : k;
-		const int slot = slots[i];
-		float box[2 * SP_MAX_DIMENSIONS];
-		spPackBox( box, bounds + (size_t)slot * stride, d, axis );
-		const float width = box[1] - box[0];
-		const int s0 = range[2 * i];
-		const int s1 = range[2 * i + 1];
-		const uint32_t id = worldIds[slot];
-		const int two = s1 > s0;
-		const int dst0 = cursor[s0]++;
-		const int next = cursor[s0 + 1];
-		const int dst1 = two ? next : spare;
-		cursor[s0 + 1] = next + two;
-		// whole-record copies (one or two vector stores each), not a store per float
-		memcpy( e + (size_t)dst0 * stride, box, sizeof( float ) * (size_t)stride );
-		memcpy( e + (size_t)dst1 * stride, box, sizeof( float ) * (size_t)stride );
-		ids[dst0] = id;
-		ids[dst1] = id;
-		maxWidth[s0] = width > maxWidth[s0] ? width : maxWidth[s0];
-		const int w1 = two ? s0 + 1 : s0;
-		maxWidth[w1] = width > maxWidth[w1] ? width : maxWidth[w1];
-		for ( int s = s0 + 2; s <= s1; ++s )
-		{
-			const int dst = cursor[s]++;
-			memcpy( e + (size_t)dst * stride, box, sizeof( float ) * (size_t)stride );
-			ids[dst] = id;
-			maxWidth[s] = width > maxWidth[s] ? width : maxWidth[s];
-		}
-	}
-}
-
-// Sort each slab's entries of the packed scratch by min on the sweep axis into the index's entries. A slab of a
-// few thousand entries fits in cache: its keys are sorted with their places (spSortKeys), then its records are
-// gathered in that order.
-static void spSortSlabs( spIndex* index, int stride )
-{
-	const float* packed = index->packed;
-	const uint32_t* packedIds = index->packedIds;
-	float* keys = index->sortKeys;
-	int* order = index->sortOrder;
-	int* orderTemp = index->sortOrder + index->sortCapacity;
-	for ( int s = 0; s < index->slabCount; ++s )
-	{
-		const int base = index->slabStart[s];
-		const int m = index->slabStart[s + 1] - base;
-		for ( int k = 0; k < m; ++k )
-		{
-			keys[k] = packed[(size_t)( base + k ) * stride];
-		}
-		spSortKeys( keys, m, order, orderTemp, index->sortTemp );
-		float* e = index->entries + (size_t)base * stride;
-		uint32_t* ids = index->ids + base;
-		for ( int k = 0; k < m; ++k )
-		{
-			const int from = base + order[k];
-			const float* p = packed + (size_t)from * stride;
-			for ( int c = 0; c < stride; ++c )
-				e[(size_t)k * stride + c] = p[c];
-			ids[k] = packedIds[from];
-		}
-	}
-}
-
-bool spBuildIndex( spIndex* index, const spWorld* world, const int* slots, int n, int axis, int slabAxis,
-				   const spAxisStats* stats )
-{
-	const int d = world->dimensions;
-	const int stride = 2 * d;
-
-	// The new layout is planned in `plan` and in scratch, and the index is written only after every allocation
-	// has succeeded: a failed build leaves the previous index whole (realloc keeps contents), so queries after a
-	// failed update still see the boxes of the last update.
-	spIndex plan = *index;
-	plan.axis = axis;
-	plan.slabAxis = -1;
-	plan.slabCount = 1;
-	plan.slabLo = 0.0f;
-	plan.slabScale = 0.0f;
-
-	spPlanSlabs( stats, n, axis, slabAxis, &plan.slabCount, &plan.slabAxis, &plan.slabLo, &plan.slabScale );
-	const int slabCount = plan.slabCount;
-	// the slab axis in the entry layout: after the sweep axis, the other axes in increasing order
-	const int slabAt = plan.slabAxis < 0 ? 0 : 2 + 2 * ( plan.slabAxis < axis ? plan.slabAxis : plan.slabAxis - 1 );
-
-	// scratch: first and last slab per box, then the entry count per slab
-	if ( !spGrow( (void**)&index->range, &index->rangeCapacity, 2 * n + slabCount + 2, sizeof( int ) ) )
-		return false;
-	int* range = index->range;
-	int* counts = index->range + 2 * n;
-	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
-	spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
-	int largest = 0;
-	for ( int s = 0; s < slabCount; ++s )
-	{
-		largest = counts[s + 1] > largest ? counts[s + 1] : largest;
-		counts[s + 1] += counts[s];
-	}
-	const int entries = counts[slabCount];
-
-	const int slabTarget = spGrownCapacity( index->slabCapacity, 2 * ( slabCount + 1 ) );
-	int cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabStart, &cap, slabTarget, sizeof( int ) ) )
-		return false;
-	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabMaxWidth, &cap, slabTarget, sizeof( float ) ) )
-		return false;
-	cap = index->slabCapacity;
-	if ( !spGrow( (void**)&index->slabFloor, &cap, slabTarget, sizeof( float ) ) )
-		return false;
-	index->slabCapacity = slabTarget;
-	// Few boxes (their bounds fit in cache): every box sorted at once, then copied into its slabs in that order,
-	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
-	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
-	const int global = n <= SP_GLOBAL_SORT_MAX;
-	const int sortCount = global ? n : largest;
-	// padding after the last entry: the spare entry of spScatterSlabs
-	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING, stride ) ||
-		 ( !global && !spReservePacked( index, entries + SP_INDEX_PADDING, stride ) ) )
-		return false;
-	// two per key
-	const int sortTarget = spGrownCapacity( index->sortCapacity, sortCount );
-	cap = index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortKeys, &cap, sortTarget, sizeof( float ) ) )
-		return false;
-	cap = 2 * index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortTemp, &cap, 2 * sortTarget, sizeof( uint32_t ) ) )
-		return false;
-	cap = 2 * index->sortCapacity;
-	if ( !spGrow( (void**)&index->sortOrder, &cap, 2 * sortTarget, sizeof( int ) ) )
-		return false;
-	index->sortCapacity = sortTarget;
-	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
-	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
-
-	// Commit.
-	index->axis = plan.axis;
-	index->slabAxis = plan.slabAxis;
-	index->slabCount = slabCount;
-	index->slabLo = plan.slabLo;
-	index->slabScale = plan.slabScale;
-	index->slabAt = slabAt;
-	index->slabFloor[0] = -INFINITY;
-	for ( int s = 1; s < slabCount; ++s )
-	{
-		index->slabFloor[s] = spSlabFloor( index, s );
-	}
-	int* start = index->slabStart;
-	int* cursor = index->slabStart + slabCount + 1;
-	float* maxWidth = index->slabMaxWidth;
-	memcpy( start, counts, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	for ( int s = 0; s <= slabCount; ++s ) // and the spare one
-		maxWidth[s] = 0.0f;
-
-	memcpy( cursor, start, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	const int* perm = NULL;
-	float* e = index->packed;
-	uint32_t* ids = index->packedIds;
-	if ( global )
-	{
-		for ( int i = 0; i < n; ++i )
-		{
-			index->sortKeys[i] = world->bounds[(size_t)slots[i] * stride + axis];
-		}
-		if ( n > 0 )
-		{
-			spSortKeys( index->sortKeys, n, index->sortOrder, index->sortOrder + n, index->sortTemp );
-		}
-		perm = index->sortOrder;
-		e = index->entries;
-		ids = index->ids;
-	}
-	// a copy of the loop per common dimension count (the record copies are then a few moves)
-	switch ( d )
-	{
-		case 2:
-			spScatterSlabs( index, world, slots, perm, range, n, 2, axis, cursor, entries, e, ids );
-			break;
-		case 3:
-			spScatterSlabs( index, world, slots, perm, range, n, 3, axis, cursor, entries, e, ids );
-			break;
-		default:
-			spScatterSlabs( index, world, slots, perm, range, n, d, axis, cursor, entries, e, ids );
-			break;
-	}
-	index->entryCount = entries;
-	if ( !global )
-	{
-		spSortSlabs( index, stride );
-	}
-	return true;
+	const spArray arrays[] = { { (void**)&index->entries, sizeof( float ), stride },
+							   { (void**)&index->ids, sizeof( uint32_t ), 1 } };
+	return spGrowArrays( &index->entryCapacity, spGrownCapacity( index->entryCapacity, n ), arrays, 2 );
 }
 
 void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* slabCount, int* planAxis, float* lo,

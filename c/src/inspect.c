@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Read-only access to the engine's index, for callers that draw it (the demo page's slab view).
-#include "core.h"
+#include "index.h"
+#include "world.h"
 
 #include <math.h>
 

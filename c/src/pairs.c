@@ -1,251 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Pair lists: sorting the pairs a sweep found, and diffing two sorted lists into began and ended events.
-#include "core.h"
+// Pair lists and events: the diff of two sorted lists into began and ended, the carry of the last update's place
+// pairs over a refreshed index, and the assembly of the update's public pairs and events.
+#include "pairs.h"
 
-#include <stdlib.h>
+#include "refresh.h"
+#include "world.h"
+
 #include <string.h>
 
-#define SP_PAIR_RADIX_BITS 11
-#define SP_PAIR_SMALL_RUN 32
-#define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
-#define SP_PAIR_COUNTING_BLOCK 1024
-
-// Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
-static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
-{
-	int sum = 0;
-	for ( int b = 0; b < buckets; ++b )
-	{
-		int c = hist[b];
-		hist[b] = sum;
-		sum += c;
-	}
-	const uint32_t mask = (uint32_t)buckets - 1u;
-	shift += SP_GENERATION_BITS;
-	for ( int i = 0; i < count; ++i )
-	{
-		const spPair p = in[i];
-		const uint32_t key = high ? p.b : p.a;
-		out[hist[( key >> shift ) & mask]++] = p;
-	}
-}
-
-// Sort a run of pairs with one a by the slot of b, stably: insertion sort for short runs (the usual case: a box
-// has a few pairs), LSD radix sort through `scratch` (room for `count` pairs) for long ones, so a box that
-// overlaps thousands of others costs O(count), not O(count^2).
-static void spSortRunByB( spPair* run, int count, spPair* scratch )
-{
-	if ( count <= SP_PAIR_SMALL_RUN )
-	{
-		for ( int i = 1; i < count; ++i )
-		{
-			const spPair p = run[i];
-			int j = i;
-			for ( ; j > 0 && run[j - 1].b > p.b; --j )
-			{
-				run[j] = run[j - 1];
-			}
-			run[j] = p;
-		}
-		return;
-	}
-	enum
-	{
-		buckets = 1 << SP_PAIR_RADIX_BITS
-	};
-	const uint32_t mask = buckets - 1u;
-	spPair* src = run;
-	spPair* dst = scratch;
-	for ( int shift = 0; shift < 32 - SP_GENERATION_BITS; shift += SP_PAIR_RADIX_BITS )
-	{
-		int hist[buckets];
-		memset( hist, 0, sizeof( hist ) );
-		for ( int i = 0; i < count; ++i )
-		{
-			hist[( src[i].b >> ( SP_GENERATION_BITS + shift ) ) & mask] += 1;
-		}
-		// a digit that is the same for every pair changes nothing
-		if ( hist[( src[0].b >> ( SP_GENERATION_BITS + shift ) ) & mask] == count )
-		{
-			continue;
-		}
-		spScatterPairs( src, count, dst, hist, 1, shift, buckets );
-		spPair* t = src;
-		src = dst;
-		dst = t;
-	}
-	if ( src != run )
-	{
-		memcpy( run, src, sizeof( spPair ) * (size_t)count );
-	}
-}
-
-static void spRadixSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int slotCount )
-{
-	// LSD radix sort on the slots (ids compare in slot order, and a live slot has one id): by the slot of b,
-	// then stably by the slot of a. Each slot takes one pass of up to 11 bits or two passes: buckets few enough
-	// for the histograms and the scatter targets to stay in cache, and no comparison to mispredict.
-	int bits = 1;
-	while ( bits < 22 && ( 1 << bits ) < slotCount )
-	{
-		++bits;
-	}
-	const int lowBits = bits <= SP_PAIR_RADIX_BITS ? bits : bits / 2;
-	const int highBits = bits - lowBits;
-	// digits in pass order: b low, b high, a low, a high
-	static int hist[4][1 << SP_PAIR_RADIX_BITS];
-	const int digitBits[4] = { lowBits, highBits, lowBits, highBits };
-	const int digitShift[4] = { 0, lowBits, 0, lowBits };
-	for ( int k = 0; k < 4; ++k )
-	{
-		memset( hist[k], 0, sizeof( int ) * ( (size_t)1 << digitBits[k] ) );
-	}
-	const uint32_t lowMask = ( 1u << lowBits ) - 1u;
-	for ( int i = 0; i < count; ++i )
-	{
-		const uint32_t slotB = in[i].b >> SP_GENERATION_BITS;
-		const uint32_t slotA = in[i].a >> SP_GENERATION_BITS;
-		hist[0][slotB & lowMask] += 1;
-		hist[1][slotB >> lowBits] += 1;
-		hist[2][slotA & lowMask] += 1;
-		hist[3][slotA >> lowBits] += 1;
-	}
-	// a digit that is the same for every pair changes nothing
-	int passes[4];
-	int passCount = 0;
-	for ( int k = 0; k < 4 && count > 0; ++k )
-	{
-		const uint32_t key = k < 2 ? in[0].b : in[0].a;
-		const uint32_t digit = ( key >> ( SP_GENERATION_BITS + digitShift[k] ) ) & ( ( 1u << digitBits[k] ) - 1u );
-		if ( digitBits[k] > 0 && hist[k][digit] != count )
-		{
-			passes[passCount++] = k;
-		}
-	}
-	if ( passCount == 0 )
-	{
-		if ( count > 0 )
-		{
-			memcpy( out, in, sizeof( spPair ) * (size_t)count );
-		}
-		return;
-	}
-	// ping-pong between scratch and out so that the last pass writes out
-	const spPair* src = in;
-	spPair* dst = passCount % 2 == 1 ? out : scratch;
-	for ( int p = 0; p < passCount; ++p )
-	{
-		const int k = passes[p];
-		spScatterPairs( src, count, dst, hist[k], k < 2, digitShift[k], 1 << digitBits[k] );
-		src = dst;
-		dst = dst == out ? scratch : out;
-	}
-}
-
-// Counting sort of pairs whose slots of a are in [base, base + range) by that slot, then each run of one a by b.
-// `start` has room for range + 1 counters; `scratch` for `count` pairs.
-static void spCountingSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int base,
-								 int range )
-{
-	memset( start, 0, sizeof( int ) * ( (size_t)range + 1 ) );
-	for ( int i = 0; i < count; ++i )
-	{
-		start[( in[i].a >> SP_GENERATION_BITS ) - (uint32_t)base + 1] += 1;
-	}
-	for ( int s = 0; s < range; ++s )
-	{
-		start[s + 1] += start[s];
-	}
-	// scatter with start[s] as the cursor of slot s: afterwards start[s] is where slot s + 1's run begins
-	for ( int i = 0; i < count; ++i )
-	{
-		const spPair p = in[i];
-		out[start[( p.a >> SP_GENERATION_BITS ) - (uint32_t)base]++] = p;
-	}
-	// Each run of one a by b. Runs are usually a few pairs: one insertion pass over the whole list (a sequential
-	// read with a well-predicted branch), which gives up after a budget of moves for the per-run sort, so a long
-	// shuffled run (a box overlapping thousands) costs O(count), not O(count^2). Giving up leaves every run a
-	// permutation of itself.
-	long long budget = (long long)count + 4096;
-	for ( int i = 1; i < count && budget >= 0; ++i )
-	{
-		const spPair p = out[i];
-		if ( !( p.a == out[i - 1].a && p.b < out[i - 1].b ) )
-		{
-			continue;
-		}
-		int j = i;
-		do
-		{
-			out[j] = out[j - 1];
-			--j;
-		}
-		while ( j > 0 && out[j - 1].a == p.a && p.b < out[j - 1].b );
-		out[j] = p;
-		budget -= i - j;
-	}
-	if ( budget >= 0 )
-	{
-		return;
-	}
-	int begin = 0;
-	for ( int s = 0; s < range; ++s )
-	{
-		const int end = start[s];
-		if ( end - begin > 1 )
-		{
-			spSortRunByB( out + begin, end - begin, scratch );
-		}
-		begin = end;
-	}
-}
-
-void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int slotCount )
-{
-	// Ids compare in slot order (a live slot has one id). A counting sort by the slot of a (one pass to count, one
-	// to scatter), then each run of one a, usually a few pairs, by b. Above SP_PAIR_COUNTING_SLOTS slots the
-	// counters and the scatter targets no longer fit in cache: the pairs are first scattered by the high bits of
-	// the slot of a into blocks of SP_PAIR_COUNTING_BLOCK slots, and each block (a few thousand pairs) is sorted
-	// so in cache. A few pairs among many slots (the began and ended events of a coherent frame), where clearing
-	// and summing a counter per slot would cost more than the pairs, take the radix sort.
-	if ( count < slotCount / 4 )
-	{
-		spRadixSortPairs( in, count, out, scratch, slotCount );
-		return;
-	}
-	if ( slotCount <= SP_PAIR_COUNTING_SLOTS )
-	{
-		spCountingSortPairs( in, count, out, scratch, start, 0, slotCount );
-		return;
-	}
-	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
-	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
-	memset( blockStart, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
-	for ( int i = 0; i < count; ++i )
-	{
-		blockStart[( in[i].a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK + 1] += 1;
-	}
-	for ( int k = 0; k < blocks; ++k )
-	{
-		blockStart[k + 1] += blockStart[k];
-	}
-	int* cursor = blockStart + blocks + 1;
-	memcpy( cursor, blockStart, sizeof( int ) * (size_t)blocks );
-	for ( int i = 0; i < count; ++i )
-	{
-		const spPair p = in[i];
-		scratch[cursor[( p.a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK]++] = p;
-	}
-	for ( int k = 0; k < blocks; ++k )
-	{
-		const int b0 = blockStart[k], b1 = blockStart[k + 1];
-		// the block's pairs, sorted from scratch into out; then scratch there is free for its long runs
-		spCountingSortPairs( scratch + b0, b1 - b0, out + b0, scratch + b0, start, k * SP_PAIR_COUNTING_BLOCK,
-							 SP_PAIR_COUNTING_BLOCK );
-	}
-}
-
-void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray* began, spPairArray* ended )
+// Out of line: inlined into both of its calls in spMakePairLists it cost 1.3 KB of wasm each, for one call per update.
+__attribute__( ( noinline ) ) void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray* began,
+												spPairArray* ended )
 {
 	int i = 0, j = 0, nb = 0, ne = 0;
 	const spPair* p = prev->data;
@@ -273,4 +38,182 @@ void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray*
 		b[nb++] = q[j++];
 	began->count = nb;
 	ended->count = ne;
+}
+
+// The id pair of a place pair, lower id first.
+static inline spPair spPlacePairToIds( const uint32_t* ids, spPair p )
+{
+	const uint32_t x = ids[p.a], y = ids[p.b];
+	spPair q = { x < y ? x : y, x < y ? y : x };
+	return q;
+}
+
+static void spPlacePairsToIds( const uint32_t* ids, const spPair* in, int count, spPair* out )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		out[i] = spPlacePairToIds( ids, in[i] );
+	}
+}
+
+// Carry the last update's place pairs over to the refreshed index's places (map->remap), lower place first,
+// into `carried`, sorted again as they are written (an insertion sort: boxes that swapped places within a slab
+// leave a few pairs out of order). A pair one of whose entries left its slab goes to `gone` as ids. Returns the
+// carried count; *goneCount is set.
+static int spCarryPlacePairs( const spRefreshScratch* map, const spPairArray* prev, spPair* carried, spPair* gone,
+							  int* goneCount )
+{
+	const int* remap = map->remap;
+	const spPair* in = prev->data;
+	const int count = prev->count;
+	int n = 0, g = 0;
+	uint64_t last = 0; // the key of carried[n - 1] (0 before the first: every key is at least 0)
+	for ( int k = 0; k < count; ++k )
+	{
+		const spPair p = in[k];
+		SP_ASSERT( p.a < (uint32_t)map->previousCount && p.b < (uint32_t)map->previousCount );
+		const int x = remap[p.a], y = remap[p.b];
+		if ( ( x | y ) < 0 )
+		{
+			gone[g++] = spPlacePairToIds( map->previousIds, p );
+			continue;
+		}
+		const spPair q = { (uint32_t)( x < y ? x : y ), (uint32_t)( x < y ? y : x ) };
+		const uint64_t key = spPairKey( q );
+		if ( key >= last )
+		{
+			// in order (nearly every pair): the key of the last one stays in a register
+			carried[n++] = q;
+			last = key;
+			continue;
+		}
+		int j = n++;
+		do
+		{
+			carried[j] = carried[j - 1];
+			--j;
+		}
+		while ( j > 0 && key < spPairKey( carried[j - 1] ) );
+		carried[j] = q;
+	}
+	*goneCount = g;
+	return n;
+}
+
+// Diff two sorted place pair lists of one index: pairs only in `q` to began, pairs only in `p` to ended, as id
+// pairs (appended at *beganCount and *endedCount). Writes every pair of `q` as ids to `out`, in its order.
+static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, const spPair* q, int qCount,
+							  spPair* out, spPair* began, int* beganCount, spPair* ended, int* endedCount )
+{
+	int i = 0, j = 0, nb = *beganCount, ne = *endedCount;
+	while ( i < pCount && j < qCount )
+	{
+		// equal pairs (nearly all on a coherent frame) compared as two words at once
+		uint64_t x, y;
+		memcpy( &x, p + i, sizeof( x ) );
+		memcpy( &y, q + j, sizeof( y ) );
+		if ( x == y )
+		{
+			out[j] = spPlacePairToIds( ids, q[j] );
+			++i;
+			++j;
+		}
+		else if ( spPairKey( p[i] ) < spPairKey( q[j] ) )
+		{
+			ended[ne++] = spPlacePairToIds( ids, p[i++] );
+		}
+		else
+		{
+			out[j] = spPlacePairToIds( ids, q[j] );
+			began[nb++] = out[j++];
+		}
+	}
+	while ( i < pCount )
+		ended[ne++] = spPlacePairToIds( ids, p[i++] );
+	while ( j < qCount )
+	{
+		out[j] = spPlacePairToIds( ids, q[j] );
+		began[nb++] = out[j++];
+	}
+	*beganCount = nb;
+	*endedCount = ne;
+}
+
+// The update's pair lists (pairs.h):
+// - When the index is a refresh of the last update's and neither update has pairs with static boxes, the last
+//   update's place pairs are carried to the new places and diffed with this update's; only the events are
+//   sorted by id, and the public pairs are this update's place pairs as ids, in place order.
+// - Otherwise this update's pairs are sorted by id (and the last update's too, when they were in place order)
+//   and diffed.
+bool spMakePairLists( spWorld* w )
+{
+	const int cur = w->current, nxt = 1 - cur;
+	const spIndex* index = &w->dynamicIndex;
+	spPairArray* prev = &w->pairs[cur];
+	spPairArray* next = &w->pairs[nxt];
+	const spPairArray* prevPlaces = &w->placePairs[cur];
+	const spPairArray* nextPlaces = &w->placePairs[nxt];
+	const int mp = nextPlaces->count, ms = w->found.count;
+	const int total = mp + ms;
+	const bool carry = w->placePairsVersion[cur] != 0 && w->placePairsVersion[cur] == w->remapFromVersion &&
+					   w->remapToVersion == w->indexVersion && w->staticPairCount[cur] == 0 && ms == 0;
+	// everything reserved first, so a failure leaves the last update's results in place
+	const int most = total > prev->count ? total : prev->count;
+	const int was = prevPlaces->count;
+	const int slots = w->slotCount;
+	if ( carry )
+	{
+		// carried pairs in found; began and ended candidates in eventScratch (began first), then sorted by id
+		// into began and ended through found
+		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, mp, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->began.data, &w->began.capacity, mp, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->ended.data, &w->ended.capacity, was, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, mp + was + 1, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
+			return false;
+		spPair* beganIn = w->eventScratch.data;
+		spPair* endedIn = w->eventScratch.data + mp;
+		int nb = 0, ne = 0;
+		const int carried = spCarryPlacePairs( &w->refreshScratch, prevPlaces, w->found.data, endedIn, &ne );
+		spDiffPlacePairs( index->ids, w->found.data, carried, nextPlaces->data, mp, next->data, beganIn, &nb, endedIn,
+						  &ne );
+		spSortPairs( beganIn, nb, w->began.data, w->found.data, w->pairStart, w->pairHistograms, slots );
+		spSortPairs( endedIn, ne, w->ended.data, w->found.data, w->pairStart, w->pairHistograms, slots );
+		w->began.count = nb;
+		w->ended.count = ne;
+		// a pair now reported in another slab than before is in both lists: neither began nor ended (the diff of
+		// the two lists, written over them)
+		spDiffPairs( &w->ended, &w->began, &w->began, &w->ended );
+		next->count = mp;
+		w->pairsSorted[nxt] = 0;
+	}
+	else
+	{
+		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, total, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->began.data, &w->began.capacity, most, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->ended.data, &w->ended.capacity, most, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, prev->count, sizeof( spPair ) ) )
+			return false;
+		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended
+		spPlacePairsToIds( index->ids, nextPlaces->data, mp, w->began.data );
+		if ( ms > 0 )
+		{
+			memcpy( w->began.data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
+		}
+		spSortPairs( w->began.data, total, next->data, w->ended.data, w->pairStart, w->pairHistograms, slots );
+		next->count = total;
+		spPairArray sortedPrev = *prev;
+		if ( !w->pairsSorted[cur] )
+		{
+			// the last update's pairs are in place order: sorted by id into eventScratch
+			spSortPairs( prev->data, prev->count, w->eventScratch.data, w->began.data, w->pairStart, w->pairHistograms, slots );
+			sortedPrev.data = w->eventScratch.data;
+		}
+		spDiffPairs( &sortedPrev, next, &w->began, &w->ended );
+		w->pairsSorted[nxt] = 1;
+	}
+	w->placePairsVersion[nxt] = w->indexVersion;
+	w->staticPairCount[nxt] = ms;
+	w->current = nxt;
+	return true;
 }

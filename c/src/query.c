@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Region, point and ray queries, answered from the slab indexes of the last update (moving and static boxes).
-#include "core.h"
+#include "index.h"
+#include "world.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,22 +7,27 @@
 // insertion-sorted on its own, so a swap is paid only for boxes that share a slab and cross each other. Every
 // write goes to scratch until all memory is reserved, so a failure or a give-up leaves the index as queries knew
 // it.
-#include "core.h"
+#include "refresh.h"
+
+#include "simd.h"
+#include "sort.h"
+#include "world.h"
 
 #include <math.h>
 #include <string.h>
 
 // Append an entry of box `id` for slab `slab` to the `m` incoming entries. Returns the new count, or -1 past
 // `limit`.
-static inline int spAddIncoming( spIndex* index, int m, int limit, const float* box, uint32_t id, int slab, int stride )
+static inline int spAddIncoming( spRefreshScratch* sc, int m, int limit, const float* box, uint32_t id, int slab,
+								 int stride )
 {
 	if ( m == limit )
 	{
 		return -1;
 	}
-	memcpy( index->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
-	index->incomingIds[m] = id;
-	index->incomingSlabs[m] = slab;
+	memcpy( sc->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
+	sc->incomingIds[m] = id;
+	sc->incomingSlabs[m] = slab;
 	return m + 1;
 }
 
@@ -32,9 +37,8 @@ static inline int spAddIncoming( spIndex* index, int m, int limit, const float* 
 // before (into the incoming scratch). Returns the incoming count, -1 past `limit`, or -2 past `swapBudget`.
 // Entries of boxes removed or made static are treated as any other here (their slot's bounds are re-read, whatever
 // they are now); spRefreshIndex drops them afterwards, so that this loop has no test for them.
-static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* index, const spWorld* world, int d,
-																	   int* keptStart, float* keptWidth, int limit,
-																	   int swapBudget, int* swaps )
+SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int d,
+									 int limit, int swapBudget, int* swaps )
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
@@ -46,10 +50,12 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	const float* entries = index->entries;
 	const uint32_t* ids = index->ids;
 	const int* start = index->slabStart;
-	float* kept = index->packed;
-	uint32_t* keptIds = index->packedIds;
-	int* keptOrigins = index->packedOrigins;
-	int* remap = index->remap;
+	float* kept = sc->kept;
+	uint32_t* keptIds = sc->keptIds;
+	int* keptOrigins = sc->keptOrigins;
+	int* remap = sc->remap;
+	int* keptStart = sc->keptStart;
+	float* keptWidth = sc->keptWidth;
 
 	// The reads of the bounds, in entry order, are random: a chunk at a time in a loop with nothing else in it, so
 	// that many of them are in flight at once. Then the chunk is processed in order, compacting in place (k never
@@ -71,25 +77,21 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 	for ( int c0 = 0; c0 < count; c0 += chunk )
 	{
 		const int c1 = count - c0 < chunk ? count : c0 + chunk;
-#if defined( SP_VECTOR_4 )
 		if ( d == 2 )
 		{
-			// a box as one vector, its lanes put in entry order by one shuffle
-			const spInt4 nanToLow = { 0, -1, -1, -1 };
-			const spFloat4 low = { -INFINITY, 0.0f, 0.0f, 0.0f };
+			// a box as one vector, its lanes put in entry order by one shuffle; as below, NaN in the sort key
+			// becomes -INFINITY
+			const spM4 nanToLow = spM4Set( 0, -1, -1, -1 );
+			const spF4 low = spF4Set( -INFINITY, 0.0f, 0.0f, 0.0f );
 			for ( int i = c0; i < c1; ++i )
 			{
-				spFloat4 b;
-				memcpy( &b, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * 4, sizeof( b ) );
-				b = axis == 0 ? __builtin_shufflevector( b, b, 0, 2, 1, 3 ) : __builtin_shufflevector( b, b, 1, 3, 0, 2 );
-				// as below: NaN in the sort key becomes -INFINITY
-				const spInt4 keepLane = ( b == b ) | nanToLow;
-				b = (spFloat4)( ( (spInt4)b & keepLane ) | ( (spInt4)low & ~keepLane ) );
-				memcpy( kept + (size_t)i * 4, &b, sizeof( b ) );
+				spF4 b = spF4Load( bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * 4 );
+				b = axis == 0 ? spF4EntryX( b ) : spF4EntryY( b );
+				b = spF4Select( spM4Or( spF4Eq( b, b ), nanToLow ), b, low );
+				spF4Store( kept + (size_t)i * 4, b );
 			}
 		}
 		else
-#endif
 		{
 			for ( int i = c0; i < c1; ++i )
 			{
@@ -160,7 +162,7 @@ static inline __attribute__( ( always_inline ) ) int spRefreshEntries( spIndex* 
 				{
 					continue;
 				}
-				m = spAddIncoming( index, m, limit, box, id, t, stride );
+				m = spAddIncoming( sc, m, limit, box, id, t, stride );
 				if ( m < 0 )
 				{
 					return -1;
@@ -207,11 +209,13 @@ static int spDropGone( const spWorld* world, const float* boxes, const uint32_t*
 
 // Drop the kept entries of boxes no longer indexed, slab by slab (keptStart and keptWidth updated: a freed slot's
 // bounds may be anything).
-static void spDropGoneKept( spIndex* index, const spWorld* world, int* keptStart, float* keptWidth, int stride )
+static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int stride )
 {
-	float* packed = index->packed;
-	uint32_t* ids = index->packedIds;
-	int* origins = index->packedOrigins;
+	float* packed = sc->kept;
+	uint32_t* ids = sc->keptIds;
+	int* origins = sc->keptOrigins;
+	int* keptStart = sc->keptStart;
+	float* keptWidth = sc->keptWidth;
 	int k = 0, a = keptStart[0];
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
@@ -234,7 +238,7 @@ static void spDropGoneKept( spIndex* index, const spWorld* world, int* keptStart
 
 // The moving boxes not in the index yet (added, or switched from static; SP_FLAG_INDEXED clear): every slab each
 // one touches, appended to the `m` incoming entries. Returns the incoming count, or -1 past `limit`.
-static int spIncomingNewMovers( spIndex* index, const spWorld* world, int m, int limit )
+static int spIncomingNewMovers( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int m, int limit )
 {
 	const int d = world->dimensions;
 	const int stride = 2 * d;
@@ -251,7 +255,7 @@ static int spIncomingNewMovers( spIndex* index, const spWorld* world, int m, int
 		const int s1 = spSlabOf( index, box[index->slabAt + 1] );
 		for ( int t = s0; t <= s1 && m >= 0; ++t )
 		{
-			m = spAddIncoming( index, m, limit, box, world->ids[slot], t, stride );
+			m = spAddIncoming( sc, m, limit, box, world->ids[slot], t, stride );
 		}
 		if ( m < 0 )
 		{
@@ -315,42 +319,49 @@ static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, c
 }
 
 // Merge every slab (see spMergeSlab) into the index: entries into entries, ids into previousIds (swapped after).
-static void spMergeSlabs( spIndex* index, const int* keptStart, const float* keptWidth, const int* inStart,
-						  const float* grouped, const uint32_t* groupedIds, int stride )
+static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* grouped, const uint32_t* groupedIds,
+						  int stride )
 {
+	const int* keptStart = sc->keptStart;
+	const int* inStart = sc->inStart;
 	int out = 0;
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
 		index->slabStart[s] = out;
 		const int a = keptStart[s], na = keptStart[s + 1] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, index->previousIds + out, out,
-											  index->remap, index->packed + (size_t)a * stride,
-											  index->packedIds + a, index->packedOrigins + a, na,
-											  grouped + (size_t)b * stride, groupedIds + b, nb, stride, keptWidth[s] );
+		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, sc->previousIds + out, out,
+											  sc->remap, sc->kept + (size_t)a * stride, sc->keptIds + a,
+											  sc->keptOrigins + a, na, grouped + (size_t)b * stride, groupedIds + b,
+											  nb, stride, sc->keptWidth[s] );
 		out += na + nb;
 	}
 	index->slabStart[index->slabCount] = out;
 }
 
-static bool spReserveIncoming( spIndex* index, int n, int stride )
+// Reserve the scratch of a refresh of `index` with at most `incomingLimit` incoming entries.
+static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int incomingLimit, int stride )
 {
+	const int n = index->entryCount;
+	const spArray kept[] = { { (void**)&sc->kept, sizeof( float ), stride },
+							 { (void**)&sc->keptIds, sizeof( uint32_t ), 1 },
+							 { (void**)&sc->keptOrigins, sizeof( int ), 1 } };
+	const spArray slabs[] = { { (void**)&sc->keptStart, sizeof( int ), 1 },
+							  { (void**)&sc->inStart, sizeof( int ), 1 },
+							  { (void**)&sc->inCursor, sizeof( int ), 1 },
+							  { (void**)&sc->keptWidth, sizeof( float ), 1 } };
 	// two halves each: incoming as found, then grouped by slab
-	const int target = spGrownCapacity( index->incomingCapacity, n );
-	int cap = index->incomingCapacity * 2 * stride;
-	if ( !spGrow( (void**)&index->incoming, &cap, 2 * target * stride, sizeof( float ) ) )
-		return false;
-	cap = index->incomingCapacity * 2;
-	if ( !spGrow( (void**)&index->incomingIds, &cap, 2 * target, sizeof( uint32_t ) ) )
-		return false;
-	cap = index->incomingCapacity;
-	if ( !spGrow( (void**)&index->incomingSlabs, &cap, target, sizeof( int ) ) )
-		return false;
-	index->incomingCapacity = target;
-	return true;
+	const spArray incoming[] = { { (void**)&sc->incoming, sizeof( float ), 2 * stride },
+								 { (void**)&sc->incomingIds, sizeof( uint32_t ), 2 },
+								 { (void**)&sc->incomingSlabs, sizeof( int ), 1 } };
+	return spGrowArrays( &sc->keptCapacity, spGrownCapacity( sc->keptCapacity, n ), kept, 3 ) &&
+		   spGrowArrays( &sc->slabCapacity, spGrownCapacity( sc->slabCapacity, index->slabCount + 1 ), slabs, 4 ) &&
+		   spGrowArrays( &sc->incomingCapacity, spGrownCapacity( sc->incomingCapacity, incomingLimit ), incoming, 3 ) &&
+		   spGrowWithRoom( (void**)&sc->remap, &sc->remapCapacity, n, sizeof( int ) );
 }
 
-spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBudget, int incomingLimit, int* swaps )
+spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, const spWorld* world, int swapBudget,
+								int incomingLimit, int* swaps )
 {
 	const int d = world->dimensions;
 	const int stride = 2 * d;
@@ -359,17 +370,8 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 
 	// Scratch first: kept entries (at most the current ones), incoming entries, per-slab counts, the remap of the
 	// current entries (written from the pass on: nothing reads it unless the refresh is done).
-	if ( !spReservePacked( index, index->entryCount, stride ) || !spReserveIncoming( index, incomingLimit, stride ) ||
-		 !spGrow( (void**)&index->range, &index->rangeCapacity, 3 * ( slabCount + 1 ), sizeof( int ) ) ||
-		 !spGrowWithRoom( (void**)&index->remap, &index->remapCapacity, index->entryCount, sizeof( int ) ) )
+	if ( !spReserveRefresh( index, sc, incomingLimit, stride ) )
 		return spRefreshOutOfMemory;
-	int* keptStart = index->range;
-	int* inStart = keptStart + slabCount + 1;
-	int* cursor = inStart + slabCount + 1;
-	// the largest extent of each slab's kept entries: in the scratch half of slabMaxWidth (spBuildIndex made room
-	// for twice the slabs there)
-	SP_ASSERT( index->slabCapacity >= 2 * ( slabCount + 1 ) );
-	float* keptWidth = index->slabMaxWidth + slabCount + 1;
 
 	int m, total = 0;
 	const int checkLive = world->goneMovers > 0;
@@ -377,25 +379,25 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	switch ( d )
 	{
 		case 2:
-			m = spRefreshEntries( index, world, 2, keptStart, keptWidth, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, sc, world, 2, incomingLimit, swapBudget, &total );
 			break;
 		case 3:
-			m = spRefreshEntries( index, world, 3, keptStart, keptWidth, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, sc, world, 3, incomingLimit, swapBudget, &total );
 			break;
 		default:
-			m = spRefreshEntries( index, world, d, keptStart, keptWidth, incomingLimit, swapBudget, &total );
+			m = spRefreshEntries( index, sc, world, d, incomingLimit, swapBudget, &total );
 			break;
 	}
 	// boxes removed or made static since the last update: their entries were kept or moved like any other's
 	if ( m >= 0 && checkLive )
 	{
-		spDropGoneKept( index, world, keptStart, keptWidth, stride );
-		m = spDropGone( world, index->incoming, index->incomingIds, index->incomingSlabs, m, index->incoming,
-						index->incomingIds, index->incomingSlabs, stride );
+		spDropGoneKept( index, sc, world, stride );
+		m = spDropGone( world, sc->incoming, sc->incomingIds, sc->incomingSlabs, m, sc->incoming, sc->incomingIds,
+						sc->incomingSlabs, stride );
 	}
 	if ( m >= 0 && world->newMovers > 0 )
 	{
-		m = spIncomingNewMovers( index, world, m, incomingLimit );
+		m = spIncomingNewMovers( index, sc, world, m, incomingLimit );
 	}
 	if ( m < 0 )
 	{
@@ -404,12 +406,14 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 
 	// Incoming entries grouped by slab (a stable counting sort into the second half), then each group
 	// insertion-sorted, within what is left of the swap budget.
-	float* grouped = index->incoming + (size_t)incomingLimit * stride;
-	uint32_t* groupedIds = index->incomingIds + incomingLimit;
+	float* grouped = sc->incoming + (size_t)incomingLimit * stride;
+	uint32_t* groupedIds = sc->incomingIds + incomingLimit;
+	int* inStart = sc->inStart;
+	int* cursor = sc->inCursor;
 	memset( inStart, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
 	for ( int i = 0; i < m; ++i )
 	{
-		inStart[index->incomingSlabs[i] + 1] += 1;
+		inStart[sc->incomingSlabs[i] + 1] += 1;
 	}
 	for ( int s = 0; s < slabCount; ++s )
 	{
@@ -418,9 +422,9 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	memcpy( cursor, inStart, sizeof( int ) * (size_t)slabCount );
 	for ( int i = 0; i < m; ++i )
 	{
-		const int dst = cursor[index->incomingSlabs[i]]++;
-		memcpy( grouped + (size_t)dst * stride, index->incoming + (size_t)i * stride, sizeof( float ) * (size_t)stride );
-		groupedIds[dst] = index->incomingIds[i];
+		const int dst = cursor[sc->incomingSlabs[i]]++;
+		memcpy( grouped + (size_t)dst * stride, sc->incoming + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+		groupedIds[dst] = sc->incomingIds[i];
 	}
 	for ( int s = 0; s < slabCount; ++s )
 	{
@@ -434,24 +438,49 @@ spRefreshResult spRefreshIndex( spIndex* index, const spWorld* world, int swapBu
 	}
 
 	// Room for the new entries; realloc keeps the current ones, so a failure here still leaves the index whole.
-	const int entries = keptStart[slabCount] + m;
+	const int entries = sc->keptStart[slabCount] + m;
 	// The new ids go to the previousIds buffer, which then changes places with ids: grown with them.
 	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING, stride ) ||
-		 !spGrow( (void**)&index->previousIds, &index->previousIdsCapacity, index->entryCapacity, sizeof( uint32_t ) ) )
+		 !spGrow( (void**)&sc->previousIds, &sc->previousIdsCapacity, index->entryCapacity, sizeof( uint32_t ) ) )
 		return spRefreshOutOfMemory;
 
 	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went; the
 	// ids of the entries before are then previousIds.
-	index->previousCount = index->entryCount;
-	spMergeSlabs( index, keptStart, keptWidth, inStart, grouped, groupedIds, stride );
-	SP_ASSERT( index->previousIdsCapacity >= index->entryCapacity );
-	uint32_t* ids = index->previousIds;
-	index->previousIds = index->ids;
+	sc->previousCount = index->entryCount;
+	spMergeSlabs( index, sc, grouped, groupedIds, stride );
+	SP_ASSERT( sc->previousIdsCapacity >= index->entryCapacity );
+	uint32_t* ids = sc->previousIds;
+	sc->previousIds = index->ids;
 	index->ids = ids;
-	index->previousIdsCapacity = index->entryCapacity;
+	sc->previousIdsCapacity = index->entryCapacity;
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 	index->entryCount = entries;
 	*swaps = total;
 	return spRefreshDone;
+}
+
+SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
+{
+	spFree( sc->kept );
+	spFree( sc->keptIds );
+	spFree( sc->keptOrigins );
+	spFree( sc->keptStart );
+	spFree( sc->inStart );
+	spFree( sc->inCursor );
+	spFree( sc->keptWidth );
+	spFree( sc->incoming );
+	spFree( sc->incomingIds );
+	spFree( sc->incomingSlabs );
+	spFree( sc->remap );
+	spFree( sc->previousIds );
+	memset( sc, 0, sizeof( *sc ) );
+}
+
+SP_COLD size_t spRefreshScratchByteCount( const spRefreshScratch* sc, int stride )
+{
+	return (size_t)sc->keptCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
+		   (size_t)sc->slabCapacity * ( 3 * sizeof( int ) + sizeof( float ) ) +
+		   (size_t)sc->incomingCapacity * ( 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) + sizeof( int ) ) +
+		   (size_t)sc->remapCapacity * sizeof( int ) + (size_t)sc->previousIdsCapacity * sizeof( uint32_t );
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Sorting: insertion sort of packed records for coherent frames, LSD radix sort of keys for the slabs of a rebuild.
-#include "core.h"
+#include "sort.h"
 
 #include <float.h>
 #include <math.h>

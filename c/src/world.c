@@ -1,162 +1,14 @@
 // SPDX-License-Identifier: MIT
 // World registry, box slots and the public entry points. Every public function validates its input before it
 // changes anything.
-#include "core.h"
+#include "world.h"
 
-#include <math.h>
+#include "update.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #define SP_DEF_GUARD 0x5350444Bu
-
-static void* spDefaultRealloc( void* ptr, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( ptr );
-		return NULL;
-	}
-	return realloc( ptr, size );
-}
-
-static spReallocFcn* sp_realloc = spDefaultRealloc;
-// Blocks freed or moved so far: a binding that hands out views of the engine's arrays drops them when it changes.
-static uint32_t sp_releaseCount;
-
-void spSetAllocator( spReallocFcn* fcn )
-{
-	sp_realloc = fcn != NULL ? fcn : spDefaultRealloc;
-}
-
-void* spRealloc( void* ptr, size_t size )
-{
-	void* moved = sp_realloc( ptr, size );
-	if ( ptr != NULL && moved != NULL && moved != ptr )
-	{
-		sp_releaseCount += 1;
-	}
-	return moved;
-}
-
-void spFree( void* ptr )
-{
-	if ( ptr != NULL )
-	{
-		sp_releaseCount += 1;
-		sp_realloc( ptr, 0 );
-	}
-}
-
-uint32_t spGetReleaseCount( void )
-{
-	return sp_releaseCount;
-}
-
-bool spGrow( void** data, int* capacity, int need, size_t elemSize )
-{
-	if ( need <= *capacity )
-	{
-		return true;
-	}
-	size_t cap = (size_t)*capacity + ( (size_t)*capacity >> 1 );
-	if ( cap < (size_t)need )
-	{
-		cap = (size_t)need;
-	}
-	if ( cap < 16 )
-	{
-		cap = 16;
-	}
-	if ( cap > (size_t)INT32_MAX || cap > SIZE_MAX / elemSize )
-	{
-		return false;
-	}
-	void* p = spRealloc( *data, cap * elemSize );
-	if ( p == NULL )
-	{
-		return false;
-	}
-	*data = p;
-	*capacity = (int)cap;
-	return true;
-}
-
-int spGrownCapacity( int capacity, int need )
-{
-	if ( need <= capacity )
-	{
-		return capacity;
-	}
-	long long cap = (long long)capacity + ( capacity >> 1 );
-	const long long room = (long long)need + ( need >> 3 );
-	if ( cap < room )
-	{
-		cap = room;
-	}
-	if ( cap < 16 )
-	{
-		cap = 16;
-	}
-	return cap > INT32_MAX ? INT32_MAX : (int)cap;
-}
-
-bool spGrowWithRoom( void** data, int* capacity, int need, size_t elemSize )
-{
-	// spGrownCapacity keeps the capacity when it holds `need`: spGrow then does nothing
-	return spGrow( data, capacity, spGrownCapacity( *capacity, need ), elemSize );
-}
-
-const char* spResultString( spResult result )
-{
-	switch ( result )
-	{
-		case sp_resultOk:
-			return "ok";
-		case sp_resultInvalidBounds:
-			return "bounds must be finite numbers (NaN and infinity are rejected)";
-		case sp_resultInvertedBounds:
-			return "min must be <= max on every axis";
-		case sp_resultInvalidDimensions:
-			return "dimensions must be 1 to 4, and axis indices 0 to dimensions - 1";
-		case sp_resultNullArgument:
-			return "a required pointer argument is null";
-		case sp_resultInvalidWorld:
-			return "invalid world id (null, destroyed or never created)";
-		case sp_resultInvalidBox:
-			return "invalid box id (null or never created by this world)";
-		case sp_resultStaleBox:
-			return "stale box id (the box was removed)";
-		case sp_resultCapacityExceeded:
-			return "capacity exceeded (a world holds at most 4194304 boxes)";
-		case sp_resultOutOfMemory:
-			return "out of memory (nothing was changed)";
-		case sp_resultTooManyWorlds:
-			return "too many worlds: all 4194304 world slots are in use or retired (a slot serves 1023 worlds)";
-		case sp_resultInvalidDef:
-			return "invalid world definition (start from spDefaultWorldDef)";
-		default:
-			return "unknown result";
-	}
-}
-
-spResult spCheckBounds( const float* min, const float* max, int dimensions )
-{
-	for ( int a = 0; a < dimensions; ++a )
-	{
-		if ( !isfinite( min[a] ) || !isfinite( max[a] ) )
-		{
-			return sp_resultInvalidBounds;
-		}
-	}
-	for ( int a = 0; a < dimensions; ++a )
-	{
-		if ( min[a] > max[a] )
-		{
-			return sp_resultInvertedBounds;
-		}
-	}
-	return sp_resultOk;
-}
 
 // Registry: a growable table of world slots, so worlds are limited by memory. World ids have the layout of box
 // ids (id.h): slot << SP_GENERATION_BITS | generation. A slot's generation advances when its world is destroyed,
@@ -216,7 +68,7 @@ static int spTakeWorldSlot( spResult* result )
 	{
 		int cap = spGrownCapacity( sp_worldSlotCapacity, sp_worldSlotCount + 1 );
 		spWorldSlot* grown;
-		if ( sp_worldSlots == NULL || sp_worldSlotsRealloc == sp_realloc )
+		if ( sp_worldSlots == NULL || sp_worldSlotsRealloc == spGetAllocator() )
 		{
 			grown = spRealloc( sp_worldSlots, (size_t)cap * sizeof( spWorldSlot ) );
 		}
@@ -235,7 +87,7 @@ static int spTakeWorldSlot( spResult* result )
 			return -1;
 		}
 		sp_worldSlots = grown;
-		sp_worldSlotsRealloc = sp_realloc;
+		sp_worldSlotsRealloc = spGetAllocator();
 		sp_worldSlotCapacity = cap;
 	}
 	int slot = sp_worldSlotCount++;
@@ -288,6 +140,9 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->staticCache );
 	spFreeIndex( &w->dynamicIndex );
 	spFreeIndex( &w->staticIndex );
+	spFreeBuildScratch( &w->buildScratch );
+	spFreeRefreshScratch( &w->refreshScratch );
+	spFree( w->pairHistograms );
 	spFree( w->queryIds );
 	spFree( w->queryDistances );
 	spFree( w->found.data );
@@ -334,38 +189,19 @@ static spResult spReserveSlots( spWorld* w, int need )
 	{
 		cap = SP_MAX_BOXES;
 	}
-	int c;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->bounds, &c, cap * w->stride, sizeof( float ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->ids, &c, cap, sizeof( uint32_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->generations, &c, cap, sizeof( uint16_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->flags, &c, cap, sizeof( uint8_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->freeNext, &c, cap, sizeof( int ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->categories, &c, cap, sizeof( uint32_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->slotCapacity;
-	if ( !spGrow( (void**)&w->masks, &c, cap, sizeof( uint32_t ) ) )
-		return sp_resultOutOfMemory;
-	c = w->staticCapacity;
-	if ( !spGrow( (void**)&w->statics, &c, cap, sizeof( int ) ) )
+	// the statics and the order hold each slot at most once: one entry per slot of capacity
+	SP_ASSERT( w->staticCapacity == w->slotCapacity && w->orderCapacity == w->slotCapacity );
+	const spArray arrays[] = {
+		{ (void**)&w->bounds, sizeof( float ), w->stride },	  { (void**)&w->ids, sizeof( uint32_t ), 1 },
+		{ (void**)&w->generations, sizeof( uint16_t ), 1 },	  { (void**)&w->flags, sizeof( uint8_t ), 1 },
+		{ (void**)&w->freeNext, sizeof( int ), 1 },			  { (void**)&w->categories, sizeof( uint32_t ), 1 },
+		{ (void**)&w->masks, sizeof( uint32_t ), 1 },		  { (void**)&w->statics, sizeof( int ), 1 },
+		{ (void**)&w->order, sizeof( int ), 1 },
+	};
+	if ( !spGrowArrays( &w->slotCapacity, cap, arrays, SP_ARRAY_COUNT( arrays ) ) )
 		return sp_resultOutOfMemory;
 	w->staticCapacity = cap;
-	c = w->orderCapacity;
-	if ( !spGrow( (void**)&w->order, &c, cap, sizeof( int ) ) )
-		return sp_resultOutOfMemory;
-	// spGrow may round each array up differently; the capacity we rely on is `cap` for all of them.
 	w->orderCapacity = cap;
-	w->slotCapacity = cap;
 	return sp_resultOk;
 }
 
@@ -462,7 +298,10 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += (size_t)w->orderCapacity * sizeof( int );
 	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
-	n += (size_t)w->pairStartCapacity * sizeof( int ) + (size_t)w->sweepColumnsCapacity * sizeof( float );
+	n += spBuildScratchByteCount( &w->buildScratch, w->stride ) +
+		 spRefreshScratchByteCount( &w->refreshScratch, w->stride );
+	n += (size_t)( w->pairStartCapacity + w->pairHistogramCapacity ) * sizeof( int ) +
+		 (size_t)w->sweepColumnsCapacity * sizeof( float );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->pairsCopy.capacity + w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
 				   w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +

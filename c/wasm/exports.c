@@ -3,15 +3,49 @@
 // not fit a scalar go through one static scratch block whose address JS asks for once (sp_scratch).
 #include "sweep_prune/sweep_prune.h"
 
+#include <stddef.h>
+
 #define SP_EXPORT __attribute__( ( used, visibility( "default" ) ) )
 
 // Scratch layout (bytes): 0..15 min floats, 16..31 max floats, 32..63 uint32 outputs.
-static struct
+typedef struct spScratchBlock
 {
 	float min[SP_MAX_DIMENSIONS];
 	float max[SP_MAX_DIMENSIONS];
 	uint32_t out[8];
-} sp_scratch_block;
+} spScratchBlock;
+static spScratchBlock sp_scratch_block;
+
+// What web/src reads of this module by number, checked here so that a change on one side fails the build until the
+// other follows (tests/js/mirrors.test.ts checks the same from the module's side).
+// web/src/raw.ts SCRATCH_MIN, SCRATCH_MAX, SCRATCH_OUT
+_Static_assert( offsetof( spScratchBlock, min ) == 0, "raw.ts SCRATCH_MIN" );
+_Static_assert( offsetof( spScratchBlock, max ) == 16, "raw.ts SCRATCH_MAX" );
+_Static_assert( offsetof( spScratchBlock, out ) == 32 && sizeof( spScratchBlock ) == 64, "raw.ts SCRATCH_OUT" );
+// web/src/raw.ts GENERATION_BITS
+_Static_assert( SP_GENERATION_BITS == 10, "raw.ts GENERATION_BITS" );
+// web/src/raw.ts COUNTER_OFFSETS: each field of spCounters by name
+_Static_assert( offsetof( spCounters, boxes ) == 0, "raw.ts COUNTER_OFFSETS.boxes" );
+_Static_assert( offsetof( spCounters, sweepAxis ) == 4, "raw.ts COUNTER_OFFSETS.sweepAxis" );
+_Static_assert( offsetof( spCounters, swaps ) == 8, "raw.ts COUNTER_OFFSETS.swaps" );
+_Static_assert( offsetof( spCounters, rebuilt ) == 12, "raw.ts COUNTER_OFFSETS.rebuilt" );
+_Static_assert( offsetof( spCounters, slabs ) == 16, "raw.ts COUNTER_OFFSETS.slabs" );
+_Static_assert( offsetof( spCounters, overlapTests ) == 20, "raw.ts COUNTER_OFFSETS.overlapTests" );
+_Static_assert( offsetof( spCounters, pairs ) == 24, "raw.ts COUNTER_OFFSETS.pairs" );
+_Static_assert( offsetof( spCounters, began ) == 28, "raw.ts COUNTER_OFFSETS.began" );
+_Static_assert( offsetof( spCounters, ended ) == 32, "raw.ts COUNTER_OFFSETS.ended" );
+_Static_assert( offsetof( spCounters, endpointSwaps ) == 36, "raw.ts COUNTER_OFFSETS.endpointSwaps" );
+_Static_assert( offsetof( spCounters, staticBoxes ) == 40, "raw.ts COUNTER_OFFSETS.staticBoxes" );
+_Static_assert( offsetof( spCounters, staticRebuilt ) == 44, "raw.ts COUNTER_OFFSETS.staticRebuilt" );
+_Static_assert( offsetof( spCounters, refreshed ) == 48, "raw.ts COUNTER_OFFSETS.refreshed" );
+_Static_assert( sizeof( spCounters ) == 52, "raw.ts COUNTERS_BYTES" );
+// web/src/errors.ts RESULT_CODES: the codes by value
+_Static_assert( sp_resultOk == 0 && sp_resultInvalidBounds == 1 && sp_resultInvertedBounds == 2 &&
+					sp_resultInvalidDimensions == 3 && sp_resultNullArgument == 4 && sp_resultInvalidWorld == 5 &&
+					sp_resultInvalidBox == 6 && sp_resultStaleBox == 7 && sp_resultCapacityExceeded == 8 &&
+					sp_resultOutOfMemory == 9 && sp_resultTooManyWorlds == 10 && sp_resultInvalidDef == 11,
+				"errors.ts RESULT_CODES: same order" );
+_Static_assert( sp_resultCount == 12, "errors.ts RESULT_CODES: one name per code" );
 
 static spCounters sp_counters_block;
 

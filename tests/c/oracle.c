@@ -237,3 +237,36 @@ int SetMirrorBoxStatic( spWorldId world, Mirror* m, int i, bool isStatic )
 	m->statics[i] = (uint8_t)isStatic;
 	return 0;
 }
+
+spWorldId TestWorld( int dimensions )
+{
+	spWorldDef def = spDefaultWorldDef();
+	def.dimensions = dimensions;
+	spWorldId id = sp_nullWorldId;
+	spCreateWorld( &def, &id );
+	return id;
+}
+
+TestAllocator testAllocator = { 0, -1, 0 };
+
+void* TestRealloc( void* p, size_t size )
+{
+	if ( size == 0 )
+	{
+		free( p );
+		return NULL;
+	}
+	const int n = testAllocator.count++;
+	const int failAt = testAllocator.failAt;
+	if ( failAt >= 0 && ( n == failAt || ( testAllocator.keepFailing && n > failAt ) ) )
+	{
+		return NULL;
+	}
+	return realloc( p, size );
+}
+
+void TestFailAt( int k )
+{
+	testAllocator.count = 0;
+	testAllocator.failAt = k;
+}

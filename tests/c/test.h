@@ -65,6 +65,24 @@ typedef struct Mirror
 	uint8_t* statics;
 } Mirror;
 
+/// A world of `dimensions` from spDefaultWorldDef, or the null id if creation failed.
+spWorldId TestWorld( int dimensions );
+
+/// The tests' allocator, installed with spSetAllocator( TestRealloc ): it counts the allocations and reallocations it
+/// is asked for (count), and fails the one numbered failAt since TestFailAt (none when -1), and every one after it
+/// too when keepFailing is set.
+typedef struct TestAllocator
+{
+	int count;
+	int failAt;
+	int keepFailing;
+} TestAllocator;
+extern TestAllocator testAllocator;
+void* TestRealloc( void* p, size_t size );
+
+/// Count from 0 again and fail allocation k of the count (-1: none).
+void TestFailAt( int k );
+
 /// A random box in the world [0, 100]^d: `size` is the largest extent as a fraction of it.
 void RandomBox( Rng* rng, int d, float size, float* min, float* max );
 

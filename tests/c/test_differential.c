@@ -1,20 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The engine against the brute-force oracle: random scenes, degenerate scenes, and long random sequences of
 // add / move / remove / update with pairs, began and ended checked after every update, in 1 to 4 dimensions.
-#include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <math.h>
 #include <string.h>
-
-static spWorldId MakeWorld( int dimensions )
-{
-	spWorldDef def = spDefaultWorldDef();
-	def.dimensions = dimensions;
-	spWorldId id = sp_nullWorldId;
-	spCreateWorld( &def, &id );
-	return id;
-}
 
 
 // Degenerate boxes: coordinates from a tiny lattice, so faces touch, extents are zero and boxes repeat.
@@ -31,7 +22,7 @@ static void LatticeBox( Rng* rng, int d, float* min, float* max )
 
 static int OneScene( int d, int n, float size, uint32_t seed, int lattice )
 {
-	spWorldId w = MakeWorld( d );
+	spWorldId w = TestWorld( d );
 	Mirror m;
 	MirrorInit( &m, d );
 	Rng rng = { seed };
@@ -80,7 +71,7 @@ int PairsMatchBruteForceDegenerate( void )
 	// every endpoint equal: all boxes are the same point; every pair overlaps
 	for ( int d = 1; d <= 4; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		float p[4] = { 3, 3, 3, 3 };
@@ -103,7 +94,7 @@ int PairsMatchBruteForceDegenerate( void )
 	// a row of unit boxes touching face to face: each touches its neighbours only
 	for ( int d = 1; d <= 4; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		for ( int i = 0; i < 200; ++i )
@@ -130,7 +121,7 @@ int PairsMatchBruteForceDegenerate( void )
 // Long random sequences of operations; every update is checked against the oracle, including began and ended.
 static int OneSequence( int d, uint32_t seed, int steps, int lattice )
 {
-	spWorldId w = MakeWorld( d );
+	spWorldId w = TestWorld( d );
 	Mirror m;
 	MirrorInit( &m, d );
 	Rng rng = { seed };
@@ -261,7 +252,7 @@ static void WriteBox( spWorldId w, const Mirror* m, int i )
 // A world of `d` dimensions with `n` random boxes of the given size, and its mirror.
 static int RandomScene( int d, Rng* rng, int n, float size, spWorldId* w, Mirror* m )
 {
-	*w = MakeWorld( d );
+	*w = TestWorld( d );
 	MirrorInit( m, d );
 	for ( int i = 0; i < n; ++i )
 	{
@@ -489,26 +480,14 @@ int ChurnFramesMatchBruteForce( void )
 	return 0;
 }
 
-// An allocator that counts the allocations and reallocations it is asked for.
-static int sp_allocations = 0;
-static void* CountingRealloc( void* p, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( p );
-		return NULL;
-	}
-	sp_allocations += 1;
-	return realloc( p, size );
-}
-
 int CoherentFramesDoNotAllocate( void )
 {
 	// Boxes drifting and bouncing inside the scene, as in a game: once the first frames have sized the world's
 	// arrays, refreshed frames allocate nothing, although the counts of entries and pairs waver from frame to frame
 	// (an array that shares its capacity with others, or one sized by the frame, reallocating on each new high would
 	// fail this).
-	spSetAllocator( CountingRealloc );
+	TestFailAt( -1 );
+	spSetAllocator( TestRealloc );
 	spWorldId w;
 	Mirror m;
 	Rng rng = { 11 };
@@ -536,12 +515,12 @@ int CoherentFramesDoNotAllocate( void )
 			}
 			WriteBox( w, &m, i );
 		}
-		sp_allocations = 0;
+		testAllocator.count = 0;
 		ENSURE_OK( spWorld_Update( w ) );
 		if ( frame >= 10 )
 		{
 			const spCounters c = spWorld_GetCounters( w );
-			allocations += sp_allocations;
+			allocations += testAllocator.count;
 			refreshed += c.refreshed;
 			lowPairs = c.pairs < lowPairs ? c.pairs : lowPairs;
 			highPairs = c.pairs > highPairs ? c.pairs : highPairs;

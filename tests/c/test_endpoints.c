@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Sorted endpoint lists: every live box has exactly its two endpoints, in (value, min-before-max) order.
-#include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <string.h>

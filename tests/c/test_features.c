@@ -1,26 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Game features against the brute-force oracle: collision filters, bipartite groups, static boxes, and the
 // region / point / ray queries.
-#include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <math.h>
 #include <string.h>
 
-static spWorldId MakeWorld( int dimensions )
-{
-	spWorldDef def = spDefaultWorldDef();
-	def.dimensions = dimensions;
-	spWorldId id = sp_nullWorldId;
-	spCreateWorld( &def, &id );
-	return id;
-}
-
 
 // Random sequences mixing adds, removes, moves, filter changes and static switches; every update checked.
 static int FeatureSequence( int d, uint32_t seed, int steps )
 {
-	spWorldId w = MakeWorld( d );
+	spWorldId w = TestWorld( d );
 	Mirror m;
 	MirrorInit( &m, d );
 	Rng rng = { seed };
@@ -132,7 +123,7 @@ int FiltersAndStaticsMatchBruteForce( void )
 int BipartiteGroupsReportCrossPairsOnly( void )
 {
 	// bullets: category 1, mask 2; enemies: category 2, mask 1. All boxes overlap each other.
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
 	spBoxId bullets[3], enemies[2];
 	for ( int i = 0; i < 3; ++i )
@@ -166,7 +157,7 @@ int BipartiteGroupsReportCrossPairsOnly( void )
 int StaticBoxesCostNothingWhileStill( void )
 {
 	// many static boxes, a few moving ones: frames that touch no static box do not rebuild or re-sort them
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	Mirror m;
 	MirrorInit( &m, 2 );
 	Rng rng = { 3 };
@@ -238,7 +229,7 @@ int QueriesMatchBruteForce( void )
 {
 	for ( int d = 1; d <= 4; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		Rng rng = { 11u * (uint32_t)d };
@@ -352,7 +343,7 @@ int QueriesSeeTheLastUpdate( void )
 {
 	for ( int d = 1; d <= 4; ++d )
 	{
-		spWorldId w = MakeWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		Rng rng = { 23u * (uint32_t)d };

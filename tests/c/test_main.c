@@ -4,92 +4,25 @@
 
 #include <string.h>
 
-int IdsAreGenerational( void );
-int StaleAndForeignIdsAreRejected( void );
-int BadInputChangesNothing( void );
-int OutOfMemoryChangesNothing( void );
-int WorldRegistry( void );
-int SortUnits( void );
-int PairUnits( void );
-int PairsMatchBruteForceRandom( void );
-int PairsMatchBruteForceDegenerate( void );
-int EventsMatchBruteForceSequences( void );
-int InvalidBoundsViewRejectsFrame( void );
-int EndpointsSorted( void );
-int LargeSceneMatchesBruteForce( void );
-int RefreshedFramesMatchBruteForce( void );
-int CoherentFramesDoNotAllocate( void );
-int ChurnFramesMatchBruteForce( void );
-int RebuildsAsTheSceneShrinks( void );
-int FiltersAndStaticsMatchBruteForce( void );
-int BipartiteGroupsReportCrossPairsOnly( void );
-int StaticBoxesCostNothingWhileStill( void );
-int QueriesMatchBruteForce( void );
-int QueriesSeeTheLastUpdate( void );
-int BulkAddAndSetMatchBruteForce( void );
-int BulkBadInputChangesNothing( void );
-// robustness (test_robust.c)
-int RobustInvalidBounds( void );
-int RobustInvertedBounds( void );
-int RobustInvalidDimensions( void );
-int RobustNullArgument( void );
-int RobustInvalidWorld( void );
-int RobustInvalidBox( void );
-int RobustStaleBox( void );
-int RobustCapacityExceeded( void );
-int RobustCapacityLimit( void );
-int RobustTooManyWorlds( void );
-int RobustInvalidDef( void );
-int RobustOutOfMemory( void );
-int RobustBoundsViewRejectsFrame( void );
-int RobustExtremeFiniteBounds( void );
-int RobustSoakChurn( void );
+// flags of tests.def
+enum
+{
+	SP_MEMCHECK = 1, // run under valgrind by web/scripts/test-c.sh
+	SP_VARIANTS = 2	 // run on the slab-sort and scalar engines too (CMakeLists.txt)
+};
+
+#define SP_TEST( name, fcn, flags ) int fcn( void );
+#include "tests.def"
+#undef SP_TEST
 
 static const struct
 {
 	const char* name;
 	int ( *fcn )( void );
 } sp_tests[] = {
-	{ "ids_are_generational", IdsAreGenerational },
-	{ "stale_and_foreign_ids_are_rejected", StaleAndForeignIdsAreRejected },
-	{ "bad_input_changes_nothing", BadInputChangesNothing },
-	{ "out_of_memory_changes_nothing", OutOfMemoryChangesNothing },
-	{ "world_registry", WorldRegistry },
-	{ "sort_units", SortUnits },
-	{ "pair_units", PairUnits },
-	{ "pairs_match_brute_force_random", PairsMatchBruteForceRandom },
-	{ "pairs_match_brute_force_degenerate", PairsMatchBruteForceDegenerate },
-	{ "events_match_brute_force_sequences", EventsMatchBruteForceSequences },
-	{ "invalid_bounds_view_rejects_frame", InvalidBoundsViewRejectsFrame },
-	{ "endpoints_sorted", EndpointsSorted },
-	{ "large_scene_matches_brute_force", LargeSceneMatchesBruteForce },
-	{ "refreshed_frames_match_brute_force", RefreshedFramesMatchBruteForce },
-	{ "coherent_frames_do_not_allocate", CoherentFramesDoNotAllocate },
-	{ "churn_frames_match_brute_force", ChurnFramesMatchBruteForce },
-	{ "rebuilds_as_the_scene_shrinks", RebuildsAsTheSceneShrinks },
-	{ "filters_and_statics_match_brute_force", FiltersAndStaticsMatchBruteForce },
-	{ "bipartite_groups_report_cross_pairs_only", BipartiteGroupsReportCrossPairsOnly },
-	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },
-	{ "queries_match_brute_force", QueriesMatchBruteForce },
-	{ "queries_see_the_last_update", QueriesSeeTheLastUpdate },
-	{ "bulk_add_and_set_match_brute_force", BulkAddAndSetMatchBruteForce },
-	{ "bulk_bad_input_changes_nothing", BulkBadInputChangesNothing },
-	// robustness (test_robust.c)
-	{ "robust_invalid_bounds", RobustInvalidBounds },
-	{ "robust_inverted_bounds", RobustInvertedBounds },
-	{ "robust_invalid_dimensions", RobustInvalidDimensions },
-	{ "robust_null_argument", RobustNullArgument },
-	{ "robust_invalid_world", RobustInvalidWorld },
-	{ "robust_invalid_box", RobustInvalidBox },
-	{ "robust_stale_box", RobustStaleBox },
-	{ "robust_capacity_exceeded", RobustCapacityExceeded },
-	{ "robust_capacity_limit", RobustCapacityLimit },
-	{ "robust_too_many_worlds", RobustTooManyWorlds },
-	{ "robust_invalid_def", RobustInvalidDef },
-	{ "robust_out_of_memory", RobustOutOfMemory },
-	{ "robust_bounds_view_rejects_frame", RobustBoundsViewRejectsFrame },
-	{ "robust_extreme_finite_bounds", RobustExtremeFiniteBounds },
-	{ "robust_soak_churn", RobustSoakChurn },
+#define SP_TEST( name, fcn, flags ) { #name, fcn },
+#include "tests.def"
+#undef SP_TEST
 };
 
 int main( int argc, char** argv )

@@ -3,21 +3,13 @@
 // observable state before and after), plus bounds written through the view, extreme finite bounds, the box
 // limit and a million-operation churn.
 #include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <string.h>
-
-static spWorldId NewWorld( int dimensions )
-{
-	spWorldDef def = spDefaultWorldDef();
-	def.dimensions = dimensions;
-	spWorldId id = sp_nullWorldId;
-	spCreateWorld( &def, &id );
-	return id;
-}
 
 // Everything a user can observe of a world without calling something that may change it.
 typedef struct State
@@ -166,7 +158,7 @@ static int MakeScene( Scene* s, int d )
 {
 	memset( s, 0, sizeof( *s ) );
 	s->dimensions = d;
-	s->world = NewWorld( d );
+	s->world = TestWorld( d );
 	MirrorInit( &s->mirror, d );
 	for ( int i = 0; i < 6; ++i )
 	{
@@ -370,7 +362,7 @@ int RobustInvalidWorld( void )
 {
 	Scene s;
 	RUN_SUB( MakeScene( &s, 2 ) );
-	spWorldId dead = NewWorld( 3 );
+	spWorldId dead = TestWorld( 3 );
 	ENSURE_OK( spDestroyWorld( dead ) );
 	spWorldId wrongGeneration = { ( s.world.bits & ~SP_GENERATION_MASK ) | ( ( s.world.bits + 1u ) & SP_GENERATION_MASK ) };
 	const spWorldId bad[] = {
@@ -458,7 +450,7 @@ int RobustInvalidBox( void )
 		}
 		// An id from another world names a slot of that world: it is refused here unless this world happens to
 		// have a live box with the same bits (box ids do not say which world they belong to).
-		spWorldId other = NewWorld( d );
+		spWorldId other = TestWorld( d );
 		spBoxId foreign;
 		for ( int i = 0; i < 20; ++i )
 			ENSURE_OK( spWorld_AddBox( other, min, max, &foreign ) );
@@ -554,7 +546,7 @@ int RobustCapacityLimit( void )
 {
 	// Fill a 1D world to SP_MAX_BOXES (about 150 MB): the next add fails and changes nothing; a removal makes
 	// room again.
-	spWorldId w = NewWorld( 1 );
+	spWorldId w = TestWorld( 1 );
 	ENSURE_OK( spWorld_Reserve( w, SP_MAX_BOXES ) );
 	spBoxId id = sp_nullBoxId, last = sp_nullBoxId;
 	for ( int i = 0; i < SP_MAX_BOXES; ++i )
@@ -648,34 +640,10 @@ int RobustInvalidDef( void )
 	return 0;
 }
 
-// An allocator that fails one chosen allocation (counted from when it is armed).
-static int sp_failAt = -1;
-static int sp_allocCount = 0;
-static int sp_failures = 0;
-static void* FailOnce( void* p, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( p );
-		return NULL;
-	}
-	if ( sp_failAt >= 0 && sp_allocCount++ == sp_failAt )
-	{
-		sp_failures += 1;
-		return NULL;
-	}
-	return realloc( p, size );
-}
-
-static void Arm( int k )
-{
-	sp_failAt = k;
-	sp_allocCount = 0;
-}
-
 int RobustOutOfMemory( void )
 {
-	spSetAllocator( FailOnce );
+	testAllocator.keepFailing = 0;
+	spSetAllocator( TestRealloc );
 	// spCreateWorld, with and without reserved capacity: nothing leaks (LeakSanitizer, valgrind) and the registry
 	// entry is not used up
 	for ( int cap = 0; cap <= 1000; cap += 1000 )
@@ -685,9 +653,9 @@ int RobustOutOfMemory( void )
 			spWorldDef def = spDefaultWorldDef();
 			def.capacity = cap;
 			spWorldId out = { 1 };
-			Arm( k );
+			TestFailAt( k );
 			spResult r = spCreateWorld( &def, &out );
-			Arm( -1 );
+			TestFailAt( -1 );
 			if ( r == sp_resultOk )
 			{
 				ENSURE_OK( spDestroyWorld( out ) );
@@ -722,10 +690,10 @@ int RobustOutOfMemory( void )
 			// reserve
 			for ( int k = 0;; ++k )
 			{
-				Arm( k );
+				TestFailAt( k );
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_Reserve( w, 64 << ( 2 * round ) );
-				Arm( -1 );
+				TestFailAt( -1 );
 				int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 				if ( r == sp_resultOk )
 					break;
@@ -743,10 +711,10 @@ int RobustOutOfMemory( void )
 					max[a] = min[a] + RngFloat( &rng ) * 20.0f;
 				}
 				spBoxId id;
-				Arm( i % 3 == 0 ? 0 : -1 );
+				TestFailAt( i % 3 == 0 ? 0 : -1 );
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_AddBox( w, min, max, &id );
-				Arm( -1 );
+				TestFailAt( -1 );
 				if ( r == sp_resultOutOfMemory )
 				{
 					State after = Capture( w, s.ids, s.idCount );
@@ -776,10 +744,10 @@ int RobustOutOfMemory( void )
 			}
 			for ( int k = 0;; ++k )
 			{
-				Arm( k );
+				TestFailAt( k );
 				State before = Capture( w, s.ids, s.idCount );
 				spResult r = spWorld_Update( w );
-				Arm( -1 );
+				TestFailAt( -1 );
 				int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 				if ( r == sp_resultOk )
 					break;
@@ -810,10 +778,10 @@ int RobustOutOfMemory( void )
 					const float* values = NULL;
 					const uint32_t* refs = NULL;
 					int count = -1;
-					Arm( k );
+					TestFailAt( k );
 					State before = Capture( w, s.ids, s.idCount );
 					spResult r = spWorld_GetEndpoints( w, axis, &values, &refs, &count );
-					Arm( -1 );
+					TestFailAt( -1 );
 					int same = SameAfter( &before, w, s.ids, s.idCount, r == sp_resultOk, __LINE__, 0 );
 					if ( r == sp_resultOk )
 					{
@@ -934,7 +902,7 @@ int RobustExtremeFiniteBounds( void )
 	const int nv = (int)( sizeof( values ) / sizeof( values[0] ) );
 	for ( int d = 1; d <= SP_MAX_DIMENSIONS; ++d )
 	{
-		spWorldId w = NewWorld( d );
+		spWorldId w = TestWorld( d );
 		Mirror m;
 		MirrorInit( &m, d );
 		Rng rng = { 4000u + (uint32_t)d };
@@ -993,7 +961,7 @@ int RobustSoakChurn( void )
 		STALE_RING = 4096
 	};
 	const int d = 2;
-	spWorldId w = NewWorld( d );
+	spWorldId w = TestWorld( d );
 	Mirror m;
 	MirrorInit( &m, d );
 	Rng rng = { 2024 };

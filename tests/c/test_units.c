@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Unit tests of the private modules: sorting and pair lists.
-#include "core.h"
+#include "pairs.h"
+#include "sort.h"
 #include "test.h"
 
 #include <math.h>
@@ -105,7 +106,10 @@ int PairUnits( void )
 					 { 1 << 10 | 1, 2 << 10 | 1 }, { 0 << 10 | 2, 9 << 10 | 1 }, { 1 << 10 | 1, 3 << 10 | 1 } };
 	spPair out[6], scratch[6];
 	int start[11];
-	spSortPairs( in, 6, out, scratch, start, 10 );
+	// the histograms for the most slots (22 bits of slot): enough for every sort below
+	static int histograms[4 << 11];
+	ENSURE( spPairHistogramCount( 10 ) <= 4 << 11 && spPairHistogramCount( 1 << 22 ) == 4 << 11 );
+	spSortPairs( in, 6, out, scratch, start, histograms, 10 );
 	for ( int i = 1; i < 6; ++i )
 		ENSURE( out[i - 1].a < out[i].a || ( out[i - 1].a == out[i].a && out[i - 1].b < out[i].b ) );
 	ENSURE( out[0].a == ( 0 << 10 | 2 ) && out[5].b == ( 5 << 10 | 1 ) );
@@ -137,7 +141,7 @@ int PairUnits( void )
 			sum += bigIn[i].a * 3u + bigIn[i].b;
 		}
 		memset( bigOut, 0, sizeof( bigOut ) );
-		spSortPairs( bigIn, many, bigOut, bigScratch, bigStart, slotCounts[k] );
+		spSortPairs( bigIn, many, bigOut, bigScratch, bigStart, histograms, slotCounts[k] );
 		uint32_t sumOut = bigOut[0].a * 3u + bigOut[0].b;
 		for ( int i = 1; i < many; ++i )
 		{

@@ -1,23 +1,14 @@
 // SPDX-License-Identifier: MIT
 // World and box lifecycle: ids, errors, and the rule that a failed call changes nothing.
-#include "core.h"
+#include "world.h"
 #include "test.h"
 
 #include <math.h>
 #include <string.h>
 
-static spWorldId MakeWorld( int dimensions )
-{
-	spWorldDef def = spDefaultWorldDef();
-	def.dimensions = dimensions;
-	spWorldId id = sp_nullWorldId;
-	spCreateWorld( &def, &id );
-	return id;
-}
-
 int IdsAreGenerational( void )
 {
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
 	spBoxId a, b;
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
@@ -46,7 +37,7 @@ int IdsAreGenerational( void )
 
 int StaleAndForeignIdsAreRejected( void )
 {
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
 	spBoxId a, b;
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
@@ -102,7 +93,7 @@ static int SameSnapshot( const Snapshot* x, const Snapshot* y )
 
 int BadInputChangesNothing( void )
 {
-	spWorldId w = MakeWorld( 3 );
+	spWorldId w = TestWorld( 3 );
 	float min[3] = { 0, 0, 0 }, max[3] = { 1, 1, 1 };
 	spBoxId a, b, out = { 77 };
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
@@ -151,31 +142,17 @@ int BadInputChangesNothing( void )
 	return 0;
 }
 
-// An allocator that fails after a set number of allocations.
-static int sp_allocsLeft = -1;
-static void* FailingRealloc( void* p, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( p );
-		return NULL;
-	}
-	if ( sp_allocsLeft == 0 )
-		return NULL;
-	if ( sp_allocsLeft > 0 )
-		sp_allocsLeft -= 1;
-	return realloc( p, size );
-}
-
 int OutOfMemoryChangesNothing( void )
 {
 	// For every allocation point k of a scenario, fail allocation k and check that the failed call reports
 	// sp_resultOutOfMemory and leaves the observable state as it was; then let it succeed.
 	for ( int k = 0; k < 40; ++k )
 	{
-		spSetAllocator( FailingRealloc );
-		sp_allocsLeft = -1;
-		spWorldId w = MakeWorld( 2 );
+		// allocation k fails, and every one after it until the failure is seen
+		testAllocator.keepFailing = 1;
+		TestFailAt( -1 );
+		spSetAllocator( TestRealloc );
+		spWorldId w = TestWorld( 2 );
 		Rng rng = { 7 };
 		Mirror m;
 		MirrorInit( &m, 2 );
@@ -184,7 +161,7 @@ int OutOfMemoryChangesNothing( void )
 		for ( int step = 0; step < 6; ++step )
 		{
 			// add a batch of boxes, then update; allocation k (counted from this step) fails
-			sp_allocsLeft = k;
+			TestFailAt( k );
 			for ( int i = 0; i < 40; ++i )
 			{
 				float x = RngFloat( &rng ) * 10, y = RngFloat( &rng ) * 10;
@@ -197,7 +174,7 @@ int OutOfMemoryChangesNothing( void )
 				{
 					Snap( w, &after );
 					ENSURE( SameSnapshot( &before, &after ) );
-					sp_allocsLeft = -1;
+					TestFailAt( -1 );
 					ENSURE_OK( spWorld_AddBox( w, min, max, &id ) );
 				}
 				ENSURE_OK( r == sp_resultOutOfMemory ? sp_resultOk : r );
@@ -210,13 +187,13 @@ int OutOfMemoryChangesNothing( void )
 			{
 				Snap( w, &after );
 				ENSURE( SameSnapshot( &before, &after ) );
-				sp_allocsLeft = -1;
+				TestFailAt( -1 );
 				r = spWorld_Update( w );
 			}
 			ENSURE_OK( r );
 			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
 		}
-		sp_allocsLeft = -1;
+		TestFailAt( -1 );
 		ENSURE_OK( spDestroyWorld( w ) );
 		spSetAllocator( NULL );
 		MirrorFree( &m );
@@ -288,7 +265,7 @@ int WorldRegistry( void )
 
 int InvalidBoundsViewRejectsFrame( void )
 {
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float min[2] = { 0, 0 }, max[2] = { 2, 2 };
 	spBoxId a, b;
 	ENSURE_OK( spWorld_AddBox( w, min, max, &a ) );
@@ -337,8 +314,8 @@ int BulkAddAndSetMatchBruteForce( void )
 {
 	for ( int d = 1; d <= SP_MAX_DIMENSIONS; ++d )
 	{
-		spWorldId w = MakeWorld( d );
-		spWorldId single = MakeWorld( d );
+		spWorldId w = TestWorld( d );
+		spWorldId single = TestWorld( d );
 		Rng rng = { 40u + (uint32_t)d };
 		Mirror m;
 		MirrorInit( &m, d );
@@ -398,7 +375,7 @@ int BulkAddAndSetMatchBruteForce( void )
 // A bulk call with one bad box or id, anywhere in the batch, changes nothing; so does one that runs out of memory.
 int BulkBadInputChangesNothing( void )
 {
-	spWorldId w = MakeWorld( 2 );
+	spWorldId w = TestWorld( 2 );
 	float ok[2 * 2 * 4] = { 0, 0, 1, 1, 0.5f, 0.5f, 2, 2, 3, 3, 4, 4, 1, 0, 3, 1 };
 	spBoxId ids[4], out[4] = { { 77 }, { 77 }, { 77 }, { 77 } };
 	ENSURE_OK( spWorld_AddBoxes( w, ok, 4, ids ) );
@@ -451,12 +428,14 @@ int BulkBadInputChangesNothing( void )
 		b[2] = (float)i + 1.5f;
 		b[3] = 1;
 	}
-	spSetAllocator( FailingRealloc );
+	spSetAllocator( TestRealloc );
 	for ( int k = 0; k < 12; ++k )
 	{
-		sp_allocsLeft = k;
+		TestFailAt( k );
+		testAllocator.keepFailing = 1;
 		spResult r = spWorld_AddBoxes( w, many, 1000, manyIds );
-		sp_allocsLeft = -1;
+		TestFailAt( -1 );
+		testAllocator.keepFailing = 0;
 		if ( r == sp_resultOk )
 			break;
 		ENSURE( r == sp_resultOutOfMemory );

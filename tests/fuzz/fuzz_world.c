@@ -69,25 +69,6 @@ static spResult Classify( const float* b, int d )
 	return sp_resultOk;
 }
 
-// An allocator that fails on demand.
-static int sp_failIn = -1;
-static void* FuzzRealloc( void* p, size_t size )
-{
-	if ( size == 0 )
-	{
-		free( p );
-		return NULL;
-	}
-	if ( sp_failIn == 0 )
-	{
-		sp_failIn = -1;
-		return NULL;
-	}
-	if ( sp_failIn > 0 )
-		sp_failIn -= 1;
-	return realloc( p, size );
-}
-
 typedef struct Copy
 {
 	int count[3];
@@ -147,8 +128,9 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 {
 	Input in = { data, size, 0 };
 	const int d = 1 + Byte( &in ) % SP_MAX_DIMENSIONS;
-	spSetAllocator( FuzzRealloc );
-	sp_failIn = -1;
+	testAllocator.keepFailing = 0;
+	TestFailAt( -1 );
+	spSetAllocator( TestRealloc );
 	spWorldDef def = spDefaultWorldDef();
 	def.dimensions = d;
 	def.capacity = Byte( &in ) % 8;
@@ -175,7 +157,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 			TakeCopy( w, &before );
 		const int boxesBefore = spWorld_GetBoxCount( w );
 		if ( failing )
-			sp_failIn = Byte( &in ) % 4;
+			TestFailAt( Byte( &in ) % 4 );
 		spResult r = sp_resultOk;
 		switch ( op & 0x0F )
 		{
@@ -449,7 +431,7 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 			default: // no-op: lets the fuzzer pad
 				break;
 		}
-		sp_failIn = -1;
+		TestFailAt( -1 );
 		if ( trace )
 			fprintf( stderr, "op 0x%02x -> %s, %d boxes, dirty %d\n", op, spResultString( r ), m.count, dirty );
 		if ( r == sp_resultOutOfMemory )

@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-echo "== C tests, native (gcc, warnings as errors)"
+echo "== C tests, native (gcc, warnings as errors; the differential tests also on the slab-sort and SP_SIMD=0 engines)"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSP_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build/native -j"$jobs" >/dev/null
 ctest --test-dir build/native -j"$jobs" --output-on-failure
@@ -20,13 +20,11 @@ cmake --build build/asan -j"$jobs" >/dev/null
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build/asan -j"$jobs" --output-on-failure
 
-echo "== valgrind memcheck (a fast subset: error paths, out of memory, bounds view, the fuzz corpus)"
+echo "== valgrind memcheck (the tests marked SP_MEMCHECK in tests/c/tests.def, and the fuzz corpus)"
 cmake -S . -B build/valgrind -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build/valgrind -j"$jobs" >/dev/null
 memcheck=(valgrind -q --error-exitcode=3 --leak-check=full --errors-for-leak-kinds=definite,indirect)
-printf '%s\n' ids_are_generational stale_and_foreign_ids bad_input_changes_nothing out_of_memory_changes_nothing \
-  world_registry invalid_bounds_view endpoints_sorted robust_invalid robust_inverted robust_null robust_stale \
-  robust_capacity_exceeded robust_too_many robust_out_of_memory robust_bounds_view bulk_bad_input |
+sed -n 's/^SP_TEST( *\([a-z0-9_]*\),.*SP_MEMCHECK.*/\1/p' tests/c/tests.def |
   xargs -P"$jobs" -I{} sh -c '"$@" build/valgrind/sp_tests {} >/dev/null || { echo "valgrind: {} failed" >&2; exit 255; }' \
     _ "${memcheck[@]}"
 "${memcheck[@]}" build/valgrind/fuzz_world_replay tests/fuzz/corpus >/dev/null

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The wasm module's exports, typed by hand (c/wasm/exports.c is the other side). Pointers are byte offsets into
 // `memory`; box and world ids are uint32 values carried as numbers.
+import type { Counters } from './world.js';
 
 /** The module's memory, typed structurally so the package's types need no DOM or WebAssembly library. */
 export interface WasmMemory {
@@ -46,13 +47,31 @@ export interface RawExports {
   free(ptr: number): void;
 }
 
-/** Scratch block layout (c/wasm/exports.c): min floats at byte 0, max floats at 16, uint32 outputs at 32. */
+/** Scratch block layout (c/wasm/exports.c asserts it): min floats at byte 0, max floats at 16, uint32 outputs at 32. */
 export const SCRATCH_MIN = 0;
 export const SCRATCH_MAX = 16;
 export const SCRATCH_OUT = 32;
 
-/** Box id bit split (c/include/sweep_prune/id.h): slot << GENERATION_BITS | generation. */
+/** Box id bit split (c/include/sweep_prune/id.h; c/wasm/exports.c asserts it): slot << GENERATION_BITS | generation. */
 export const GENERATION_BITS = 10;
 
-/** Number of int32 fields in `spCounters`. */
-export const COUNTER_FIELDS = 13;
+/**
+ * Byte offsets of `spCounters`' int32 fields by name, and its size (c/wasm/exports.c asserts each of them;
+ * tests/js/mirrors.test.ts checks them against the module).
+ */
+export const COUNTER_OFFSETS: { readonly [Name in keyof Counters]: number } = {
+  boxes: 0,
+  sweepAxis: 4,
+  swaps: 8,
+  rebuilt: 12,
+  slabs: 16,
+  overlapTests: 20,
+  pairs: 24,
+  began: 28,
+  ended: 32,
+  endpointSwaps: 36,
+  staticBoxes: 40,
+  staticRebuilt: 44,
+  refreshed: 48,
+};
+export const COUNTERS_BYTES = 52;

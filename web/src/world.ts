@@ -3,7 +3,7 @@
 import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { dropStaleViews, getEngine } from './loader.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
-import { COUNTER_FIELDS, GENERATION_BITS, type RawExports, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from './raw.js';
+import { COUNTER_OFFSETS, COUNTERS_BYTES, GENERATION_BITS, type RawExports, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from './raw.js';
 
 /** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
 export type BoxId = number;
@@ -670,12 +670,13 @@ export class World<T = unknown> {
   /** Work done by the last `update()`. */
   get counters(): Counters {
     const raw = this.#engine('counters');
-    const c = new Int32Array(raw.memory.buffer, raw.sp_counters(this.#id), COUNTER_FIELDS);
-    return {
-      boxes: c[0]!, sweepAxis: c[1]!, swaps: c[2]!, rebuilt: c[3]!, slabs: c[4]!,
-      overlapTests: c[5]!, pairs: c[6]!, began: c[7]!, ended: c[8]!, endpointSwaps: c[9]!,
-      staticBoxes: c[10]!, staticRebuilt: c[11]!, refreshed: c[12]!,
-    };
+    // each field read at its offset by name (raw.ts COUNTER_OFFSETS, asserted in c/wasm/exports.c)
+    const view = new DataView(raw.memory.buffer, raw.sp_counters(this.#id), COUNTERS_BYTES);
+    const counters = {} as Record<keyof Counters, number>;
+    for (const name of Object.keys(COUNTER_OFFSETS) as (keyof Counters)[]) {
+      counters[name] = view.getInt32(COUNTER_OFFSETS[name], true);
+    }
+    return counters;
   }
 
   /**

@@ -12,6 +12,13 @@
 extern "C" {
 #endif
 
+/// Threads. A world is used by one thread at a time: no two calls on the same world may run at once. Different worlds
+/// may be used on different threads at once (each world owns all its memory and scratch; the library's only shared
+/// state is listed here). State shared by all worlds, and so not safe to change while another thread uses the
+/// library: the registry of worlds (spCreateWorld, spDestroyWorld) and the allocator hook (spSetAllocator: install
+/// it before any world exists; with worlds on several threads it must be thread-safe, as realloc and free are). The
+/// release count (spGetReleaseCount) is shared too, and is counted atomically.
+
 /// Text for a result code, for example "stale box id". Never null; unknown codes give "unknown result".
 SP_API const char* spResultString( spResult result );
 

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+// Sorting a frame's pairs by id (lower id, then higher): a counting sort by the slot of the lower id, or a radix
+// sort of the slots when the pairs are few among many slots.
+#include "pairs.h"
+
+#include <string.h>
+
+#define SP_PAIR_RADIX_BITS 11
+#define SP_PAIR_SMALL_RUN 32
+#define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
+#define SP_PAIR_COUNTING_BLOCK 1024
+
+// Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
+static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
+{
+	int sum = 0;
+	for ( int b = 0; b < buckets; ++b )
+	{
+		int c = hist[b];
+		hist[b] = sum;
+		sum += c;
+	}
+	const uint32_t mask = (uint32_t)buckets - 1u;
+	shift += SP_GENERATION_BITS;
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		const uint32_t key = high ? p.b : p.a;
+		out[hist[( key >> shift ) & mask]++] = p;
+	}
+}
+
+// Sort a run of pairs with one a by the slot of b, stably: insertion sort for short runs (the usual case: a box
+// has a few pairs), LSD radix sort through `scratch` (room for `count` pairs) for long ones, so a box that
+// overlaps thousands of others costs O(count), not O(count^2).
+static void spSortRunByB( spPair* run, int count, spPair* scratch )
+{
+	if ( count <= SP_PAIR_SMALL_RUN )
+	{
+		for ( int i = 1; i < count; ++i )
+		{
+			const spPair p = run[i];
+			int j = i;
+			for ( ; j > 0 && run[j - 1].b > p.b; --j )
+			{
+				run[j] = run[j - 1];
+			}
+			run[j] = p;
+		}
+		return;
+	}
+	enum
+	{
+		buckets = 1 << SP_PAIR_RADIX_BITS
+	};
+	const uint32_t mask = buckets - 1u;
+	spPair* src = run;
+	spPair* dst = scratch;
+	for ( int shift = 0; shift < 32 - SP_GENERATION_BITS; shift += SP_PAIR_RADIX_BITS )
+	{
+		int hist[buckets];
+		memset( hist, 0, sizeof( hist ) );
+		for ( int i = 0; i < count; ++i )
+		{
+			hist[( src[i].b >> ( SP_GENERATION_BITS + shift ) ) & mask] += 1;
+		}
+		// a digit that is the same for every pair changes nothing
+		if ( hist[( src[0].b >> ( SP_GENERATION_BITS + shift ) ) & mask] == count )
+		{
+			continue;
+		}
+		spScatterPairs( src, count, dst, hist, 1, shift, buckets );
+		spPair* t = src;
+		src = dst;
+		dst = t;
+	}
+	if ( src != run )
+	{
+		memcpy( run, src, sizeof( spPair ) * (size_t)count );
+	}
+}
+
+// The bits of a slot, split into the low and the high digit of the radix sort: one pass of up to
+// SP_PAIR_RADIX_BITS bits, or two.
+static void spPairDigits( int slotCount, int* lowBits, int* highBits )
+{
+	int bits = 1;
+	while ( bits < 22 && ( 1 << bits ) < slotCount )
+	{
+		++bits;
+	}
+	*lowBits = bits <= SP_PAIR_RADIX_BITS ? bits : bits / 2;
+	*highBits = bits - *lowBits;
+}
+
+int spPairHistogramCount( int slotCount )
+{
+	int lowBits, highBits;
+	spPairDigits( slotCount, &lowBits, &highBits );
+	return 2 * ( ( 1 << lowBits ) + ( 1 << highBits ) );
+}
+
+static void spRadixSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* histograms,
+							  int slotCount )
+{
+	// LSD radix sort on the slots (ids compare in slot order, and a live slot has one id): by the slot of b,
+	// then stably by the slot of a. Each slot takes one pass of up to 11 bits or two passes: buckets few enough
+	// for the histograms and the scatter targets to stay in cache, and no comparison to mispredict.
+	int lowBits, highBits;
+	spPairDigits( slotCount, &lowBits, &highBits );
+	// digits in pass order: b low, b high, a low, a high (spPairHistogramCount ints in all)
+	int* hist[4];
+	hist[0] = histograms;
+	hist[1] = hist[0] + ( 1 << lowBits );
+	hist[2] = hist[1] + ( 1 << highBits );
+	hist[3] = hist[2] + ( 1 << lowBits );
+	const int digitBits[4] = { lowBits, highBits, lowBits, highBits };
+	const int digitShift[4] = { 0, lowBits, 0, lowBits };
+	for ( int k = 0; k < 4; ++k )
+	{
+		memset( hist[k], 0, sizeof( int ) * ( (size_t)1 << digitBits[k] ) );
+	}
+	const uint32_t lowMask = ( 1u << lowBits ) - 1u;
+	for ( int i = 0; i < count; ++i )
+	{
+		const uint32_t slotB = in[i].b >> SP_GENERATION_BITS;
+		const uint32_t slotA = in[i].a >> SP_GENERATION_BITS;
+		hist[0][slotB & lowMask] += 1;
+		hist[1][slotB >> lowBits] += 1;
+		hist[2][slotA & lowMask] += 1;
+		hist[3][slotA >> lowBits] += 1;
+	}
+	// a digit that is the same for every pair changes nothing
+	int passes[4];
+	int passCount = 0;
+	for ( int k = 0; k < 4 && count > 0; ++k )
+	{
+		const uint32_t key = k < 2 ? in[0].b : in[0].a;
+		const uint32_t digit = ( key >> ( SP_GENERATION_BITS + digitShift[k] ) ) & ( ( 1u << digitBits[k] ) - 1u );
+		if ( digitBits[k] > 0 && hist[k][digit] != count )
+		{
+			passes[passCount++] = k;
+		}
+	}
+	if ( passCount == 0 )
+	{
+		if ( count > 0 )
+		{
+			memcpy( out, in, sizeof( spPair ) * (size_t)count );
+		}
+		return;
+	}
+	// ping-pong between scratch and out so that the last pass writes out
+	const spPair* src = in;
+	spPair* dst = passCount % 2 == 1 ? out : scratch;
+	for ( int p = 0; p < passCount; ++p )
+	{
+		const int k = passes[p];
+		spScatterPairs( src, count, dst, hist[k], k < 2, digitShift[k], 1 << digitBits[k] );
+		src = dst;
+		dst = dst == out ? scratch : out;
+	}
+}
+
+// Counting sort of pairs whose slots of a are in [base, base + range) by that slot, then each run of one a by b.
+// `start` has room for range + 1 counters; `scratch` for `count` pairs.
+static void spCountingSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int base,
+								 int range )
+{
+	memset( start, 0, sizeof( int ) * ( (size_t)range + 1 ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		start[( in[i].a >> SP_GENERATION_BITS ) - (uint32_t)base + 1] += 1;
+	}
+	for ( int s = 0; s < range; ++s )
+	{
+		start[s + 1] += start[s];
+	}
+	// scatter with start[s] as the cursor of slot s: afterwards start[s] is where slot s + 1's run begins
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		out[start[( p.a >> SP_GENERATION_BITS ) - (uint32_t)base]++] = p;
+	}
+	// Each run of one a by b. Runs are usually a few pairs: one insertion pass over the whole list (a sequential
+	// read with a well-predicted branch), which gives up after a budget of moves for the per-run sort, so a long
+	// shuffled run (a box overlapping thousands) costs O(count), not O(count^2). Giving up leaves every run a
+	// permutation of itself.
+	long long budget = (long long)count + 4096;
+	for ( int i = 1; i < count && budget >= 0; ++i )
+	{
+		const spPair p = out[i];
+		if ( !( p.a == out[i - 1].a && p.b < out[i - 1].b ) )
+		{
+			continue;
+		}
+		int j = i;
+		do
+		{
+			out[j] = out[j - 1];
+			--j;
+		}
+		while ( j > 0 && out[j - 1].a == p.a && p.b < out[j - 1].b );
+		out[j] = p;
+		budget -= i - j;
+	}
+	if ( budget >= 0 )
+	{
+		return;
+	}
+	int begin = 0;
+	for ( int s = 0; s < range; ++s )
+	{
+		const int end = start[s];
+		if ( end - begin > 1 )
+		{
+			spSortRunByB( out + begin, end - begin, scratch );
+		}
+		begin = end;
+	}
+}
+
+void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int* histograms,
+				  int slotCount )
+{
+	// Ids compare in slot order (a live slot has one id). A counting sort by the slot of a (one pass to count, one
+	// to scatter), then each run of one a, usually a few pairs, by b. Above SP_PAIR_COUNTING_SLOTS slots the
+	// counters and the scatter targets no longer fit in cache: the pairs are first scattered by the high bits of
+	// the slot of a into blocks of SP_PAIR_COUNTING_BLOCK slots, and each block (a few thousand pairs) is sorted
+	// so in cache. A few pairs among many slots (the began and ended events of a coherent frame), where clearing
+	// and summing a counter per slot would cost more than the pairs, take the radix sort.
+	if ( count < slotCount / 4 )
+	{
+		spRadixSortPairs( in, count, out, scratch, histograms, slotCount );
+		return;
+	}
+	if ( slotCount <= SP_PAIR_COUNTING_SLOTS )
+	{
+		spCountingSortPairs( in, count, out, scratch, start, 0, slotCount );
+		return;
+	}
+	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
+	memset( blockStart, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		blockStart[( in[i].a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK + 1] += 1;
+	}
+	for ( int k = 0; k < blocks; ++k )
+	{
+		blockStart[k + 1] += blockStart[k];
+	}
+	int* cursor = blockStart + blocks + 1;
+	memcpy( cursor, blockStart, sizeof( int ) * (size_t)blocks );
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		scratch[cursor[( p.a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK]++] = p;
+	}
+	for ( int k = 0; k < blocks; ++k )
+	{
+		const int b0 = blockStart[k], b1 = blockStart[k + 1];
+		// the block's pairs, sorted from scratch into out; then scratch there is free for its long runs
+		spCountingSortPairs( scratch + b0, b1 - b0, out + b0, scratch + b0, start, k * SP_PAIR_COUNTING_BLOCK,
+							 SP_PAIR_COUNTING_BLOCK );
+	}
+}

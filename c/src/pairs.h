@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Private: pair lists and events. pair_sort.c sorts the pairs of a frame by id; pairs.c diffs two sorted lists
+// into began and ended events, carries the last update's place pairs over a refreshed index, and assembles the
+// update's public lists.
+#pragma once
+
+#include "core.h"
+
+typedef struct spWorld spWorld;
+
+/// One box pair, lower id first. Two uint32 values in a row, so an array of them is the public pair layout.
+typedef struct spPair
+{
+	uint32_t a, b;
+} spPair;
+
+/// A growable array of pairs.
+typedef struct spPairArray
+{
+	spPair* data;
+	int count;
+	int capacity;
+} spPairArray;
+
+/// The order of pairs (by a, then b) as one integer.
+static inline uint64_t spPairKey( spPair p )
+{
+	return (uint64_t)p.a << 32 | p.b;
+}
+
+/// The ints of histogram scratch spSortPairs needs for pairs of ids below `slotCount` slots.
+int spPairHistogramCount( int slotCount );
+
+/// Sort found pairs by (a, b) into `out` (counting sort on the slot of a, then each run of one a by b). `scratch`
+/// holds `count` pairs, `start` slotCount + 1 ints, `histograms` spPairHistogramCount(slotCount) ints. Every slot
+/// of a pair's ids is below `slotCount`.
+void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int* histograms,
+				  int slotCount );
+
+/// Pairs in `next` and not in `prev` go to `began`, pairs in `prev` and not in `next` to `ended`. Both inputs
+/// are sorted; outputs are sorted. Outputs need room for next.count and prev.count pairs. `began` may be `next`
+/// and `ended` may be `prev`: each is then compacted in place (a write never passes the read).
+void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray* began, spPairArray* ended );
+
+/// The update's pair lists, from the sweep's place pairs (placePairs[1 - current]) and the pairs with static
+/// boxes (found, id pairs): the public pairs and the began and ended events; then `current` flips. Returns false
+/// on allocation failure, with the last update's results untouched.
+bool spMakePairLists( spWorld* world );

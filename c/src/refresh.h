@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Private: bringing the moving boxes' slab index up to date in place of a rebuild, on a coherent frame (refresh.c).
+#pragma once
+
+#include "index.h"
+
+/// The refresh's scratch and its map of the places before to the places after, owned by the world.
+typedef struct spRefreshScratch
+{
+	// the entries kept, slab by slab, with their ids and their places before the refresh
+	float* kept;
+	uint32_t* keptIds;
+	int* keptOrigins;
+	int keptCapacity;
+	// per slab (slabCount + 1 each): the first kept entry, the first incoming entry, the next place of its incoming
+	// entries while they are grouped, and the largest extent of its kept entries on the sweep axis
+	int* keptStart;
+	int* inStart;
+	int* inCursor;
+	float* keptWidth;
+	int slabCapacity;
+	// entries that reach a new slab: as found (the first half), then grouped by slab (the second half)
+	float* incoming;
+	uint32_t* incomingIds;
+	int* incomingSlabs;
+	int incomingCapacity;
+	// After a refresh: remap[i] is the place of the entry that was at place i before, or -1 if its box left that
+	// slab, and previousIds[i] its id (previousCount entries). The merge writes the new ids into the previousIds
+	// buffer and swaps it with the index's, so previousIds holds the ids as they were, with no copy.
+	int* remap;
+	int remapCapacity;
+	uint32_t* previousIds;
+	int previousIdsCapacity;
+	int previousCount;
+} spRefreshScratch;
+
+typedef enum spRefreshResult
+{
+	spRefreshDone,
+	spRefreshTooManyMoves, // more than the limit of boxes reached new slabs (found early: a cheap give-up)
+	spRefreshTooManySwaps, // the slabs' insertion sorts passed the budget (found late)
+	spRefreshOutOfMemory
+} spRefreshResult;
+
+/// Bring the moving boxes' index up to date in place of a rebuild, when its plan (axis, slabs) still fits the
+/// boxes: each entry's box is re-read from the world, a box that left a slab (or was removed, or made static) is
+/// dropped from it, a box that reached a new slab (or was added, or made moving) is merged into it, and each
+/// slab is insertion-sorted. Gives up past `swapBudget` swaps or `incomingLimit` new slab entries, and fails
+/// on allocation failure, in both cases with nothing that queries read changed. Done: the swap count in *swaps,
+/// and the scratch's remap and previousIds map the places before to the places after.
+spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* scratch, const spWorld* world, int swapBudget,
+								int incomingLimit, int* swaps );
+
+void spFreeRefreshScratch( spRefreshScratch* scratch );
+size_t spRefreshScratchByteCount( const spRefreshScratch* scratch, int stride );

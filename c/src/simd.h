@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+// Private: four-lane primitives, one block per target (wasm SIMD128, SSE2, scalar), so that the kernels that use
+// them (validate.c's 2D statistics, sweep.c's 2D sweep, refresh.c's 2D entry pass) are written once. The vector
+// targets use the compilers' vector extensions, so the arithmetic is shared and only what has no portable form
+// (a mask's bits, writing the hits' pairs) is per instruction set. SP_SIMD=0 (cmake -DSP_SIMD=OFF) selects the
+// scalar block on any target; the tests run on that build too. todo: a NEON block (other targets take the scalar one).
+//
+// spF4: four floats; spM4: four lane masks (all ones or zero); spD2: two doubles. Lane k of a box loaded from the
+// slot layout of a 2D world is (min x, min y, max x, max y)[k].
+#pragma once
+
+#include "core.h"
+
+#ifndef SP_SIMD
+#define SP_SIMD 1
+#endif
+
+#if SP_SIMD && defined( __wasm_simd128__ )
+#define SP_SIMD_WASM 1
+#include <wasm_simd128.h>
+#elif SP_SIMD && defined( __SSE2__ ) && ( defined( __clang__ ) || __GNUC__ >= 12 )
+#define SP_SIMD_SSE2 1
+#include <xmmintrin.h>
+#endif
+
+#if defined( SP_SIMD_WASM ) || defined( SP_SIMD_SSE2 )
+
+// ---- Vector targets: GCC and Clang vector extensions (__builtin_shufflevector: GCC 12 and later) ----
+typedef float spF4 __attribute__( ( vector_size( 16 ) ) );
+typedef int32_t spM4 __attribute__( ( vector_size( 16 ) ) );
+typedef double spD2 __attribute__( ( vector_size( 16 ) ) );
+
+SP_FORCE_INLINE spF4 spF4Load( const float* p )
+{
+	spF4 v;
+	memcpy( &v, p, sizeof( v ) );
+	return v;
+}
+SP_FORCE_INLINE void spF4Store( float* p, spF4 v )
+{
+	memcpy( p, &v, sizeof( v ) );
+}
+SP_FORCE_INLINE spF4 spF4Set( float a, float b, float c, float d )
+{
+	return ( spF4 ){ a, b, c, d };
+}
+SP_FORCE_INLINE spF4 spF4Splat( float x )
+{
+	return ( spF4 ){ x, x, x, x };
+}
+SP_FORCE_INLINE float spF4Lane( spF4 v, int k )
+{
+	return v[k];
+}
+// (a0, a1, b0, b1) and (a2, a3, b2, b3)
+SP_FORCE_INLINE spF4 spF4LowHalves( spF4 a, spF4 b )
+{
+	return __builtin_shufflevector( a, b, 0, 1, 4, 5 );
+}
+SP_FORCE_INLINE spF4 spF4HighHalves( spF4 a, spF4 b )
+{
+	return __builtin_shufflevector( a, b, 2, 3, 6, 7 );
+}
+// a 2D box in entry layout with x, or y, as the sweep axis: (min x, max x, min y, max y), (min y, max y, min x, max x)
+SP_FORCE_INLINE spF4 spF4EntryX( spF4 b )
+{
+	return __builtin_shufflevector( b, b, 0, 2, 1, 3 );
+}
+SP_FORCE_INLINE spF4 spF4EntryY( spF4 b )
+{
+	return __builtin_shufflevector( b, b, 1, 3, 0, 2 );
+}
+SP_FORCE_INLINE spM4 spF4Le( spF4 a, spF4 b )
+{
+	return a <= b;
+}
+SP_FORCE_INLINE spM4 spF4Ge( spF4 a, spF4 b )
+{
+	return a >= b;
+}
+SP_FORCE_INLINE spM4 spF4Lt( spF4 a, spF4 b )
+{
+	return a < b;
+}
+SP_FORCE_INLINE spM4 spF4Gt( spF4 a, spF4 b )
+{
+	return a > b;
+}
+SP_FORCE_INLINE spM4 spF4Eq( spF4 a, spF4 b )
+{
+	return a == b;
+}
+// lanes of a where m is set, of b elsewhere
+SP_FORCE_INLINE spF4 spF4Select( spM4 m, spF4 a, spF4 b )
+{
+	return (spF4)( ( (spM4)a & m ) | ( (spM4)b & ~m ) );
+}
+SP_FORCE_INLINE spM4 spM4Set( int32_t a, int32_t b, int32_t c, int32_t d )
+{
+	return ( spM4 ){ a, b, c, d };
+}
+SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
+{
+	return a & b;
+}
+SP_FORCE_INLINE spM4 spM4Or( spM4 a, spM4 b )
+{
+	return a | b;
+}
+SP_FORCE_INLINE bool spM4All( spM4 m )
+{
+	return ( m[0] & m[1] & m[2] & m[3] ) != 0;
+}
+// lanes 0 and 1, and lanes 2 and 3, as doubles
+SP_FORCE_INLINE spD2 spD2Low( spF4 v )
+{
+	return __builtin_convertvector( __builtin_shufflevector( v, v, 0, 1 ), spD2 );
+}
+SP_FORCE_INLINE spD2 spD2High( spF4 v )
+{
+	return __builtin_convertvector( __builtin_shufflevector( v, v, 2, 3 ), spD2 );
+}
+SP_FORCE_INLINE spD2 spD2Splat( double x )
+{
+	return ( spD2 ){ x, x };
+}
+SP_FORCE_INLINE spD2 spD2Add( spD2 a, spD2 b )
+{
+	return a + b;
+}
+SP_FORCE_INLINE spD2 spD2Sub( spD2 a, spD2 b )
+{
+	return a - b;
+}
+SP_FORCE_INLINE spD2 spD2Mul( spD2 a, spD2 b )
+{
+	return a * b;
+}
+SP_FORCE_INLINE double spD2Lane( spD2 v, int k )
+{
+	return v[k];
+}
+
+#else
+
+// ---- Scalar: the same primitives, a lane at a time ----
+typedef struct spF4
+{
+	float v[4];
+} spF4;
+typedef struct spM4
+{
+	int32_t v[4];
+} spM4;
+typedef struct spD2
+{
+	double v[2];
+} spD2;
+
+SP_FORCE_INLINE spF4 spF4Load( const float* p )
+{
+	spF4 r;
+	memcpy( r.v, p, sizeof( r.v ) );
+	return r;
+}
+SP_FORCE_INLINE void spF4Store( float* p, spF4 v )
+{
+	memcpy( p, v.v, sizeof( v.v ) );
+}
+SP_FORCE_INLINE spF4 spF4Set( float a, float b, float c, float d )
+{
+	spF4 r = { { a, b, c, d } };
+	return r;
+}
+SP_FORCE_INLINE spF4 spF4Splat( float x )
+{
+	return spF4Set( x, x, x, x );
+}
+SP_FORCE_INLINE float spF4Lane( spF4 v, int k )
+{
+	return v.v[k];
+}
+SP_FORCE_INLINE spF4 spF4LowHalves( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[0], a.v[1], b.v[0], b.v[1] );
+}
+SP_FORCE_INLINE spF4 spF4HighHalves( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[2], a.v[3], b.v[2], b.v[3] );
+}
+SP_FORCE_INLINE spF4 spF4EntryX( spF4 b )
+{
+	return spF4Set( b.v[0], b.v[2], b.v[1], b.v[3] );
+}
+SP_FORCE_INLINE spF4 spF4EntryY( spF4 b )
+{
+	return spF4Set( b.v[1], b.v[3], b.v[0], b.v[2] );
+}
+#define SP_SCALAR_COMPARE( name, op )                                                                                  \
+	SP_FORCE_INLINE spM4 name( spF4 a, spF4 b )                                                                        \
+	{                                                                                                                  \
+		spM4 r;                                                                                                        \
+		for ( int k = 0; k < 4; ++k )                                                                                  \
+			r.v[k] = a.v[k] op b.v[k] ? -1 : 0;                                                                        \
+		return r;                                                                                                      \
+	}
+SP_SCALAR_COMPARE( spF4Le, <= )
+SP_SCALAR_COMPARE( spF4Ge, >= )
+SP_SCALAR_COMPARE( spF4Lt, < )
+SP_SCALAR_COMPARE( spF4Gt, > )
+SP_SCALAR_COMPARE( spF4Eq, == )
+#undef SP_SCALAR_COMPARE
+SP_FORCE_INLINE spF4 spF4Select( spM4 m, spF4 a, spF4 b )
+{
+	spF4 r;
+	for ( int k = 0; k < 4; ++k )
+		r.v[k] = m.v[k] != 0 ? a.v[k] : b.v[k];
+	return r;
+}
+SP_FORCE_INLINE spM4 spM4Set( int32_t a, int32_t b, int32_t c, int32_t d )
+{
+	spM4 r = { { a, b, c, d } };
+	return r;
+}
+SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
+{
+	return spM4Set( a.v[0] & b.v[0], a.v[1] & b.v[1], a.v[2] & b.v[2], a.v[3] & b.v[3] );
+}
+SP_FORCE_INLINE spM4 spM4Or( spM4 a, spM4 b )
+{
+	return spM4Set( a.v[0] | b.v[0], a.v[1] | b.v[1], a.v[2] | b.v[2], a.v[3] | b.v[3] );
+}
+SP_FORCE_INLINE bool spM4All( spM4 m )
+{
+	return ( m.v[0] & m.v[1] & m.v[2] & m.v[3] ) != 0;
+}
+SP_FORCE_INLINE spD2 spD2Set( double a, double b )
+{
+	spD2 r = { { a, b } };
+	return r;
+}
+SP_FORCE_INLINE spD2 spD2Low( spF4 v )
+{
+	return spD2Set( (double)v.v[0], (double)v.v[1] );
+}
+SP_FORCE_INLINE spD2 spD2High( spF4 v )
+{
+	return spD2Set( (double)v.v[2], (double)v.v[3] );
+}
+SP_FORCE_INLINE spD2 spD2Splat( double x )
+{
+	return spD2Set( x, x );
+}
+SP_FORCE_INLINE spD2 spD2Add( spD2 a, spD2 b )
+{
+	return spD2Set( a.v[0] + b.v[0], a.v[1] + b.v[1] );
+}
+SP_FORCE_INLINE spD2 spD2Sub( spD2 a, spD2 b )
+{
+	return spD2Set( a.v[0] - b.v[0], a.v[1] - b.v[1] );
+}
+SP_FORCE_INLINE spD2 spD2Mul( spD2 a, spD2 b )
+{
+	return spD2Set( a.v[0] * b.v[0], a.v[1] * b.v[1] );
+}
+SP_FORCE_INLINE double spD2Lane( spD2 v, int k )
+{
+	return v.v[k];
+}
+
+#endif
+
+// ---- A mask's lanes as four bits (lane 0 lowest) ----
+#if defined( SP_SIMD_WASM )
+SP_FORCE_INLINE int spM4Bits( spM4 m )
+{
+	return wasm_i32x4_bitmask( (v128_t)m );
+}
+#elif defined( SP_SIMD_SSE2 )
+SP_FORCE_INLINE int spM4Bits( spM4 m )
+{
+	return _mm_movemask_ps( (__m128)m );
+}
+#else
+SP_FORCE_INLINE int spM4Bits( spM4 m )
+{
+	return ( m.v[0] & 1 ) | ( m.v[1] & 2 ) | ( m.v[2] & 4 ) | ( m.v[3] & 8 );
+}
+#endif
+
+// The lanes set in a 4-bit mask: i32.popcnt in wasm; elsewhere a table of 16 nibbles, unless the target has a
+// popcount instruction (x86-64's baseline has none, and __builtin_popcount is then a call into libgcc).
+#if defined( __wasm__ ) || defined( __POPCNT__ ) || defined( __ARM_NEON )
+SP_FORCE_INLINE int spLaneCount( int bits )
+{
+	return __builtin_popcount( (unsigned)bits );
+}
+#else
+SP_FORCE_INLINE int spLaneCount( int bits )
+{
+	return (int)( ( 0x4332322132212110ull >> ( 4 * bits ) ) & 15u );
+}
+#endif
+
+// ---- The pairs (i, j + k) of the lanes k set in `bits`, packed first: four pairs written at `out` (eight
+// uint32 values, lane 0's pair first); the caller advances by spLaneCount(bits) ----
+#if defined( SP_SIMD_WASM )
+// For each 4-bit mask, the byte shuffle that packs the 32-bit lanes whose bit is set into the first lanes, in
+// order (indices of 16 or more give zero bytes).
+#define SP_L( k ) 4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3
+#define SP_Z 16, 16, 16, 16
+static const uint8_t spHitLanes[16][16] __attribute__( ( aligned( 16 ) ) ) = {
+	{ SP_Z, SP_Z, SP_Z, SP_Z },				{ SP_L( 0 ), SP_Z, SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 1 ), SP_Z, SP_Z },
+	{ SP_L( 2 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 2 ), SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_L( 2 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_Z },
+	{ SP_L( 3 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 3 ), SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_L( 3 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 1 ), SP_L( 3 ), SP_Z },
+	{ SP_L( 2 ), SP_L( 3 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 2 ), SP_L( 3 ), SP_Z },
+	{ SP_L( 1 ), SP_L( 2 ), SP_L( 3 ), SP_Z }, { SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_L( 3 ) },
+};
+#undef SP_L
+#undef SP_Z
+
+// the places of the hits packed to the first lanes (a byte shuffle from a table), then four pairs (i, place)
+// written as two vectors
+SP_FORCE_INLINE void spStoreHits( uint32_t* out, uint32_t i, uint32_t j, int bits )
+{
+	const v128_t lanes = wasm_i32x4_add( wasm_i32x4_splat( (int32_t)j ), wasm_i32x4_make( 0, 1, 2, 3 ) );
+	const v128_t places = wasm_i8x16_swizzle( lanes, wasm_v128_load( spHitLanes[bits] ) );
+	const v128_t is = wasm_i32x4_splat( (int32_t)i );
+	wasm_v128_store( out, wasm_i32x4_shuffle( is, places, 0, 4, 1, 5 ) );
+	wasm_v128_store( out + 4, wasm_i32x4_shuffle( is, places, 2, 6, 3, 7 ) );
+}
+#else
+// For each 4-bit mask, the lanes whose bit is set, in order (then lane 0, never counted).
+static const uint8_t spHitOrder[16][4] = {
+	{ 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 2, 0, 0, 0 }, { 0, 2, 0, 0 },
+	{ 1, 2, 0, 0 }, { 0, 1, 2, 0 }, { 3, 0, 0, 0 }, { 0, 3, 0, 0 }, { 1, 3, 0, 0 }, { 0, 1, 3, 0 },
+	{ 2, 3, 0, 0 }, { 0, 2, 3, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 3 },
+};
+
+// the same from a table of the hits' lanes (SSE2, x86-64's baseline, has no byte shuffle): four pairs written,
+// the hits' first
+SP_FORCE_INLINE void spStoreHits( uint32_t* out, uint32_t i, uint32_t j, int bits )
+{
+	const uint8_t* hits = spHitOrder[bits];
+	for ( int q = 0; q < 4; ++q )
+	{
+		out[2 * q] = i;
+		out[2 * q + 1] = j + hits[q];
+	}
+}
+#endif

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+// Private: the sweep of the moving boxes' index (sweep.c).
+#pragma once
+
+#include "pairs.h"
+
+/// Sweep every slab of the moving boxes' index into `found` (emptied first) as place pairs (i, j), i < j: places of
+/// entries in the index, so the pairs come out sorted. A pair is reported only in the first slab both boxes touch.
+/// `filtered` is 0 when every filter accepts every pair (no per-pair lookups then). Adds the candidates tested
+/// (pairs overlapping on the sweep axis) to *tests. Returns false on allocation failure.
+bool spSweepAll( spWorld* world, spPairArray* found, int filtered, int* tests );

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// The frame, spUpdateWorld, in six steps:
+//   1. validate every box and gather the moving boxes' axis statistics      validate.c
+//   2. rebuild the static boxes' index if one of them changed               build.c
+//   3. refresh the moving boxes' index in place, or rebuild it              refresh.c, build.c (spRefreshOrRebuild)
+//   4. sweep it for the moving pairs; query the static index per mover     sweep.c, index.c
+//   5. make the public pairs and the began and ended events                 pairs.c, pair_sort.c
+//   6. counters
+//
+// Why not the textbook form (insertion-sorted endpoint lists on every axis, pair events on every swap): on a
+// uniform 2D scene the projections of n boxes on one axis overlap about n^1.5 times, and every one of those
+// overlaps is a swap and a pair-table operation as boxes move. Here the work is O(n + swaps + candidates):
+// insertion sorts keep each slab sorted for O(n + swaps) on coherent frames (a rebuild otherwise), and slabs
+// keep the candidates (pairs overlapping on the sweep axis and sharing a slab) close to the real pairs.
+// Static boxes cost nothing while they stay still beyond a comparison of their bounds with a cached copy.
+#include "update.h"
+
+#include "build.h"
+#include "index.h"
+#include "pairs.h"
+#include "refresh.h"
+#include "sweep.h"
+#include "validate.h"
+#include "world.h"
+
+#include <math.h>
+#include <string.h>
+
+// The refresh's budgets, past which it gives up for a rebuild: insertion-sort swaps (SWAPS_PER_BOX per moving
+// box, plus SWAPS_BASE) and entries that reach a new slab (half the moving boxes, plus INCOMING_BASE). A give-up
+// costs up to a pass over the entries (7% of a one-shot frame at 100k and 1M), so after one the next update tries
+// again (one incoherent frame, a teleport, costs one rebuild), and after each further one in a row the tries wait
+// twice as many updates, 1, 3, then at most BACKOFF_MAX.
+enum
+{
+	SP_REFRESH_SWAPS_PER_BOX = 8,
+	SP_REFRESH_SWAPS_BASE = 1024,
+	SP_REFRESH_INCOMING_BASE = 64,
+	SP_REFRESH_BACKOFF_MAX = 7
+};
+
+SP_COLD static spResult spRebuildStatics( spWorld* w )
+{
+	const int d = w->dimensions;
+	const int stride = w->stride;
+	spCompactStatics( w );
+	const int n = w->staticCount;
+	spAxisStats stats[SP_MAX_DIMENSIONS];
+	spGatherStats( w, w->statics, n, stats );
+	if ( !spGrow( (void**)&w->staticCache, &w->staticCacheCapacity, n * stride, sizeof( float ) ) )
+		return sp_resultOutOfMemory;
+	int axis = 0, slabAxis = -1;
+	spChooseAxes( stats, d, n, -1, &axis, &slabAxis );
+	if ( !spBuildIndex( &w->staticIndex, &w->buildScratch, w, w->statics, n, axis, slabAxis, stats ) )
+		return sp_resultOutOfMemory;
+	for ( int i = 0; i < n; ++i )
+	{
+		memcpy( w->staticCache + (size_t)i * stride, w->bounds + (size_t)w->statics[i] * stride,
+				sizeof( float ) * (size_t)stride );
+	}
+	w->staticDirty = 0;
+	return sp_resultOk;
+}
+
+// True if the index's slabs still suit the boxes of `stats`: the same sweep and slab axes, a slab count within a
+// third of the one a rebuild would choose, and the slab axis's extent within a tenth of the slabs' span.
+SP_COLD static bool spSlabsStillFit( const spIndex* index, const spAxisStats* stats, int n, int axis, int slabAxis )
+{
+	int count, planAxis;
+	float lo, scale;
+	spPlanSlabs( stats, n, axis, slabAxis, &count, &planAxis, &lo, &scale );
+	if ( index->axis != axis || index->slabAxis != planAxis )
+	{
+		return false;
+	}
+	if ( count == 1 || index->slabCount == 1 )
+	{
+		return count == index->slabCount;
+	}
+	if ( 4 * count < 3 * index->slabCount || 3 * count > 4 * index->slabCount )
+	{
+		return false;
+	}
+	const double span = index->slabCount / (double)index->slabScale;
+	const double hi = (double)index->slabLo + span;
+	return fabs( (double)stats[planAxis].lo - (double)index->slabLo ) <= 0.1 * span &&
+		   fabs( (double)stats[planAxis].hi - hi ) <= 0.1 * span;
+}
+
+// The index version after v: never 0, which stands for none (placePairsVersion).
+static inline uint32_t spNextIndexVersion( uint32_t v )
+{
+	return v == UINT32_MAX ? 1u : v + 1u;
+}
+
+// The moving boxes' index brought up to date: refreshed in place on a coherent frame (insertion sorts within each
+// slab, O(n + swaps); boxes added, removed or switched are merged into or dropped from their slabs) when its slabs
+// still fit the boxes and no back-off wait runs, otherwise rebuilt (the boxes bucketed into slabs in slot order,
+// each slab sorted in cache). On a rebuild's allocation failure the last update's index is intact, so queries
+// still answer from it.
+static spResult spRefreshOrRebuild( spWorld* w, const spAxisStats* stats, spCounters* c )
+{
+	const int n = w->orderCount;
+	spIndex* dynamic = &w->dynamicIndex;
+	const int previousAxis = dynamic->axis;
+	int axis = 0, slabAxis = -1;
+	spChooseAxes( stats, w->dimensions, n, previousAxis, &axis, &slabAxis );
+	int refreshed = 0;
+	const int tryRefresh = w->refreshWait == 0;
+	w->refreshWait -= w->refreshWait > 0;
+	if ( n > 0 && tryRefresh && dynamic->entryCount > 0 && axis == previousAxis &&
+		 spSlabsStillFit( dynamic, stats, n, axis, slabAxis ) )
+	{
+		const int swapBudget = SP_REFRESH_SWAPS_PER_BOX * n + SP_REFRESH_SWAPS_BASE;
+		const int incomingLimit = n / 2 + SP_REFRESH_INCOMING_BASE;
+		int swaps = 0;
+		const spRefreshResult r = spRefreshIndex( dynamic, &w->refreshScratch, w, swapBudget, incomingLimit, &swaps );
+		if ( r == spRefreshOutOfMemory )
+			return sp_resultOutOfMemory;
+		if ( r == spRefreshDone )
+		{
+			refreshed = 1;
+			w->refreshBackoff = 0;
+			w->remapFromVersion = w->indexVersion;
+			w->indexVersion = spNextIndexVersion( w->indexVersion );
+			w->remapToVersion = w->indexVersion;
+			c->swaps = swaps;
+			c->refreshed = 1;
+		}
+		else
+		{
+			const int b = w->refreshBackoff;
+			w->refreshWait = b;
+			w->refreshBackoff = b == 0 ? 1 : 2 * b + 1 < SP_REFRESH_BACKOFF_MAX ? 2 * b + 1 : SP_REFRESH_BACKOFF_MAX;
+		}
+	}
+	if ( !refreshed )
+	{
+		c->rebuilt = 1;
+		if ( !spBuildIndex( dynamic, &w->buildScratch, w, w->order, n, axis, slabAxis, stats ) )
+			return sp_resultOutOfMemory;
+		w->indexVersion = spNextIndexVersion( w->indexVersion );
+	}
+	// the index now holds every moving box
+	if ( !refreshed || w->newMovers > 0 )
+	{
+		for ( int i = 0; i < n; ++i )
+		{
+			w->flags[w->order[i]] |= SP_FLAG_INDEXED;
+		}
+	}
+	w->newMovers = 0;
+	w->goneMovers = 0;
+	c->sweepAxis = axis;
+	c->slabs = dynamic->slabCount;
+	return sp_resultOk;
+}
+
+// Pairs among the moving boxes (place pairs, into placePairs[1 - current]), then between moving and static boxes
+// (id pairs, into found), with the sorts' scratch for step 5 reserved first.
+static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
+{
+	const int nxt = 1 - w->current;
+	if ( !spGrow( (void**)&w->pairStart, &w->pairStartCapacity, w->slotCount + 1, sizeof( int ) ) ||
+		 !spGrow( (void**)&w->pairHistograms, &w->pairHistogramCapacity, spPairHistogramCount( w->slotCount ),
+				  sizeof( int ) ) )
+		return sp_resultOutOfMemory;
+	int tests = 0;
+	if ( !spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) )
+		return sp_resultOutOfMemory;
+	w->found.count = 0;
+	if ( w->staticIndex.entryCount > 0 )
+	{
+		const int d = w->dimensions;
+		for ( int i = 0; i < w->orderCount; ++i )
+		{
+			const int slot = w->order[i];
+			const float* b = w->bounds + (size_t)slot * w->stride;
+			if ( !spQueryIndex( &w->staticIndex, w, b, b + d, 0xFFFFFFFFu, &w->found, w->ids[slot] ) )
+				return sp_resultOutOfMemory;
+		}
+	}
+	c->overlapTests = tests;
+	return sp_resultOk;
+}
+
+spResult spUpdateWorld( spWorld* w )
+{
+	// 1. validation (nothing changes on a bad box)
+	spAxisStats stats[SP_MAX_DIMENSIONS];
+	int staticChanged = 0, allPair = 0;
+	spResult r = spValidate( w, stats, &staticChanged, &allPair );
+	if ( r != sp_resultOk )
+		return r;
+	spCompactOrder( w );
+	spCounters c = { 0 };
+	c.boxes = w->boxCount;
+	c.endpointSwaps = w->counters.endpointSwaps;
+
+	// 2. the static boxes' index
+	if ( staticChanged )
+	{
+		w->staticDirty = 1;
+		if ( ( r = spRebuildStatics( w ) ) != sp_resultOk )
+			return r;
+		c.staticRebuilt = 1;
+	}
+	c.staticBoxes = w->staticCount;
+
+	// 3. the moving boxes' index
+	if ( ( r = spRefreshOrRebuild( w, stats, &c ) ) != sp_resultOk )
+		return r;
+
+	// 4. the pairs found
+	if ( ( r = spFindPairs( w, !allPair, &c ) ) != sp_resultOk )
+		return r;
+
+	// 5. the public pairs and events
+	if ( !spMakePairLists( w ) )
+		return sp_resultOutOfMemory;
+
+	// 6. counters
+	c.pairs = w->pairs[w->current].count;
+	c.began = w->began.count;
+	c.ended = w->ended.count;
+	w->counters = c;
+	return sp_resultOk;
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+// The update's first pass: every live box validated (a frame with a bad box changes nothing), the moving boxes'
+// axis statistics gathered on the way, static boxes' changes detected; and the compaction of the lists of moving
+// and static slots.
+#include "validate.h"
+
+#include "simd.h"
+#include "world.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+static void spResetStats( spAxisStats* stats, int d )
+{
+	for ( int a = 0; a < d; ++a )
+	{
+		stats[a].sum = stats[a].sumSq = stats[a].width = 0.0;
+		stats[a].lo = INFINITY;
+		stats[a].hi = -INFINITY;
+	}
+}
+
+static void spAddStats( spAxisStats* stats, const float* b, int d )
+{
+	for ( int a = 0; a < d; ++a )
+	{
+		float lo = b[a], hi = b[d + a];
+		double c = 0.5 * ( (double)lo + (double)hi );
+		stats[a].sum += c;
+		stats[a].sumSq += c * c;
+		stats[a].width += (double)hi - (double)lo;
+		stats[a].lo = lo < stats[a].lo ? lo : stats[a].lo;
+		stats[a].hi = hi > stats[a].hi ? hi : stats[a].hi;
+	}
+}
+
+void spGatherStats( const spWorld* w, const int* slots, int n, spAxisStats* stats )
+{
+	const int d = w->dimensions;
+	spResetStats( stats, d );
+	for ( int i = 0; i < n; ++i )
+	{
+		spAddStats( stats, w->bounds + (size_t)slots[i] * w->stride, d );
+	}
+}
+
+// The fast validation pass and the statistics of the moving boxes, inlined with a constant `d`.
+SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d, int* outValid )
+{
+	const int stride = 2 * d;
+	const float* bounds = w->bounds;
+	const uint32_t* ids = w->ids;
+	const uint8_t* flags = w->flags;
+	int valid = 1;
+	double sum[SP_MAX_DIMENSIONS] = { 0 }, sumSq[SP_MAX_DIMENSIONS] = { 0 }, width[SP_MAX_DIMENSIONS] = { 0 };
+	float lo[SP_MAX_DIMENSIONS], hi[SP_MAX_DIMENSIONS];
+	for ( int a = 0; a < d; ++a )
+	{
+		lo[a] = INFINITY;
+		hi[a] = -INFINITY;
+	}
+	for ( int slot = 0; slot < w->slotCount; ++slot )
+	{
+		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			continue;
+		}
+		const float* b = bounds + (size_t)slot * stride;
+		for ( int a = 0; a < d; ++a )
+		{
+			const float mn = b[a], mx = b[d + a];
+			valid &= ( mn >= -FLT_MAX ) & ( mn <= mx ) & ( mx <= FLT_MAX );
+			const double c = 0.5 * ( (double)mn + (double)mx );
+			sum[a] += c;
+			sumSq[a] += c * c;
+			width[a] += (double)mx - (double)mn;
+			lo[a] = mn < lo[a] ? mn : lo[a];
+			hi[a] = mx > hi[a] ? mx : hi[a];
+		}
+	}
+	for ( int a = 0; a < d; ++a )
+	{
+		stats[a].sum = sum[a];
+		stats[a].sumSq = sumSq[a];
+		stats[a].width = width[a];
+		stats[a].lo = lo[a];
+		stats[a].hi = hi[a];
+	}
+	*outValid = valid;
+}
+
+// spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one:
+// the same operations in the same order per axis, so the same statistics to the bit, in about half the
+// instructions.
+static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int* outValid )
+{
+	const float* bounds = w->bounds;
+	const uint32_t* ids = w->ids;
+	const uint8_t* flags = w->flags;
+	const spF4 lowest = spF4Set( -FLT_MAX, -FLT_MAX, 0.0f, 0.0f );
+	const spF4 highest = spF4Set( 0.0f, 0.0f, FLT_MAX, FLT_MAX );
+	const spD2 half = spD2Splat( 0.5 );
+	spM4 valid = spM4Set( -1, -1, -1, -1 );
+	spD2 sum = spD2Splat( 0.0 ), sumSq = spD2Splat( 0.0 ), width = spD2Splat( 0.0 );
+	spF4 lo = spF4Splat( INFINITY ), hi = spF4Splat( -INFINITY );
+	for ( int slot = 0; slot < w->slotCount; ++slot )
+	{
+		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			continue;
+		}
+		const spF4 b = spF4Load( bounds + (size_t)slot * 4 );
+		// lanes 0 and 1: -FLT_MAX <= min <= max; lanes 2 and 3: min <= max <= FLT_MAX (NaN fails both)
+		const spF4 below = spF4LowHalves( lowest, b );
+		const spF4 above = spF4HighHalves( b, highest );
+		valid = spM4And( valid, spM4And( spF4Ge( b, below ), spF4Le( b, above ) ) );
+		const spD2 mn = spD2Low( b ), mx = spD2High( b );
+		const spD2 c = spD2Mul( half, spD2Add( mn, mx ) );
+		sum = spD2Add( sum, c );
+		sumSq = spD2Add( sumSq, spD2Mul( c, c ) );
+		width = spD2Add( width, spD2Sub( mx, mn ) );
+		// lanes 0 and 1 of lo are the smallest mins, lanes 2 and 3 of hi the largest maxes
+		lo = spF4Select( spF4Lt( b, lo ), b, lo );
+		hi = spF4Select( spF4Gt( b, hi ), b, hi );
+	}
+	for ( int a = 0; a < 2; ++a )
+	{
+		stats[a].sum = spD2Lane( sum, a );
+		stats[a].sumSq = spD2Lane( sumSq, a );
+		stats[a].width = spD2Lane( width, a );
+		stats[a].lo = spF4Lane( lo, a );
+		stats[a].hi = spF4Lane( hi, 2 + a );
+	}
+	*outValid = spM4All( valid );
+}
+
+SP_COLD static spResult spReject( spWorld* w, int slot, spResult r )
+{
+	w->lastInvalidBox.bits = w->ids[slot];
+	return r;
+}
+
+spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* allPair )
+{
+	const int d = w->dimensions;
+	const int stride = w->stride;
+	const float* bounds = w->bounds;
+	spResetStats( stats, d );
+
+	// Fast pass in slot order (sequential memory, no call per box): finite and ordered is
+	// -FLT_MAX <= min <= max <= FLT_MAX, which NaN fails too. On failure the exact pass below finds the box.
+	int valid = 1;
+	switch ( d )
+	{
+		case 1:
+			spCheckMoving( w, stats, 1, &valid );
+			break;
+		case 2:
+			spCheckMoving2D( w, stats, &valid );
+			break;
+		case 3:
+			spCheckMoving( w, stats, 3, &valid );
+			break;
+		default:
+			spCheckMoving( w, stats, 4, &valid );
+			break;
+	}
+	const uint32_t* ids = w->ids;
+	const uint8_t* flags = w->flags;
+	*allPair = w->filteredBoxes == 0;
+	for ( int i = 0; !valid && i < w->orderCount; ++i )
+	{
+		int slot = w->order[i];
+		if ( w->ids[slot] == 0 || ( w->flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			continue;
+		}
+		const float* b = bounds + (size_t)slot * stride;
+		spResult r = spCheckBounds( b, b + d, d );
+		if ( r != sp_resultOk )
+		{
+			return spReject( w, slot, r );
+		}
+	}
+	for ( int slot = 0; !valid && slot < w->slotCount; ++slot )
+	{
+		// a moving box outside the order (not expected): still never let it through
+		if ( ids[slot] != 0 && ( flags[slot] & SP_FLAG_STATIC ) == 0 )
+		{
+			spResult r = spCheckBounds( bounds + (size_t)slot * stride, bounds + (size_t)slot * stride + d, d );
+			if ( r != sp_resultOk )
+			{
+				return spReject( w, slot, r );
+			}
+		}
+	}
+	int changed = w->staticDirty;
+	for ( int i = 0; i < w->staticCount; ++i )
+	{
+		int slot = w->statics[i];
+		if ( w->ids[slot] == 0 || ( w->flags[slot] & SP_FLAG_STATIC ) == 0 )
+		{
+			continue;
+		}
+		const float* b = bounds + (size_t)slot * stride;
+		// an unchanged static box was validated when it was cached
+		if ( !changed && memcmp( b, w->staticCache + (size_t)i * stride, sizeof( float ) * (size_t)stride ) == 0 )
+		{
+			continue;
+		}
+		spResult r = spCheckBounds( b, b + d, d );
+		if ( r != sp_resultOk )
+		{
+			return spReject( w, slot, r );
+		}
+		changed = 1;
+	}
+	w->lastInvalidBox = sp_nullBoxId;
+	*staticChanged = changed;
+	return sp_resultOk;
+}
+
+void spCompactOrder( spWorld* w )
+{
+	if ( !w->orderDirty )
+	{
+		return;
+	}
+	w->orderDirty = 0;
+	int n = 0;
+	for ( int i = 0; i < w->orderCount; ++i )
+	{
+		int slot = w->order[i];
+		if ( w->ids[slot] == 0 || ( w->flags[slot] & SP_FLAG_STATIC ) != 0 )
+		{
+			w->flags[slot] &= (uint8_t)~SP_FLAG_IN_ORDER;
+			continue;
+		}
+		w->order[n++] = slot;
+	}
+	w->orderCount = n;
+}
+
+void spCompactStatics( spWorld* w )
+{
+	int n = 0;
+	for ( int i = 0; i < w->staticCount; ++i )
+	{
+		int slot = w->statics[i];
+		if ( w->ids[slot] == 0 || ( w->flags[slot] & SP_FLAG_STATIC ) == 0 )
+		{
+			w->flags[slot] &= (uint8_t)~SP_FLAG_IN_STATICS;
+			continue;
+		}
+		w->statics[n++] = slot;
+	}
+	w->staticCount = n;
+}
