@@ -334,6 +334,53 @@ describe('demo page in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  test('side-by-side views run in lock step: same frame, same balls, at every sampled moment', async () => {
+    for (const id of ['compare-1', 'compare-2', 'sorting']) {
+      const figure = page.locator(`#${id} figure`);
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const sample = (): Promise<Array<{ frame: string; positions: string }>> =>
+        figure.locator('.view').evaluateAll((vs) => vs.map((v) => ({ frame: (v as HTMLElement).dataset.frame!, positions: (v as HTMLElement).dataset.positions! })));
+      const seen = new Set<string>();
+      for (let k = 0; k < 12; k++) {
+        const views = await sample();
+        expect(views.length, id).toBeGreaterThan(1);
+        for (const v of views) expect(v, `${id} sample ${k}`).toEqual(views[0]);
+        seen.add(views[0]!.frame);
+        await page.waitForTimeout(120);
+      }
+      expect(seen.size, `${id} advances`).toBeGreaterThan(1);
+      // the counters name their timescale, and the last complete pass is shown beside a running mean
+      const labels = await figure.locator('.view').first().locator('dl.stats dt').allTextContents();
+      expect(labels.join('|'), id).toMatch(/last (pass|sort|update)/);
+    }
+    // the slower view sets the pace: all pairs tests more, so the sorted view waits for it
+    const figure = page.locator('#compare-1 figure');
+    await expect.poll(async () => Number(await stat(figure.locator('.view').first(), 'mean'))).toBeGreaterThan(0);
+    const [all, sorted] = await Promise.all([stat(figure.locator('.view').first(), 'mean'), stat(figure.locator('.view').nth(1), 'mean')]);
+    expect(Number(all)).toBeGreaterThanOrEqual(Number(sorted));
+  });
+
+  test('held comparisons agree when shown: the sweep against the engine, the JS swaps against the engine', async () => {
+    const sweep = page.locator('#sweep figure').nth(1).locator('.view');
+    await sweep.scrollIntoViewIfNeeded();
+    await mounted(sweep);
+    await expect.poll(() => stat(sweep, 'held'), { timeout: 20_000 }).toMatch(/^\d+ [=≠] \d+$/);
+    const [r, op, e] = (await stat(sweep, 'held')).split(' ');
+    expect(op).toBe('=');
+    expect(r).toBe(e);
+    const swaps = page.locator('#swaps figure .view');
+    await swaps.scrollIntoViewIfNeeded();
+    await mounted(swaps);
+    const summary = swaps.locator('.event-summary');
+    await expect.poll(() => summary.getAttribute('data-held'), { timeout: 10_000 }).toMatch(/=/);
+    for (let k = 0; k < 5; k++) {
+      const [js, engine] = (await summary.getAttribute('data-held'))!.split('=');
+      expect(js).toBe(engine);
+      await page.waitForTimeout(150);
+    }
+  });
+
   test('prefers-reduced-motion starts every demo paused', async () => {
     const p = await context!.newPage();
     await p.emulateMedia({ reducedMotion: 'reduce' });

@@ -28,6 +28,8 @@ class Swaps extends BallScene {
   #lines: Array<{ text: string; kind: string }> = [];
   engineBegan = 0;
   engineEnded = 0;
+  /** The last complete pass: JS events and the engine's for the same move (a held comparison). */
+  held: { began: number; ended: number; engineBegan: number; engineEnded: number } | undefined;
 
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
@@ -102,6 +104,7 @@ class Swaps extends BallScene {
     const world = this.syncWorld();
     this.engineBegan = world.counters.began;
     this.engineEnded = world.counters.ended;
+    this.held = { began: this.began, ended: this.ended, engineBegan: this.engineBegan, engineEnded: this.engineEnded };
     for (const [a, b] of this.overlapping.values()) yield* this.check(a, b);
   }
 
@@ -119,9 +122,16 @@ class Swaps extends BallScene {
   }
 
   panel(): void {
-    this.#summary.innerHTML =
-      `this pass — swaps: <b>${this.swaps}</b>, JS events: <b class="began">${BEGAN_GLYPH} ${this.began} began</b> <b class="ended">${ENDED_GLYPH} ${this.ended} ended</b>; ` +
-      `engine: <b class="began">${BEGAN_GLYPH} ${this.engineBegan} began</b> <b class="ended">${ENDED_GLYPH} ${this.engineEnded} ended</b>`;
+    const h = this.held;
+    const same = (p: number, q: number): string => (p === q ? '=' : '≠');
+    const html =
+      `this pass so far (JS) — swaps: <b>${this.swaps}</b>, <b class="began">${BEGAN_GLYPH} ${this.began} began</b> <b class="ended">${ENDED_GLYPH} ${this.ended} ended</b><br>` +
+      (h
+        ? `last complete pass, JS vs engine: <b class="began">${BEGAN_GLYPH} ${h.began} ${same(h.began, h.engineBegan)} ${h.engineBegan} began</b> ` +
+          `<b class="ended">${ENDED_GLYPH} ${h.ended} ${same(h.ended, h.engineEnded)} ${h.engineEnded} ended</b>`
+        : 'last complete pass: none yet');
+    if (this.#summary.innerHTML !== html) this.#summary.innerHTML = html;
+    this.#summary.dataset.held = h ? `${h.began},${h.ended}=${h.engineBegan},${h.engineEnded}` : '';
     this.#log.replaceChildren(
       ...this.#lines.map((l) => {
         const li = document.createElement('li');
@@ -135,9 +145,9 @@ class Swaps extends BallScene {
   override stats(): Stat[] {
     return [
       ...super.stats(),
-      { key: 'swaps', label: 'sort swaps', value: this.swaps },
+      { key: 'swaps', label: 'sort swaps, this pass so far', value: this.swaps },
       { key: 'overlapsX', label: 'x-overlaps kept', value: this.overlapping.size },
-      { key: 'candidates', label: 'engine x-overlap pairs', value: this.world!.counters.pairs },
+      { key: 'candidates', label: 'engine x-overlap pairs, last update', value: this.world!.counters.pairs },
     ];
   }
 }

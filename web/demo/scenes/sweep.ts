@@ -14,6 +14,8 @@ class Sweep extends BallScene {
   sweepX = -1;
   touching = new Set<Ball>();
   reported = 0;
+  /** The last complete sweep: pairs it reported and the engine's count for the same update (a held comparison). */
+  held: { reported: number; engine: number } | undefined;
   readonly report: boolean;
 
   constructor(surface: Surface, setup: SceneSetup) {
@@ -50,6 +52,7 @@ class Sweep extends BallScene {
       yield STEP_MS;
     }
     this.sweepX = -1;
+    this.held = { reported: this.reported, engine: this.world!.counters.pairs };
   }
 
   protected override colorOf(b: Ball): string {
@@ -73,9 +76,10 @@ class Sweep extends BallScene {
       { key: 'touching', label: 'balls on the line', value: this.sweepX >= 0 ? this.touching.size : 0 },
     ];
     if (this.report) {
+      const h = this.held;
       s.push(
-        { key: 'tested', label: 'pairs reported', value: this.reported },
-        { key: 'candidates', label: 'engine x-overlap pairs', value: this.world!.counters.pairs },
+        { key: 'reported', label: 'pairs reported, this sweep so far', value: this.reported },
+        { key: 'held', label: 'last full sweep: reported vs engine', value: h ? `${h.reported} ${h.reported === h.engine ? '=' : '≠'} ${h.engine}` : '–' },
       );
     }
     return s;
