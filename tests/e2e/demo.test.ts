@@ -131,7 +131,7 @@ async function drag(from: { x: number; y: number }, to: { x: number; y: number }
 describe('demo page in Chromium', () => {
   test('loads every chapter with no console error', async () => {
     const sections = page.locator('main section');
-    expect(await sections.count()).toBe(14);
+    expect(await sections.count()).toBe(15);
     for (const s of await sections.all()) expect(await s.locator('figure.demo canvas.sim').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
@@ -326,8 +326,8 @@ describe('demo page in Chromium', () => {
     const rows = await figure.locator('tbody tr').allInnerTexts();
     expect(rows.map((r) => r.split('\t')[0])).toEqual(['100', '300', '1,000']);
     for (const r of rows) {
-      const [, naive, sorted, wasm, , pairs] = r.split('\t');
-      for (const ms of [naive, sorted, wasm]) expect(Number(ms)).toBeGreaterThanOrEqual(0);
+      const [, naive, sorted, swaps, wasm, , pairs] = r.split('\t');
+      for (const ms of [naive, sorted, swaps, wasm]) expect(Number(ms)).toBeGreaterThanOrEqual(0);
       expect(pairs).toMatch(/^[\d,]+ ✓$/);
     }
     expect((await pixels(canvas)).hash).not.toBe(empty.hash);
@@ -379,6 +379,31 @@ describe('demo page in Chromium', () => {
       expect(js).toBe(engine);
       await page.waitForTimeout(150);
     }
+  });
+
+  test('the scale canvas moves 100 000 boxes, reports the engine’s pair count and its frame time', async () => {
+    const figure = page.locator('#scale figure');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    const out = figure.locator('.scale-readout');
+    await figure.locator('select').selectOption('100000');
+    await expect.poll(() => out.getAttribute('data-boxes'), { timeout: 20_000 }).toBe('100000');
+    await expect.poll(async () => Number(await out.getAttribute('data-fps')), { timeout: 20_000 }).toBeGreaterThan(0);
+    const read = (): Promise<DOMStringMap> => out.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
+    const d = await read();
+    // the pairs drawn are the engine's pair list; its length is the engine's own count (2.2 per box)
+    expect(Number(d.pairs)).toBe(Number(d.enginePairs));
+    expect(Number(d.pairs) / 100_000).toBeGreaterThan(1.5);
+    expect(Number(d.pairs) / 100_000).toBeLessThan(3);
+    expect(Number(d.updateMs)).toBeGreaterThan(0);
+    expect(Number(d.drawMs)).toBeGreaterThan(0);
+    // the same boxes on the sorted-JS loop: the frame rate falls
+    await figure.locator('[data-action=js]').click();
+    await expect.poll(() => out.getAttribute('data-mode')).toBe('js');
+    await expect.poll(async () => Number(await out.getAttribute('data-update-ms')), { timeout: 20_000 }).toBeGreaterThan(Number(d.updateMs));
+    await figure.locator('select').selectOption('10000'); // leave the page light for the tests after this one
+    await expect.poll(() => out.getAttribute('data-boxes')).toBe('10000');
+    expect(await pixels(figure.locator('canvas.sim')).then((p) => p.colours)).toBeGreaterThanOrEqual(3);
   });
 
   test('prefers-reduced-motion starts every demo paused', async () => {

@@ -9,6 +9,7 @@ import * as edges from './scenes/edges.js';
 import * as game from './scenes/game.js';
 import * as pairwise from './scenes/pairwise.js';
 import * as sap from './scenes/sap.js';
+import * as scale from './scenes/scale.js';
 import * as sort from './scenes/sort.js';
 import * as sorted from './scenes/sorted.js';
 import * as sweep from './scenes/sweep.js';
@@ -25,6 +26,7 @@ const scenes = new Map<string, CreateScene>([
   ['sort', sort.createScene],
   ['swaps', swaps.createScene],
   ['game', game.createScene],
+  ['scale', scale.createScene],
   ['benchmark', benchmark.createScene],
 ]);
 

@@ -531,8 +531,10 @@ export class Player {
         this.restart();
       });
     }
+    // Play above the figure when what it starts would otherwise be out of sight (the benchmark's long table)
     const first = this.figure.querySelector('.views') ?? this.figure.firstElementChild;
-    this.figure.insertBefore(bar, first?.nextSibling ?? null);
+    if (this.figure.dataset.controlsTop !== undefined) this.figure.prepend(bar);
+    else this.figure.insertBefore(bar, first?.nextSibling ?? null);
     return bar;
   }
 
