@@ -406,6 +406,30 @@ describe('demo page in Chromium', () => {
     expect(await pixels(figure.locator('canvas.sim')).then((p) => p.colours)).toBeGreaterThanOrEqual(3);
   });
 
+  test('the slab view draws the engine’s slabs: its numbers are the engine’s, and Jump rebuilds them', async () => {
+    const figure = page.locator('#prune figure').nth(2);
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    const out = figure.locator('.slab-readout');
+    await expect.poll(() => out.getAttribute('data-slabs')).toMatch(/^\d+$/);
+    const d = await out.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
+    expect(Number(d.slabs)).toBeGreaterThan(1); // 150 boxes: more than one slab
+    expect(d.slabs).toBe(d.engineSlabs);
+    expect(d.sweepAxis).toBe(d.engineSweepAxis);
+    expect(['0', '1']).toContain(d.sweepAxis);
+    const view = figure.locator('.view');
+    expect(await stat(view, 'slabs')).toBe(d.engineSlabs);
+    const rebuilt = d.rebuilt;
+    await figure.locator('[data-action=scatter]').click();
+    await expect.poll(() => out.getAttribute('data-rebuilt')).not.toBe(rebuilt);
+    // the party with 25 balls: one slab, said plainly
+    const party = page.locator('#party figure');
+    await party.scrollIntoViewIfNeeded();
+    await mounted(party);
+    await expect.poll(() => party.locator('.slab-readout').getAttribute('data-slabs')).toBe('1');
+    expect(await party.locator('.slab-readout').textContent()).toContain('one slab below 64 boxes');
+  });
+
   test('prefers-reduced-motion starts every demo paused', async () => {
     const p = await context!.newPage();
     await p.emulateMedia({ reducedMotion: 'reduce' });

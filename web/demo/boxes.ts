@@ -76,7 +76,7 @@ export class SortedJs {
     this.order = Int32Array.from({ length: n }, (_, i) => i);
   }
 
-  /** The overlapping pairs of this frame's bounds; with `mark`, each box in a pair gets a 1 there. */
+  /** The overlapping pairs of this frame's bounds; with `mark`, each box's pair count is added up there (to 255). */
   pairs(b: Float32Array, mark?: Uint8Array): number {
     const { order, n } = this;
     if (this.#first) {
@@ -104,7 +104,10 @@ export class SortedJs {
         if (b[q]! > x1) break;
         if (b[q + 1]! <= y1 && y0 <= b[q + 3]!) {
           count++;
-          if (mark) mark[p >> 2] = mark[q >> 2] = 1;
+          if (mark) {
+            if (mark[p >> 2]! < 255) mark[p >> 2]!++;
+            if (mark[q >> 2]! < 255) mark[q >> 2]!++;
+          }
         }
       }
     }

@@ -121,7 +121,9 @@ export abstract class BallScene implements Scene {
     this.lockstep = setup.lockstep !== undefined;
     const shared = setup.lockstep?.balls;
     this.balls = shared ?? makeBalls(o.balls, surface.width, surface.height, random, BALL);
+    const sizing = Number(o.data.radiusScale ?? 1); // many balls: smaller ones
     this.balls.forEach((b, i) => {
+      if (!shared && sizing !== 1) b.r *= sizing;
       if (o.rainbow) b.color = rainbow(i, this.balls.length);
       const label = o.labels[i];
       if (label !== undefined) b.label = label;
@@ -290,7 +292,8 @@ export abstract class BallScene implements Scene {
 }
 
 /**
- * The axis view: each axis's sorted endpoint list as the engine keeps it, one glyph per endpoint in list order
+ * The axis view: each axis's sorted endpoint list (`world.endpoints()`, the textbook form the engine keeps for
+ * display; its broadphase sorts boxes inside slabs, see slabview.ts), one glyph per endpoint in list order
  * ( "(" a min, ")" a max ), in the box's colour; under the glyphs each box's span of the list is a bar, stacked in
  * lanes, so boxes whose bars share a column overlap on that axis.
  */

@@ -11,6 +11,9 @@ export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)
 const SLOW = 4;
 /** At full speed a figure starts at most one frame per 60 Hz display frame (on a 120 Hz display too). */
 const FRAME_MS = 1000 / 60;
+/** A thrown ball leaves with the pointer's velocity over its last 100 ms, at most 40 units per step. */
+const THROW_WINDOW_MS = 100;
+const MAX_THROW = 40;
 const STATS_EVERY_MS = 100;
 /** Arrow keys move the selected ball this many logical units (with Shift: KEY_STEP_BIG). */
 const KEY_STEP = 10;
@@ -61,7 +64,7 @@ class View {
   #gen: Generator<number, void, void> | undefined;
   #wakeAt = 0;
   #statsAt = 0;
-  #held: { ball: Ball; dx: number; dy: number; pointer: number } | undefined;
+  #held: { ball: Ball; dx: number; dy: number; pointer: number; samples: Array<{ t: number; x: number; y: number }> } | undefined;
   #selected = 0;
   readonly #status: HTMLElement | undefined;
   readonly #fonts = new Map<Surface, number>();
@@ -302,7 +305,7 @@ class View {
       const ball = this.#pick(e.clientX, e.clientY, slack(e));
       if (!ball || this.#held) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
-      this.#held = { ball, dx: ball.x - p.x, dy: ball.y - p.y, pointer: e.pointerId };
+      this.#held = { ball, dx: ball.x - p.x, dy: ball.y - p.y, pointer: e.pointerId, samples: [{ t: e.timeStamp, x: ball.x, y: ball.y }] };
       ball.held = true;
       ball.vx = ball.vy = 0;
       canvas.setPointerCapture(e.pointerId);
@@ -318,12 +321,24 @@ class View {
       if (e.pointerId !== h.pointer) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
       this.#place(h.ball, p.x + h.dx, p.y + h.dy);
+      h.samples.push({ t: e.timeStamp, x: h.ball.x, y: h.ball.y });
+      while (h.samples.length > 2 && h.samples[0]!.t < e.timeStamp - THROW_WINDOW_MS) h.samples.shift();
       this.#afterMove();
     });
     const release = (e: PointerEvent): void => {
       const h = this.#held;
       if (!h || e.pointerId !== h.pointer) return;
       h.ball.held = false;
+      // thrown: the velocity of the last pointer samples (a ball held still for a moment is dropped)
+      const first = h.samples[0]!;
+      const last = h.samples.at(-1)!;
+      const dt = last.t - first.t;
+      if (e.type === 'pointerup' && dt > 0 && e.timeStamp - last.t < THROW_WINDOW_MS) {
+        const perStep = FRAME_MS / dt;
+        const clamp = (v: number): number => Math.max(-MAX_THROW, Math.min(MAX_THROW, v));
+        h.ball.vx = clamp((last.x - first.x) * perStep);
+        h.ball.vy = clamp((last.y - first.y) * perStep);
+      }
       this.#held = undefined;
       canvas.classList.remove('grabbing');
       this.#afterMove();

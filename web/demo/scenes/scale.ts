@@ -12,10 +12,11 @@ const ASPECT = 3 / 2;
 /** Frames averaged in the ms readouts, and the window of the frame rate. */
 const WINDOW = 30;
 const FPS_WINDOW_MS = 1000;
-// ABGR (little-endian ImageData words): background, a box in no pair, a box in a pair
+// ABGR (little-endian ImageData words): background, then a box by the number of pairs it is in: none (blue-grey),
+// one (dark brown), two or three (dark orange), four or more (the page's orange). Nearly every box is in some
+// pair at this density (4.4 neighbours on average), so the count is what shows the crowds.
 const BG = 0xff000000;
-const FREE = 0xff7a5a3a; // #3a5a7a
-const PAIRED = 0xff1a9fff; // #ff9f1a, the page's orange
+const BY_PAIRS = [0xff7a5a3a, 0xff10346b, 0xff125ab8, 0xff125ab8, 0xff1a9fff]; // #3a5a7a #6b3410 #b85a12 #ff9f1a
 
 const mean = (xs: number[]): number => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : 0);
 
@@ -30,7 +31,7 @@ class Scale implements Scene {
   /** Box index of each engine slot. */
   readonly #indexOfSlot: Int32Array;
   #sorted: SortedJs | undefined;
-  /** 1 for each box in a pair this frame. */
+  /** The number of pairs each box is in this frame (saturating at 255). */
   readonly mark: Uint8Array;
   useJs = false;
   pairs = 0;
@@ -40,6 +41,7 @@ class Scale implements Scene {
   readonly #moveMs: number[] = [];
   readonly #frameTimes: number[] = [];
   #image: ImageData | undefined;
+  readonly #drawOrder: Int32Array;
   #dirty = true;
   readonly #toggle: HTMLButtonElement;
   readonly #readout: HTMLElement;
@@ -52,14 +54,18 @@ class Scale implements Scene {
     // pixels at DPR 2 is a quarter of the time spent filling and uploading them
     surface.maxRatio = 1;
     surface.fit();
-    const n = Number(setup.options.data.n ?? 30_000);
-    this.n = SIZES.includes(n) ? n : 30_000;
+    const n = Number(setup.options.data.n ?? 10_000);
+    this.n = SIZES.includes(n) ? n : 10_000;
     this.boxes = new Boxes(this.n, ASPECT);
     this.engine = new Engine(this.boxes);
     const slots = Array.from(this.engine.ids, slotOf);
     this.#indexOfSlot = new Int32Array(slots.reduce((m, x) => Math.max(m, x), 0) + 1).fill(-1);
     slots.forEach((slot, i) => (this.#indexOfSlot[slot] = i));
     this.mark = new Uint8Array(this.n);
+    // large boxes first, so the small ones on top of them stay visible (sizes never change)
+    const b = this.boxes.b;
+    const area = (i: number): number => (b[4 * i + 2]! - b[4 * i]!) * (b[4 * i + 3]! - b[4 * i + 1]!);
+    this.#drawOrder = Int32Array.from(Array.from({ length: this.n }, (_, i) => i).sort((p, q) => area(q) - area(p)));
 
     const bar = document.createElement('div');
     bar.className = 'scale-bar';
@@ -111,7 +117,10 @@ class Scale implements Scene {
       // the pairs the engine hands out are what is drawn (and counted)
       const pairs = this.engine.world.pairs;
       const slots = this.#indexOfSlot;
-      for (let k = 0; k < pairs.length; k++) mark[slots[slotOf(pairs[k]!)]!] = 1;
+      for (let k = 0; k < pairs.length; k++) {
+        const i = slots[slotOf(pairs[k]!)]!;
+        if (mark[i]! < 255) mark[i]!++;
+      }
       this.pairs = pairs.length / 2;
     }
     this.#dirty = true;
@@ -134,16 +143,22 @@ class Scale implements Scene {
     if (!this.#image || this.#image.width !== W || this.#image.height !== H) this.#image = g.ctx.createImageData(W, H);
     const px = new Uint32Array(this.#image.data.buffer);
     px.fill(BG);
-    const { b, side, sideY, n } = this.boxes;
+    const { b, side, sideY } = this.boxes;
+    const n = this.n;
     const sx = W / side;
     const sy = H / sideY;
     const mark = this.mark;
-    for (let i = 0; i < n; i++) {
+    const order = this.#drawOrder;
+    for (let k = 0; k < n; k++) {
+      const i = order[k]!;
       const x0 = Math.max(0, Math.floor(b[4 * i]! * sx));
       const y0 = Math.max(0, Math.floor(b[4 * i + 1]! * sy));
-      const x1 = Math.min(W, Math.max(x0 + 1, Math.floor(b[4 * i + 2]! * sx)));
-      const y1 = Math.min(H, Math.max(y0 + 1, Math.floor(b[4 * i + 3]! * sy)));
-      const color = mark[i] ? PAIRED : FREE;
+      // a pixel of gap at the right and bottom of boxes 3 pixels or wider: neighbours stay apart
+      let x1 = Math.floor(b[4 * i + 2]! * sx);
+      let y1 = Math.floor(b[4 * i + 3]! * sy);
+      x1 = Math.min(W, Math.max(x0 + 1, x1 - x0 >= 3 ? x1 - 1 : x1));
+      y1 = Math.min(H, Math.max(y0 + 1, y1 - y0 >= 3 ? y1 - 1 : y1));
+      const color = BY_PAIRS[Math.min(4, mark[i]!)]!;
       for (let y = y0; y < y1; y++) {
         const row = y * W;
         for (let k = row + x0; k < row + x1; k++) px[k] = color; // rows are short: a loop beats fill()
