@@ -199,6 +199,31 @@ describe('demo page in Chromium', () => {
     expect(await out.textContent()).not.toBe(before);
   });
 
+  test('chapter 3: dragging a ball into each order changes the drawn verdict; nothing to step or slow down', async () => {
+    const figure = page.locator('#transitivity figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await figure.locator('[data-action=restart]').click();
+    await mounted(view);
+    const canvas = view.locator('canvas.sim');
+    expect(await figure.locator('[data-action=step], [data-action=slow]').count()).toBe(0);
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('skip');
+    const box = (await canvas.boundingBox())!;
+    const s = box.width / 600;
+    // A into B's interval: sorted, and A reaches past B.left
+    const b = await ballAt(view, 1);
+    await drag(await ballAt(view, 0), { x: b.x - b.r * 0.5 - 50 * s, y: box.y + 340 * s });
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('test');
+    // A to the right of C: no longer in A, B, C order
+    const c = await ballAt(view, 2);
+    await drag(await ballAt(view, 0), { x: Math.min(box.x + box.width - 60 * s, c.x + c.r + 55 * s), y: box.y + 60 * s });
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('unsorted');
+    // A back to the far left, short of B: the deduction holds again
+    await drag(await ballAt(view, 0), { x: box.x + 60 * s, y: box.y + 330 * s });
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('skip');
+    expect(await view.locator('.live-output').getAttribute('data-verdict')).toBe('skip');
+  });
+
   test('dragging in the edges demo reorders the engine’s edge list', async () => {
     const view = page.locator('#edges .view').first();
     await view.scrollIntoViewIfNeeded();

@@ -497,7 +497,7 @@ export class Player {
     const play = c.querySelector<HTMLButtonElement>('[data-action=play]')!;
     play.setAttribute('aria-pressed', String(!this.paused));
     play.querySelector('.icon')!.textContent = this.paused ? '▶' : '❚❚';
-    c.querySelector('[data-action=slow]')!.setAttribute('aria-pressed', String(this.slow));
+    c.querySelector('[data-action=slow]')?.setAttribute('aria-pressed', String(this.slow));
     this.figure.classList.toggle('paused', this.paused);
     this.figure.dataset.state = this.paused ? 'paused' : 'playing';
   }
@@ -519,11 +519,15 @@ export class Player {
       b.addEventListener('click', fn);
     };
     button('play', 'Play', 'Play or pause this demo', () => this.setPaused(!this.paused), '▶');
-    button('step', 'Step', 'Advance one step: the next tested pair, or the next frame', () => this.step());
-    button('slow', 'Slow motion', 'Run at a quarter of the speed: frames and pauses take four times as long', () => {
-      this.slow = !this.slow;
-      this.#sync();
-    });
+    // where nothing moves unless dragged, there is nothing to step through or slow down
+    const still = this.figure.dataset.still !== undefined;
+    if (!still) {
+      button('step', 'Step', 'Advance one step: the next tested pair, or the next frame', () => this.step());
+      button('slow', 'Slow motion', 'Run at a quarter of the speed: frames and pauses take four times as long', () => {
+        this.slow = !this.slow;
+        this.#sync();
+      });
+    }
     button('restart', 'Restart', 'Start this demo again from the beginning', () => this.restart(), '↺');
     const range = this.figure.dataset.ballsRange; // "min,max": the figure offers a ball-count control
     if (range) {
