@@ -199,6 +199,32 @@ describe('demo page in Chromium', () => {
     expect(await out.textContent()).not.toBe(before);
   });
 
+  test('chapter 7: Step moves the sweep line to the next edge of the strip, and the set shows as chips', async () => {
+    const figure = page.locator('#sweep figure').first();
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(view);
+    const strip = view.locator('.strip');
+    const at = async (): Promise<number> => {
+      const order = (await strip.getAttribute('data-order'))!.split(',');
+      return order.indexOf((await strip.getAttribute('data-marked'))!);
+    };
+    // step until the line stands on an edge, then every Step is the next edge
+    await figure.locator('[data-action=play]').click(); // paused: only Step moves the line
+    await figure.locator('[data-action=step]').click();
+    for (let k = 0; k < 40 && (await at()) < 0; k++) await figure.locator('[data-action=step]').click();
+    let i = await at();
+    expect(i).toBeGreaterThanOrEqual(0);
+    for (let k = 0; k < 4 && i < 9; k++) {
+      await figure.locator('[data-action=step]').click();
+      expect(await at()).toBe(i + 1);
+      i++;
+    }
+    const chips = await view.locator('.chips li:not(.empty)').allTextContents();
+    expect(chips.every((c) => /^[A-E]$/.test(c))).toBe(true);
+    await figure.locator('[data-action=play]').click();
+  });
+
   test('chapter 3: dragging a ball into each order changes the drawn verdict; nothing to step or slow down', async () => {
     const figure = page.locator('#transitivity figure');
     const view = figure.locator('.view');
@@ -394,7 +420,7 @@ describe('demo page in Chromium', () => {
     const [r, op, e] = (await stat(sweep, 'held')).split(' ');
     expect(op).toBe('=');
     expect(r).toBe(e);
-    const swaps = page.locator('#swaps figure .view');
+    const swaps = page.locator('#swaps figure').nth(1).locator('.view');
     await swaps.scrollIntoViewIfNeeded();
     await mounted(swaps);
     const summary = swaps.locator('.event-summary');
@@ -515,6 +541,24 @@ describe('keyboard only', () => {
     for (let k = 0; k < 12 && (await strip.getAttribute('data-order')) === before.order; k++) await page.keyboard.press('Shift+ArrowRight');
     expect(await strip.getAttribute('data-order')).not.toBe(before.order);
     expect(await said.textContent()).toMatch(/^Overlapping on x: /);
+  });
+
+  test('chapter 11: B through A gives one began, two nothings and one ended, as the engine counts them', async () => {
+    const figure = page.locator('#swaps figure').first();
+    const view = figure.locator('.view');
+    await figure.locator('[data-action=restart]').click();
+    await focusCanvas(view);
+    const summary = view.locator('.event-summary');
+    await page.keyboard.press('2'); // ball B, right of A
+    for (let k = 0; k < 42; k++) await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => summary.getAttribute('data-cases')).toBe('began,nothing,nothing,ended');
+    expect(await summary.getAttribute('data-engine-began')).toBe('1');
+    expect(await summary.getAttribute('data-engine-ended')).toBe('1');
+    // and back: B's ")" passes A's "(" first (began), its "(" passes A's ")" last (ended)
+    for (let k = 0; k < 42; k++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => summary.getAttribute('data-cases')).toBe('began,nothing,nothing,ended,began,nothing,nothing,ended');
+    expect(await summary.getAttribute('data-engine-began')).toBe('2');
+    expect(await summary.getAttribute('data-engine-ended')).toBe('2');
   });
 
   test('game: key 1 moves the eye, key 2 the aim, and the ray follows', async () => {

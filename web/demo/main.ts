@@ -14,6 +14,7 @@ import * as sort from './scenes/sort.js';
 import * as sorted from './scenes/sorted.js';
 import * as sweep from './scenes/sweep.js';
 import * as swaps from './scenes/swaps.js';
+import * as swapcases from './scenes/swapcases.js';
 import * as transitivity from './scenes/transitivity.js';
 
 const scenes = new Map<string, CreateScene>([
@@ -25,6 +26,7 @@ const scenes = new Map<string, CreateScene>([
   ['sap', sap.createScene],
   ['sort', sort.createScene],
   ['swaps', swaps.createScene],
+  ['swapcases', swapcases.createScene],
   ['game', game.createScene],
   ['scale', scale.createScene],
   ['benchmark', benchmark.createScene],

@@ -15,7 +15,8 @@ export interface Stat {
 /**
  * A scene advances in frames. `frame()` is a generator: it yields pauses in milliseconds (the beats of a slowed-down
  * visualisation) and returns when the frame is done, so the player can run it at full speed, in slow motion, or one
- * beat at a time.
+ * beat at a time. A negative pause is soft: it is waited like the others, but Step does not stop on it (a sweep line
+ * glides between edges in soft pauses and Step goes from edge to edge).
  */
 export interface Scene {
   /** Balls the pointer may pick up (empty when the scene has none). */

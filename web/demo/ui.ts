@@ -182,10 +182,13 @@ class View {
         this.#wakeAt = 0;
         return;
       }
-      if (r.value > 0) {
-        t += r.value * slow;
-        if (beat || t > now) {
-          this.#wakeAt = beat ? now + r.value * slow : t;
+      // a negative pause is soft: timed like any other, but Step runs through it to the next real beat
+      const soft = r.value < 0;
+      const ms = Math.abs(r.value);
+      if (ms > 0) {
+        t += ms * slow;
+        if ((beat && !soft) || (!beat && t > now)) {
+          this.#wakeAt = beat ? now + ms * slow : t;
           return;
         }
       }
@@ -450,6 +453,8 @@ export class Player {
   setPaused(paused: boolean): void {
     this.paused = paused;
     this.#sync();
+    // the counters and panels are refreshed at most every 100 ms while running: show the paused state itself
+    if (paused && this.mounted) for (const v of this.views) v.render(true);
   }
 
   /** One beat: to the next pause inside a slowed-down frame, or one whole frame. */

@@ -6,6 +6,7 @@ import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scen
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
 import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH } from '../palette.js';
+import { EdgeStrip } from '../strip.js';
 
 const EVENT_MS = 350;
 const LOG_LINES = 7;
@@ -24,6 +25,7 @@ class Swaps extends BallScene {
   swaps = 0;
   flash: { a: Edge; b: Edge; color: string } | undefined;
   readonly #log: HTMLOListElement;
+  readonly #strip: EdgeStrip;
   readonly #summary: HTMLElement;
   #lines: Array<{ text: string; kind: string }> = [];
   engineBegan = 0;
@@ -43,6 +45,7 @@ class Swaps extends BallScene {
     const world = this.useWorld(1);
     for (const b of this.balls) world.setBox(b.id, [b.x], [b.x]);
     world.update();
+    this.#strip = new EdgeStrip(setup.panel, 'The JS edge array (the two edges of a swap are boxed)');
     const title = document.createElement('div');
     title.className = 'panel-title';
     title.textContent = 'Events from swaps (JS) and from the engine';
@@ -122,6 +125,10 @@ class Swaps extends BallScene {
   }
 
   panel(): void {
+    const f = this.flash;
+    const ref = (e: Edge): number => (this.balls.indexOf(e.ball) << 1) | (e.isLeft ? 0 : 1);
+    const marked = new Map<number, string>(f ? [[ref(f.a), f.color], [ref(f.b), f.color]] : []);
+    this.#strip.update(this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })), (b) => this.#name(b), marked);
     const h = this.held;
     const same = (p: number, q: number): string => (p === q ? '=' : '≠');
     const html =
