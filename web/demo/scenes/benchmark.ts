@@ -63,6 +63,19 @@ function engineStats(world: World): Stat[] {
   ];
 }
 
+/**
+ * The log-log slope over the largest decade measured: log10(ms(N) / ms(N / 10)) for the largest N with both, the
+ * exponent k of ms ~ N^k there (2 for all pairs, 1 for linear work). Undefined with less than a decade.
+ */
+export function slope(points: ReadonlyArray<readonly [number, number]>): number | undefined {
+  const at = new Map(points);
+  for (const [n, ms] of [...points].sort((p, q) => q[0] - p[0])) {
+    const before = at.get(n / 10);
+    if (before !== undefined && before > 0 && ms > 0) return Math.log10(ms / before);
+  }
+  return undefined;
+}
+
 export interface Result {
   n: number;
   /** Median ms per frame, or undefined when skipped. */
@@ -286,8 +299,14 @@ class Benchmark implements Scene {
       return `<tr><td>${n.toLocaleString('en-US')}</td><td>${fmt(naive)}</td><td>${fmt(sorted)}</td><td>${fmt(swaps)}</td><td>${fmt(wasm)}</td>` +
         `<td>${speedup}</td><td>${wasm ? wasm.pairs.toLocaleString('en-US') : ''} ${agree}</td></tr>`;
     });
+    // the exponent of each line over its largest decade: what the complexity table predicts, measured
+    const k = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(2));
+    const measured = METHODS.map((m) => slope(this.results.get(m.key)!.filter((r) => r.ms !== undefined).map((r) => [r.n, r.ms!] as const)));
+    const reference = METHODS.map((m) => slope(REFERENCE[m.key]));
+    const foot = `<tr class="slope"><th>slope</th>${measured.map((x) => `<td>${k(x)}</td>`).join('')}<td colspan="2">yours</td></tr>` +
+      `<tr class="slope ref"><th>slope</th>${reference.map((x) => `<td>${k(x)}</td>`).join('')}<td colspan="2">reference</td></tr>`;
     const html = '<thead><tr><th>N</th><th>naive JS</th><th>sorted JS</th><th>swap JS</th><th>wasm</th><th>sorted ÷ wasm</th><th>pairs</th></tr></thead>' +
-      `<tbody>${rows.join('')}</tbody>`;
+      `<tbody>${rows.join('')}</tbody><tfoot>${foot}</tfoot>`;
     if (this.#table.innerHTML !== html) this.#table.innerHTML = html;
     this.#table.dataset.done = String(this.done);
   }
