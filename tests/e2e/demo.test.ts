@@ -263,6 +263,53 @@ describe('demo page in Chromium', () => {
     await expect.poll(() => strip.getAttribute('data-order')).not.toBe(before);
   });
 
+  test('a ball released while moving is thrown: it keeps the pointer’s velocity', async () => {
+    const figure = page.locator('#sim figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await figure.locator('[data-action=restart]').click();
+    await mounted(view);
+    const xs = (await view.getAttribute('data-positions'))!.split(' ').map((q) => Number(q.split(',')[0]));
+    const i = xs.indexOf(Math.min(...xs));
+    const from = await ballAt(view, i);
+    const box = (await view.locator('canvas.sim').boundingBox())!;
+    const s = box.width / 600;
+    const to = { x: box.x + 250 * s, y: from.y };
+    await drag(from, to);
+    // the next frames: the ball flies on to the right (up to 40 units per step), instead of dropping where released
+    const after = await view.evaluate((v, k) => new Promise<number[]>((resolve) => {
+      const seen: number[] = [];
+      const take = (): void => {
+        seen.push(Number((v as HTMLElement).dataset.positions!.split(' ')[k]!.split(',')[0]));
+        if (seen.length < 6) requestAnimationFrame(take);
+        else resolve(seen);
+      };
+      requestAnimationFrame(take);
+    }), i);
+    expect(Math.max(...after)).toBeGreaterThan(250 + 20);
+  });
+
+  test('slow motion runs at a quarter of the speed', async () => {
+    const figure = page.locator('#sim figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(view);
+    const rate = async (): Promise<number> => {
+      const [f0, t0] = [await frames(view), await page.evaluate(() => performance.now())];
+      await page.waitForTimeout(1200);
+      const [f1, t1] = [await frames(view), await page.evaluate(() => performance.now())];
+      return ((f1 - f0) * 1000) / (t1 - t0);
+    };
+    const normal = await rate();
+    await figure.locator('[data-action=slow]').click();
+    const slow = await rate();
+    await figure.locator('[data-action=slow]').click();
+    // never faster than a quarter of 60 frames per second, and a quarter of the normal rate give or take
+    expect(slow).toBeLessThan(15 * 1.2);
+    expect(slow / normal).toBeGreaterThan(0.25 / 1.6);
+    expect(slow / normal).toBeLessThan(0.25 * 1.6);
+  });
+
   test('counters advance', async () => {
     const view = page.locator('#naive .view').first();
     await view.scrollIntoViewIfNeeded();

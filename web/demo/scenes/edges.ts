@@ -86,8 +86,8 @@ class Edges extends BallScene {
     const c = this.world!.counters;
     return [
       { key: 'frame', label: 'frame', value: this.step },
-      { key: 'candidates', label: 'x-overlapping pairs', value: c.pairs },
-      { key: 'swaps', label: 'endpoint swaps', value: c.endpointSwaps },
+      { key: 'candidates', label: 'x-overlapping pairs, last update', value: c.pairs },
+      { key: 'swaps', label: 'endpoint swaps, last update', value: c.endpointSwaps },
       ...(this.#focus ? [{ key: 'inside', label: 'balls inside the span', value: this.#inside.size }] : []),
     ];
   }

@@ -130,7 +130,7 @@ class Transitivity extends BallScene {
     for (let i = 0; i < pairs.length; i += 2) names.push(`${this.ballOf(pairs[i]!).label}–${this.ballOf(pairs[i + 1]!).label}`);
     return [
       { key: 'frame', label: 'frame', value: this.step },
-      { key: 'candidates', label: 'engine: overlapping boxes', value: names.join(' ') || 'none' },
+      { key: 'candidates', label: 'engine: overlapping boxes, last update', value: names.join(' ') || 'none' },
     ];
   }
 }
