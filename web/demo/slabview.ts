@@ -70,7 +70,11 @@ export function drawSlabs(g: Surface, world: World, ballOf: (id: number) => Ball
     else g.text(label, g.width - 6, lo + 10, MUTED, 11, 'right');
   }
   const axis = 'xyzw'[s.sweepAxis]!;
-  g.text(`sweep axis: ${axis} →`, 8, 12, '#ddd', 12, 'left', '600');
-  g.text(facts.rebuilt ? 'last update: rebuilt' : 'last update: refreshed in place', 8, 30, facts.rebuilt ? ENDED : BEGAN, 12, 'left', '600');
+  // two lines on a dark backing; the spacing follows the font, which grows on a small screen
+  const line = g.fontSize(12) * 1.35;
+  ctx.fillStyle = 'rgba(0,0,0,0.7)';
+  ctx.fillRect(2, 2, g.fontSize(12) * 19, line * 2 + 6);
+  g.text(`sweep axis: ${axis} →`, 8, 4 + line / 2, '#ddd', 12, 'left', '600');
+  g.text(facts.rebuilt ? 'last update: rebuilt' : 'last update: refreshed in place', 8, 4 + line * 1.5, facts.rebuilt ? ENDED : BEGAN, 12, 'left', '600');
   return facts;
 }
