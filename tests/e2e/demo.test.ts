@@ -121,6 +121,17 @@ async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number;
   return { x: box.x + x * s, y: box.y + y * s, r: r * s };
 }
 
+/** Wait until the page stands still (smooth scrolling from an earlier scrollIntoView has finished). */
+async function scrolled(): Promise<void> {
+  let last = NaN;
+  await expect.poll(async () => {
+    const y = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(window.scrollY))));
+    const still = y === last;
+    last = y;
+    return still;
+  }).toBe(true);
+}
+
 async function drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
@@ -131,7 +142,7 @@ async function drag(from: { x: number; y: number }, to: { x: number; y: number }
 describe('demo page in Chromium', () => {
   test('loads every chapter with no console error', async () => {
     const sections = page.locator('main section');
-    expect(await sections.count()).toBe(14);
+    expect(await sections.count()).toBe(15);
     for (const s of await sections.all()) expect(await s.locator('figure.demo canvas.sim').count()).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
@@ -199,6 +210,65 @@ describe('demo page in Chromium', () => {
     expect(await out.textContent()).not.toBe(before);
   });
 
+  test('chapter 7: Step moves the sweep line to the next edge of the strip, and the set shows as chips', async () => {
+    const figure = page.locator('#sweep figure').first();
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(view);
+    const strip = view.locator('.strip');
+    const at = async (): Promise<number> => {
+      const order = (await strip.getAttribute('data-order'))!.split(',');
+      return order.indexOf((await strip.getAttribute('data-marked'))!);
+    };
+    // step until the line stands on an edge, then every Step is the next edge
+    await figure.locator('[data-action=play]').click(); // paused: only Step moves the line
+    await figure.locator('[data-action=step]').click();
+    for (let k = 0; k < 40 && (await at()) < 0; k++) await figure.locator('[data-action=step]').click();
+    let i = await at();
+    expect(i).toBeGreaterThanOrEqual(0);
+    for (let k = 0; k < 4 && i < 9; k++) {
+      await figure.locator('[data-action=step]').click();
+      expect(await at()).toBe(i + 1);
+      i++;
+    }
+    const chips = await view.locator('.chips li:not(.empty)').allTextContents();
+    expect(chips.every((c) => /^[A-E]$/.test(c))).toBe(true);
+    await figure.locator('[data-action=play]').click();
+  });
+
+  test('chapter 3: dragging a ball into each order changes the drawn verdict; nothing to step or slow down', async () => {
+    const figure = page.locator('#transitivity figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await scrolled();
+    await figure.locator('[data-action=restart]').click();
+    await mounted(view);
+    const canvas = view.locator('canvas.sim');
+    expect(await figure.locator('[data-action=step], [data-action=slow]').count()).toBe(0);
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('skip');
+    // logical canvas units to client coordinates, measured now: focusing the canvas may scroll the page
+    const at = async (x: number, y: number): Promise<{ x: number; y: number }> => {
+      const box = (await canvas.boundingBox())!;
+      const s = box.width / 600;
+      return { x: box.x + x * s, y: box.y + y * s };
+    };
+    const logical = async (i: number): Promise<[number, number, number]> =>
+      (await view.getAttribute('data-positions'))!.split(' ')[i]!.split(',').map(Number) as [number, number, number];
+    // A into B's interval: sorted, and A reaches past B.left
+    const [bx, , br] = await logical(1);
+    await drag(await ballAt(view, 0), await at(bx - br * 0.5 - 50, 340));
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('test');
+    // A to the right of C: no longer in A, B, C order
+    const [cx, , cr] = await logical(2);
+    await drag(await ballAt(view, 0), await at(Math.min(540, cx + cr + 55), 60));
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('unsorted');
+    // A back to the far left, short of B: the deduction holds again
+    await drag(await ballAt(view, 0), await at(60, 330));
+    await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('skip');
+    // the panel follows within its refresh interval
+    await expect.poll(() => view.locator('.live-output').getAttribute('data-verdict')).toBe('skip');
+  });
+
   test('dragging in the edges demo reorders the engine’s edge list', async () => {
     const view = page.locator('#edges .view').first();
     await view.scrollIntoViewIfNeeded();
@@ -210,6 +280,53 @@ describe('demo page in Chromium', () => {
     const box = (await view.locator('canvas.sim').boundingBox())!;
     await drag(from, { x: box.x + box.width - from.r - 2, y: from.y });
     await expect.poll(() => strip.getAttribute('data-order')).not.toBe(before);
+  });
+
+  test('a ball released while moving is thrown: it keeps the pointer’s velocity', async () => {
+    const figure = page.locator('#sim figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await figure.locator('[data-action=restart]').click();
+    await mounted(view);
+    const xs = (await view.getAttribute('data-positions'))!.split(' ').map((q) => Number(q.split(',')[0]));
+    const i = xs.indexOf(Math.min(...xs));
+    const from = await ballAt(view, i);
+    const box = (await view.locator('canvas.sim').boundingBox())!;
+    const s = box.width / 600;
+    const to = { x: box.x + 250 * s, y: from.y };
+    await drag(from, to);
+    // the next frames: the ball flies on to the right (up to 40 units per step), instead of dropping where released
+    const after = await view.evaluate((v, k) => new Promise<number[]>((resolve) => {
+      const seen: number[] = [];
+      const take = (): void => {
+        seen.push(Number((v as HTMLElement).dataset.positions!.split(' ')[k]!.split(',')[0]));
+        if (seen.length < 6) requestAnimationFrame(take);
+        else resolve(seen);
+      };
+      requestAnimationFrame(take);
+    }), i);
+    expect(Math.max(...after)).toBeGreaterThan(250 + 20);
+  });
+
+  test('slow motion runs at a quarter of the speed', async () => {
+    const figure = page.locator('#sim figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(view);
+    const rate = async (): Promise<number> => {
+      const [f0, t0] = [await frames(view), await page.evaluate(() => performance.now())];
+      await page.waitForTimeout(900);
+      const [f1, t1] = [await frames(view), await page.evaluate(() => performance.now())];
+      return ((f1 - f0) * 1000) / (t1 - t0);
+    };
+    const normal = await rate();
+    await figure.locator('[data-action=slow]').click();
+    const slow = await rate();
+    await figure.locator('[data-action=slow]').click();
+    // never faster than a quarter of 60 frames per second, and a quarter of the normal rate give or take
+    expect(slow).toBeLessThan(15 * 1.2);
+    expect(slow / normal).toBeGreaterThan(0.25 / 1.6);
+    expect(slow / normal).toBeLessThan(0.25 * 1.6);
   });
 
   test('counters advance', async () => {
@@ -326,12 +443,109 @@ describe('demo page in Chromium', () => {
     const rows = await figure.locator('tbody tr').allInnerTexts();
     expect(rows.map((r) => r.split('\t')[0])).toEqual(['100', '300', '1,000']);
     for (const r of rows) {
-      const [, naive, sorted, wasm, , pairs] = r.split('\t');
-      for (const ms of [naive, sorted, wasm]) expect(Number(ms)).toBeGreaterThanOrEqual(0);
+      const [, naive, sorted, swaps, wasm, , pairs] = r.split('\t');
+      for (const ms of [naive, sorted, swaps, wasm]) expect(Number(ms)).toBeGreaterThanOrEqual(0);
       expect(pairs).toMatch(/^[\d,]+ ✓$/);
     }
     expect((await pixels(canvas)).hash).not.toBe(empty.hash);
     expect(errors).toEqual([]);
+  });
+
+  test('side-by-side views run in lock step: same frame, same balls, at every sampled moment', async () => {
+    for (const id of ['compare-1', 'compare-2', 'sorting']) {
+      const figure = page.locator(`#${id} figure`);
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const sample = (): Promise<Array<{ frame: string; positions: string }>> =>
+        figure.locator('.view').evaluateAll((vs) => vs.map((v) => ({ frame: (v as HTMLElement).dataset.frame!, positions: (v as HTMLElement).dataset.positions! })));
+      const seen = new Set<string>();
+      // at least 8 samples, and on until the frame has advanced (a slowed-down sort takes a while per frame)
+      for (let k = 0; k < 8 || (seen.size < 2 && k < 40); k++) {
+        const views = await sample();
+        expect(views.length, id).toBeGreaterThan(1);
+        for (const v of views) expect(v, `${id} sample ${k}`).toEqual(views[0]);
+        seen.add(views[0]!.frame);
+        await page.waitForTimeout(100);
+      }
+      expect(seen.size, `${id} advances`).toBeGreaterThan(1);
+      // the counters name their timescale, and the last complete pass is shown beside a running mean
+      const labels = await figure.locator('.view').first().locator('dl.stats dt').allTextContents();
+      expect(labels.join('|'), id).toMatch(/last (pass|sort|update)/);
+    }
+    // the slower view sets the pace: all pairs tests more, so the sorted view waits for it
+    const figure = page.locator('#compare-1 figure');
+    await expect.poll(async () => Number(await stat(figure.locator('.view').first(), 'mean'))).toBeGreaterThan(0);
+    const [all, sorted] = await Promise.all([stat(figure.locator('.view').first(), 'mean'), stat(figure.locator('.view').nth(1), 'mean')]);
+    expect(Number(all)).toBeGreaterThanOrEqual(Number(sorted));
+  });
+
+  test('held comparisons agree when shown: the sweep against the engine, the JS swaps against the engine', async () => {
+    const sweep = page.locator('#sweep figure').nth(1).locator('.view');
+    await sweep.scrollIntoViewIfNeeded();
+    await mounted(sweep);
+    await expect.poll(() => stat(sweep, 'held'), { timeout: 20_000 }).toMatch(/^\d+ [=≠] \d+$/);
+    const [r, op, e] = (await stat(sweep, 'held')).split(' ');
+    expect(op).toBe('=');
+    expect(r).toBe(e);
+    const swaps = page.locator('#swaps figure').nth(1).locator('.view');
+    await swaps.scrollIntoViewIfNeeded();
+    await mounted(swaps);
+    const summary = swaps.locator('.event-summary');
+    await expect.poll(() => summary.getAttribute('data-held'), { timeout: 10_000 }).toMatch(/=/);
+    for (let k = 0; k < 5; k++) {
+      const [js, engine] = (await summary.getAttribute('data-held'))!.split('=');
+      expect(js).toBe(engine);
+      await page.waitForTimeout(150);
+    }
+  });
+
+  test('the scale canvas moves 100 000 boxes, reports the engine’s pair count and its frame time', async () => {
+    const figure = page.locator('#scale figure');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    const out = figure.locator('.scale-readout');
+    await figure.locator('select').selectOption('100000');
+    await expect.poll(() => out.getAttribute('data-boxes'), { timeout: 20_000 }).toBe('100000');
+    await expect.poll(async () => Number(await out.getAttribute('data-fps')), { timeout: 20_000 }).toBeGreaterThan(0);
+    const read = (): Promise<DOMStringMap> => out.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
+    const d = await read();
+    // the pairs drawn are the engine's pair list; its length is the engine's own count (2.2 per box)
+    expect(Number(d.pairs)).toBe(Number(d.enginePairs));
+    expect(Number(d.pairs) / 100_000).toBeGreaterThan(1.5);
+    expect(Number(d.pairs) / 100_000).toBeLessThan(3);
+    expect(Number(d.updateMs)).toBeGreaterThan(0);
+    expect(Number(d.drawMs)).toBeGreaterThan(0);
+    // the same boxes on the sorted-JS loop: the frame rate falls
+    await figure.locator('[data-action=js]').click();
+    await expect.poll(() => out.getAttribute('data-mode')).toBe('js');
+    await expect.poll(async () => Number(await out.getAttribute('data-update-ms')), { timeout: 20_000 }).toBeGreaterThan(Number(d.updateMs));
+    await figure.locator('select').selectOption('10000'); // leave the page light for the tests after this one
+    await expect.poll(() => out.getAttribute('data-boxes')).toBe('10000');
+    expect(await pixels(figure.locator('canvas.sim')).then((p) => p.colours)).toBeGreaterThanOrEqual(3);
+  });
+
+  test('the slab view draws the engine’s slabs: its numbers are the engine’s, and Jump rebuilds them', async () => {
+    const figure = page.locator('#prune figure').nth(2);
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    const out = figure.locator('.slab-readout');
+    await expect.poll(() => out.getAttribute('data-slabs')).toMatch(/^\d+$/);
+    const d = await out.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
+    expect(Number(d.slabs)).toBeGreaterThan(1); // 150 boxes: more than one slab
+    expect(d.slabs).toBe(d.engineSlabs);
+    expect(d.sweepAxis).toBe(d.engineSweepAxis);
+    expect(['0', '1']).toContain(d.sweepAxis);
+    const view = figure.locator('.view');
+    expect(await stat(view, 'slabs')).toBe(d.engineSlabs);
+    const rebuilt = d.rebuilt;
+    await figure.locator('[data-action=scatter]').click();
+    await expect.poll(() => out.getAttribute('data-rebuilt')).not.toBe(rebuilt);
+    // the party with 25 balls: one slab, said plainly
+    const party = page.locator('#party figure');
+    await party.scrollIntoViewIfNeeded();
+    await mounted(party);
+    await expect.poll(() => party.locator('.slab-readout').getAttribute('data-slabs')).toBe('1');
+    expect(await party.locator('.slab-readout').textContent()).toContain('one slab below 64 boxes');
   });
 
   test('prefers-reduced-motion starts every demo paused', async () => {
@@ -394,6 +608,24 @@ describe('keyboard only', () => {
     for (let k = 0; k < 12 && (await strip.getAttribute('data-order')) === before.order; k++) await page.keyboard.press('Shift+ArrowRight');
     expect(await strip.getAttribute('data-order')).not.toBe(before.order);
     expect(await said.textContent()).toMatch(/^Overlapping on x: /);
+  });
+
+  test('chapter 11: B through A gives one began, two nothings and one ended, as the engine counts them', async () => {
+    const figure = page.locator('#swaps figure').first();
+    const view = figure.locator('.view');
+    await figure.locator('[data-action=restart]').click();
+    await focusCanvas(view);
+    const summary = view.locator('.event-summary');
+    await page.keyboard.press('2'); // ball B, right of A
+    for (let k = 0; k < 42; k++) await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => summary.getAttribute('data-cases')).toBe('began,nothing,nothing,ended');
+    expect(await summary.getAttribute('data-engine-began')).toBe('1');
+    expect(await summary.getAttribute('data-engine-ended')).toBe('1');
+    // and back: B's ")" passes A's "(" first (began), its "(" passes A's ")" last (ended)
+    for (let k = 0; k < 42; k++) await page.keyboard.press('ArrowRight');
+    await expect.poll(() => summary.getAttribute('data-cases')).toBe('began,nothing,nothing,ended,began,nothing,nothing,ended');
+    expect(await summary.getAttribute('data-engine-began')).toBe('2');
+    expect(await summary.getAttribute('data-engine-ended')).toBe('2');
   });
 
   test('game: key 1 moves the eye, key 2 the aim, and the ray follows', async () => {

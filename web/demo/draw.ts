@@ -15,6 +15,8 @@ export class Surface {
   readonly ctx: CanvasRenderingContext2D;
   /** Called after the backing store was resized (which clears it): redraw. */
   onResize: (() => void) | undefined;
+  /** Backing-store pixels per CSS pixel at most (a figure that writes its own pixels may ask for fewer). */
+  maxRatio = MAX_PIXEL_RATIO;
   #cssWidth = 0;
   #active = false;
   #minFont = Infinity;
@@ -66,7 +68,7 @@ export class Surface {
    */
   fit(): boolean {
     if (!this.#active) return false;
-    const ratio = Math.min(window.devicePixelRatio || 1, MAX_PIXEL_RATIO);
+    const ratio = Math.min(window.devicePixelRatio || 1, this.maxRatio);
     const w = Math.round(this.#cssWidth * ratio);
     const h = Math.round(((this.#cssWidth * this.height) / this.width) * ratio);
     if (w === this.canvas.width && h === this.canvas.height) return false;

@@ -9,10 +9,12 @@ import * as edges from './scenes/edges.js';
 import * as game from './scenes/game.js';
 import * as pairwise from './scenes/pairwise.js';
 import * as sap from './scenes/sap.js';
+import * as scale from './scenes/scale.js';
 import * as sort from './scenes/sort.js';
 import * as sorted from './scenes/sorted.js';
 import * as sweep from './scenes/sweep.js';
 import * as swaps from './scenes/swaps.js';
+import * as swapcases from './scenes/swapcases.js';
 import * as transitivity from './scenes/transitivity.js';
 
 const scenes = new Map<string, CreateScene>([
@@ -24,7 +26,9 @@ const scenes = new Map<string, CreateScene>([
   ['sap', sap.createScene],
   ['sort', sort.createScene],
   ['swaps', swaps.createScene],
+  ['swapcases', swapcases.createScene],
   ['game', game.createScene],
+  ['scale', scale.createScene],
   ['benchmark', benchmark.createScene],
 ]);
 

@@ -3,7 +3,7 @@
 import { World, slotOf } from 'sweep-prune';
 import { rainbow, type Surface } from './draw.js';
 import { BALL, MUTED } from './palette.js';
-import { collide, integrate, makeBalls, rng, settle, type Ball, type BallSpec } from './sim.js';
+import { collide, integrate, makeBalls, resolveAll, rng, settle, type Ball, type BallSpec } from './sim.js';
 
 /** A live number shown under a canvas; `key` is stable (tests and styles use it). */
 export interface Stat {
@@ -15,7 +15,8 @@ export interface Stat {
 /**
  * A scene advances in frames. `frame()` is a generator: it yields pauses in milliseconds (the beats of a slowed-down
  * visualisation) and returns when the frame is done, so the player can run it at full speed, in slow motion, or one
- * beat at a time.
+ * beat at a time. A negative pause is soft: it is waited like the others, but Step does not stop on it (a sweep line
+ * glides between edges in soft pauses and Step goes from edge to edge).
  */
 export interface Scene {
   /** Balls the pointer may pick up (empty when the scene has none). */
@@ -26,6 +27,10 @@ export interface Scene {
   readonly handles?: Ball[];
   /** Nothing moves unless dragged: after a drag the player runs a frame even while paused. */
   readonly still: boolean;
+  /** The frame number (shared by the views of a lock-step figure). */
+  readonly step?: number;
+  /** Lock-step figures: move the shared balls one step (the views' frames only detect and count). */
+  physics?(): void;
   frame(): Generator<number, void, void>;
   draw(): void;
   stats(): Stat[];
@@ -60,9 +65,24 @@ export interface SceneSetup {
   panel: HTMLElement;
   /** Canvas for the axis view (the engine's sorted endpoint lists), when the figure has one. */
   axis?: Surface;
+  /**
+   * Side-by-side views in lock step: the player moves the balls (`physics()` of the first view) and every view's
+   * frame only runs its broadphase on them. `balls` are the first view's, shared by the others.
+   */
+  lockstep?: { balls?: Ball[] };
 }
 
 export type CreateScene = (canvas: Surface, setup: SceneSetup) => Scene;
+
+/** Passes shown in a counter's sparkline. */
+export const SPARK_PASSES = 24;
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** A text sparkline: one bar per value, scaled to the largest (0 is the lowest bar). */
+export function sparkline(values: readonly number[]): string {
+  const max = Math.max(1, ...values);
+  return values.map((v) => BARS[Math.min(BARS.length - 1, Math.round((v / max) * (BARS.length - 1)))]).join('') || '–';
+}
 
 export interface Check {
   a: Ball;
@@ -81,6 +101,13 @@ export abstract class BallScene implements Scene {
   checks: Check[] = [];
   tested = 0;
   hits = 0;
+  /** intersects() calls of the last complete pass, and of every pass so far (for the mean and the sparkline). */
+  lastTested = 0;
+  readonly history: number[] = [];
+  #sum = 0;
+  #passes = 0;
+  /** The balls are moved by the player (lock step), not by this scene's frames. */
+  readonly lockstep: boolean;
   world: World | undefined;
   /** Update the world on every step, not only on detection passes. */
   protected syncEveryStep = true;
@@ -92,15 +119,25 @@ export abstract class BallScene implements Scene {
   ) {
     const o = (this.options = setup.options);
     const random = rng(o.seed);
-    this.balls = makeBalls(o.balls, surface.width, surface.height, random, BALL);
+    this.lockstep = setup.lockstep !== undefined;
+    const shared = setup.lockstep?.balls;
+    this.balls = shared ?? makeBalls(o.balls, surface.width, surface.height, random, BALL);
+    const sizing = Number(o.data.radiusScale ?? 1); // many balls: smaller ones
     this.balls.forEach((b, i) => {
+      if (!shared && sizing !== 1) b.r *= sizing;
       if (o.rainbow) b.color = rainbow(i, this.balls.length);
       const label = o.labels[i];
       if (label !== undefined) b.label = label;
     });
     this.draggable = o.draggable;
     this.still = o.still;
-    if (o.still) settle(this.balls);
+    if (o.still && !shared) settle(this.balls);
+  }
+
+  /** Lock step: resolve the contacts the last step left (every pair, one order for all views), then move. */
+  physics(): void {
+    resolveAll(this.balls, this.options.bounce);
+    if (!this.still) integrate(this.balls, this.surface.width, this.surface.height);
   }
 
   /** Put every ball's bounding box in a World of `dimensions` axes (x, then y). */
@@ -144,7 +181,7 @@ export abstract class BallScene implements Scene {
 
   *frame(): Generator<number, void, void> {
     this.step++;
-    if (!this.still) integrate(this.balls, this.surface.width, this.surface.height);
+    if (!this.still && !this.lockstep) integrate(this.balls, this.surface.width, this.surface.height);
     if (this.world && this.syncEveryStep) this.syncWorld(); // the axis view follows every step
     if (this.still || this.step % (this.options.skip + 1) === 0) {
       this.checks = [];
@@ -152,7 +189,21 @@ export abstract class BallScene implements Scene {
       this.hits = 0;
       yield* this.detect();
       if (this.options.checks && this.checks.length > 0) yield this.options.delay * 0.75;
+      this.#passDone();
     }
+  }
+
+  #passDone(): void {
+    this.lastTested = this.tested;
+    this.#sum += this.tested;
+    this.#passes++;
+    this.history.push(this.tested);
+    if (this.history.length > SPARK_PASSES) this.history.shift();
+  }
+
+  /** Mean intersects() calls per complete pass since the start. */
+  get meanTested(): number {
+    return this.#passes ? this.#sum / this.#passes : 0;
   }
 
   /** The broadphase: call `yield* this.check(a, b)` for every candidate pair. */
@@ -160,7 +211,8 @@ export abstract class BallScene implements Scene {
 
   /** The narrow phase for one pair, instrumented: counted, drawn, and slowed down when the figure asks for it. */
   protected *check(a: Ball, b: Ball): Generator<number, boolean, void> {
-    const hit = collide(a, b, this.options.bounce);
+    // in lock step the player bounces the shared balls once for all views; a view only tests
+    const hit = collide(a, b, this.options.bounce && !this.lockstep);
     this.tested++;
     if (hit) this.hits++;
     this.checks.push({ a, b, hit });
@@ -207,12 +259,20 @@ export abstract class BallScene implements Scene {
   protected drawUnder(): void {}
   protected drawOver(): void {}
 
+  /** Counters name their timescale: the last complete pass, this pass so far, the mean, the engine's last update. */
   stats(): Stat[] {
-    return [
-      { key: 'frame', label: 'frame', value: this.step },
-      { key: 'tested', label: 'intersects() calls', value: this.tested },
-      { key: 'overlapping', label: 'touching pairs', value: this.hits },
+    const s: Stat[] = [
+      { key: 'frame', label: this.lockstep ? 'frame (shared)' : 'frame', value: this.step },
+      { key: 'tested', label: 'intersects() calls, last pass', value: this.lastTested },
     ];
+    // a slowed-down pass is watched as it runs: its count so far is a counter of its own
+    if (this.options.checks) s.push({ key: 'testing', label: 'this pass so far', value: this.tested });
+    s.push(
+      { key: 'mean', label: 'mean per pass', value: this.meanTested.toFixed(1) },
+      { key: 'spark', label: `last ${SPARK_PASSES} passes`, value: sparkline(this.history) },
+      { key: 'overlapping', label: 'touching pairs, this pass', value: this.hits },
+    );
+    return s;
   }
 
   /** The engine's own numbers for its last update. */
@@ -220,9 +280,9 @@ export abstract class BallScene implements Scene {
     if (!this.world) return [];
     const c = this.world.counters;
     return [
-      { key: 'candidates', label: 'engine box pairs', value: c.pairs },
-      { key: 'swaps', label: 'engine swaps', value: c.swaps },
-      { key: 'engineTests', label: 'engine tests', value: c.overlapTests },
+      { key: 'candidates', label: 'engine box pairs, last update', value: c.pairs },
+      { key: 'swaps', label: 'engine swaps, last update', value: c.swaps },
+      { key: 'engineTests', label: 'engine tests, last update', value: c.overlapTests },
     ];
   }
 
@@ -233,7 +293,8 @@ export abstract class BallScene implements Scene {
 }
 
 /**
- * The axis view: each axis's sorted endpoint list as the engine keeps it, one glyph per endpoint in list order
+ * The axis view: each axis's sorted endpoint list (`world.endpoints()`, the textbook form the engine keeps for
+ * display; its broadphase sorts boxes inside slabs, see slabview.ts), one glyph per endpoint in list order
  * ( "(" a min, ")" a max ), in the box's colour; under the glyphs each box's span of the list is a bar, stacked in
  * lanes, so boxes whose bars share a column overlap on that axis.
  */

@@ -97,6 +97,13 @@ export function collide(a: Ball, b: Ball, bounce = true): boolean {
   return true;
 }
 
+/** Resolve every touching pair once, in index order: the physics side-by-side views share, whatever their broadphase. */
+export function resolveAll(balls: Ball[], bounce = true): void {
+  for (let i = 0; i < balls.length; i++) {
+    for (let j = i + 1; j < balls.length; j++) collide(balls[i]!, balls[j]!, bounce);
+  }
+}
+
 /** Push overlapping balls apart once (for still scenes), without velocities. */
 export function settle(balls: Ball[], rounds = 20): void {
   for (let k = 0; k < rounds; k++) {

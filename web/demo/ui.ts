@@ -7,7 +7,13 @@ import type { CreateScene, Scene, SceneOptions, SceneSetup } from './scene.js';
 import type { Ball } from './sim.js';
 
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
-const SLOW = 4; // slow motion: one frame every 4 animation frames, pauses 4x longer
+/** Slow motion: the figure's clock runs at a quarter of the speed (frames and pauses alike). */
+const SLOW = 4;
+/** At full speed a figure starts at most one frame per 60 Hz display frame (on a 120 Hz display too). */
+const FRAME_MS = 1000 / 60;
+/** A thrown ball leaves with the pointer's velocity over its last 100 ms, at most 40 units per step. */
+const THROW_WINDOW_MS = 100;
+const MAX_THROW = 40;
 const STATS_EVERY_MS = 100;
 /** Arrow keys move the selected ball this many logical units (with Shift: KEY_STEP_BIG). */
 const KEY_STEP = 10;
@@ -58,7 +64,7 @@ class View {
   #gen: Generator<number, void, void> | undefined;
   #wakeAt = 0;
   #statsAt = 0;
-  #held: { ball: Ball; dx: number; dy: number; pointer: number } | undefined;
+  #held: { ball: Ball; dx: number; dy: number; pointer: number; samples: Array<{ t: number; x: number; y: number }> } | undefined;
   #selected = 0;
   readonly #status: HTMLElement | undefined;
   readonly #fonts = new Map<Surface, number>();
@@ -117,11 +123,12 @@ class View {
     return stats;
   }
 
-  /** A fresh scene (and backing stores) from the figure's options. */
-  build(data: DOMStringMap): void {
+  /** A fresh scene (and backing stores) from the figure's options; `lockstep` when the figure's views share balls. */
+  build(data: DOMStringMap, lockstep?: SceneSetup['lockstep']): void {
     this.scene?.dispose();
     this.panel.replaceChildren();
     const setup: SceneSetup = { options: parseOptions(data), panel: this.panel };
+    if (lockstep) setup.lockstep = lockstep;
     this.surface.activate();
     if (this.axis) {
       this.axis.activate();
@@ -157,10 +164,13 @@ class View {
     this.render(true);
   }
 
-  /** Advance up to one frame, honouring the scene's pauses. `beat`: run to the next pause regardless of time. */
-  advance(now: number, slow: number, beat = false): void {
+  /**
+   * Advance up to one frame, honouring the scene's pauses; `now` is the figure's clock. `beat`: run to the next
+   * pause regardless of time. `mayStart`: a new frame may begin (the figure's clock is due for one).
+   */
+  advance(now: number, slow: number, beat = false, mayStart = true): void {
     const scene = this.scene;
-    if (!scene || (!beat && now < this.#wakeAt)) return;
+    if (!scene || (!beat && now < this.#wakeAt) || (!this.#gen && !beat && !mayStart)) return;
     // pauses shorter than an animation frame add up: run every beat that is due (catching up at most 50 ms)
     let t = Math.max(this.#wakeAt, now - 50);
     for (let guard = 0; guard < 100_000; guard++) {
@@ -172,10 +182,13 @@ class View {
         this.#wakeAt = 0;
         return;
       }
-      if (r.value > 0) {
-        t += r.value * slow;
-        if (beat || t > now) {
-          this.#wakeAt = beat ? now + r.value * slow : t;
+      // a negative pause is soft: timed like any other, but Step runs through it to the next real beat
+      const soft = r.value < 0;
+      const ms = Math.abs(r.value);
+      if (ms > 0) {
+        t += ms * slow;
+        if ((beat && !soft) || (!beat && t > now)) {
+          this.#wakeAt = beat ? now + ms * slow : t;
           return;
         }
       }
@@ -193,13 +206,15 @@ class View {
     this.#drawSelection();
     this.#publishFont(this.surface);
     if (this.axis) this.#publishFont(this.axis);
+    // frames run, the frame number and the ball positions (logical canvas units) of what is drawn, for anyone
+    // scripting the page: every frame, so the views of a figure can be compared at any moment
+    this.root.dataset.frames = String(this.frames);
+    this.root.dataset.frame = String(scene.step ?? this.frames);
+    this.root.dataset.positions = scene.balls.map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`).join(' ');
     const now = performance.now();
     if (!force && now - this.#statsAt < STATS_EVERY_MS) return;
     this.#statsAt = now;
     scene.panel?.();
-    this.root.dataset.frames = String(this.frames);
-    // ball positions (logical canvas units), for anyone scripting the page
-    this.root.dataset.positions = scene.balls.map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`).join(' ');
     const stats = scene.stats();
     if (this.stats.childElementCount !== stats.length) {
       this.stats.replaceChildren(
@@ -293,7 +308,7 @@ class View {
       const ball = this.#pick(e.clientX, e.clientY, slack(e));
       if (!ball || this.#held) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
-      this.#held = { ball, dx: ball.x - p.x, dy: ball.y - p.y, pointer: e.pointerId };
+      this.#held = { ball, dx: ball.x - p.x, dy: ball.y - p.y, pointer: e.pointerId, samples: [{ t: e.timeStamp, x: ball.x, y: ball.y }] };
       ball.held = true;
       ball.vx = ball.vy = 0;
       canvas.setPointerCapture(e.pointerId);
@@ -309,12 +324,24 @@ class View {
       if (e.pointerId !== h.pointer) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
       this.#place(h.ball, p.x + h.dx, p.y + h.dy);
+      h.samples.push({ t: e.timeStamp, x: h.ball.x, y: h.ball.y });
+      while (h.samples.length > 2 && h.samples[0]!.t < e.timeStamp - THROW_WINDOW_MS) h.samples.shift();
       this.#afterMove();
     });
     const release = (e: PointerEvent): void => {
       const h = this.#held;
       if (!h || e.pointerId !== h.pointer) return;
       h.ball.held = false;
+      // thrown: the velocity of the last pointer samples (a ball held still for a moment is dropped)
+      const first = h.samples[0]!;
+      const last = h.samples.at(-1)!;
+      const dt = last.t - first.t;
+      if (e.type === 'pointerup' && dt > 0 && e.timeStamp - last.t < THROW_WINDOW_MS) {
+        const perStep = FRAME_MS / dt;
+        const clamp = (v: number): number => Math.max(-MAX_THROW, Math.min(MAX_THROW, v));
+        h.ball.vx = clamp((last.x - first.x) * perStep);
+        h.ball.vy = clamp((last.y - first.y) * perStep);
+      }
       this.#held = undefined;
       canvas.classList.remove('grabbing');
       this.#afterMove();
@@ -334,7 +361,7 @@ class View {
     const scene = this.scene;
     if (!scene) return;
     scene.moved?.();
-    if (this.player.paused && scene.still && !this.midFrame) this.advance(performance.now(), 1, true);
+    if (this.player.paused && scene.still && !this.midFrame) this.advance(this.player.clock, 1, true);
     if (this.player.paused || !this.player.visible) this.render(true);
   }
 }
@@ -347,8 +374,17 @@ export class Player {
   visible = false;
   /** Scenes and backing stores exist (the figure is near the screen). */
   mounted = false;
+  /**
+   * Side-by-side views (more than one) run in lock step: one set of balls, moved by the player; no view starts
+   * frame k + 1 before every view has finished frame k (the slowest sets the pace).
+   */
+  readonly lockstep: boolean;
+  #round = 0;
   #built = false;
-  #ticks = 0;
+  /** The figure's clock in ms: it runs at a quarter of real time in slow motion, and stands still while paused. */
+  clock = 0;
+  #last: number | undefined;
+  #nextFrame = 0;
   readonly #controls: HTMLElement;
 
   constructor(
@@ -361,6 +397,7 @@ export class Player {
       if (!factory) throw new Error(`no scene named ${root.dataset.scene}`);
       this.views.push(new View(root, factory, this, { ...figure.dataset, ...root.dataset }));
     }
+    this.lockstep = this.views.length > 1;
     this.#controls = this.#makeControls();
     if (figure.dataset.tabs !== undefined) this.#makeTabs();
     // option controls anywhere in the figure (the ball count, the benchmark's largest N) restart it
@@ -404,32 +441,58 @@ export class Player {
   restart(): void {
     this.#setMounted(true);
     this.#built = true;
-    for (const v of this.views) v.build({ ...this.figure.dataset, ...v.root.dataset });
+    this.#round = 0;
+    for (const v of this.views) {
+      const data = { ...this.figure.dataset, ...v.root.dataset };
+      if (!this.lockstep) v.build(data);
+      else v.build(data, v === this.views[0] ? {} : { balls: this.views[0]!.scene!.balls });
+    }
     this.#sync();
   }
 
   setPaused(paused: boolean): void {
     this.paused = paused;
     this.#sync();
+    // the counters and panels are refreshed at most every 100 ms while running: show the paused state itself
+    if (paused && this.mounted) for (const v of this.views) v.render(true);
   }
 
   /** One beat: to the next pause inside a slowed-down frame, or one whole frame. */
   step(): void {
     this.mount();
     this.setPaused(true);
-    const now = performance.now();
+    const now = this.clock;
+    if (this.lockstep) this.#advanceTogether(now, 1, true);
     for (const v of this.views) {
-      v.advance(now, 1, true);
+      if (!this.lockstep) v.advance(now, 1, true);
       v.render(true);
     }
   }
 
-  tick(now: number): void {
-    if (this.paused || !this.mounted) return;
-    this.#ticks++;
-    if (!this.slow || this.#ticks % SLOW === 0) {
-      for (const v of this.views) v.advance(now, this.slow ? SLOW : 1);
+  /** Lock step: when every view has finished the round, move the shared balls and start the next round. */
+  #advanceTogether(now: number, slow: number, beat = false, mayStart = true): void {
+    const views = this.views.filter((v) => v.scene);
+    if (!views.length) return;
+    if (views.every((v) => v.frames >= this.#round) && (beat || mayStart)) {
+      views[0]!.scene!.physics?.();
+      this.#round++;
     }
+    for (const v of views) if (v.frames < this.#round) v.advance(now, slow, beat);
+  }
+
+  tick(now: number): void {
+    if (this.paused || !this.mounted) {
+      this.#last = undefined;
+      return;
+    }
+    const dt = this.#last === undefined ? FRAME_MS : Math.min(100, now - this.#last);
+    this.#last = now;
+    this.clock += this.slow ? dt / SLOW : dt;
+    // a frame may start when the clock is due (2 ms early is on time: display frames jitter)
+    const due = this.clock >= this.#nextFrame - 2;
+    if (due) this.#nextFrame = Math.max(this.#nextFrame + FRAME_MS, this.clock - FRAME_MS);
+    if (this.lockstep) this.#advanceTogether(this.clock, 1, false, due);
+    else for (const v of this.views) v.advance(this.clock, 1, false, due);
     for (const v of this.views) v.render();
   }
 
@@ -439,7 +502,7 @@ export class Player {
     const play = c.querySelector<HTMLButtonElement>('[data-action=play]')!;
     play.setAttribute('aria-pressed', String(!this.paused));
     play.querySelector('.icon')!.textContent = this.paused ? '▶' : '❚❚';
-    c.querySelector('[data-action=slow]')!.setAttribute('aria-pressed', String(this.slow));
+    c.querySelector('[data-action=slow]')?.setAttribute('aria-pressed', String(this.slow));
     this.figure.classList.toggle('paused', this.paused);
     this.figure.dataset.state = this.paused ? 'paused' : 'playing';
   }
@@ -461,11 +524,15 @@ export class Player {
       b.addEventListener('click', fn);
     };
     button('play', 'Play', 'Play or pause this demo', () => this.setPaused(!this.paused), '▶');
-    button('step', 'Step', 'Advance one step: the next tested pair, or the next frame', () => this.step());
-    button('slow', 'Slow motion', 'Run at a quarter of the speed', () => {
-      this.slow = !this.slow;
-      this.#sync();
-    });
+    // where nothing moves unless dragged, there is nothing to step through or slow down
+    const still = this.figure.dataset.still !== undefined;
+    if (!still) {
+      button('step', 'Step', 'Advance one step: the next tested pair, or the next frame', () => this.step());
+      button('slow', 'Slow motion', 'Run at a quarter of the speed: frames and pauses take four times as long', () => {
+        this.slow = !this.slow;
+        this.#sync();
+      });
+    }
     button('restart', 'Restart', 'Start this demo again from the beginning', () => this.restart(), '↺');
     const range = this.figure.dataset.ballsRange; // "min,max": the figure offers a ball-count control
     if (range) {
@@ -488,8 +555,10 @@ export class Player {
         this.restart();
       });
     }
+    // Play above the figure when what it starts would otherwise be out of sight (the benchmark's long table)
     const first = this.figure.querySelector('.views') ?? this.figure.firstElementChild;
-    this.figure.insertBefore(bar, first?.nextSibling ?? null);
+    if (this.figure.dataset.controlsTop !== undefined) this.figure.prepend(bar);
+    else this.figure.insertBefore(bar, first?.nextSibling ?? null);
     return bar;
   }
 

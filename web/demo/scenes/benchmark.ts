@@ -1,11 +1,12 @@
-// Chapter 13: the live benchmark. N moving boxes (about one overlapping neighbour each); per frame, the time the
-// broadphase takes with a naive JS double loop, with sorted JS (persistent order, insertion sort, sweep), and with
-// the wasm engine (bounds copied into its view, then update()). All three count the same pairs; the chart plots
-// ms per frame against N on log scales while it runs.
-import { World } from 'sweep-prune';
+// The live benchmark. N moving boxes (2.2 overlapping pairs per box); per frame, the time the broadphase takes
+// with a naive JS double loop, with sorted JS (persistent order, insertion sort, sweep), with chapter 11's swap
+// events in JS, and with the wasm engine (bounds copied into its view, then update()). All four count the same
+// pairs; the chart plots ms per frame against N on log scales while it runs, over a faint reference run.
+import type { World } from 'sweep-prune';
+import { Boxes, Engine, SortedJs, SwapJs, naivePairs } from '../boxes.js';
 import type { Surface } from '../draw.js';
-import { rng } from '../sim.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
+import { REFERENCE, REFERENCE_MACHINE } from './benchmark-reference.js';
 
 const SIZES = [100, 300, 1000, 3000, 10_000, 30_000, 100_000];
 const WARMUP = 3;
@@ -16,17 +17,18 @@ const NAIVE_LIMIT_MS = 400; // skip naive when the n^2 extrapolation predicts a 
 const TICK_BUDGET_MS = 12; // frames run per animation frame, so the page stays responsive
 
 interface Method {
-  key: 'naive' | 'sorted' | 'wasm';
+  key: 'naive' | 'sorted' | 'swaps' | 'wasm';
   label: string;
   /** The label on a small screen, where the chart's labels are relatively larger. */
   short: string;
   color: string;
   /** Each line's points have their own shape too, so the lines are told apart without their colours. */
-  shape: 'square' | 'triangle' | 'disc';
+  shape: 'square' | 'triangle' | 'diamond' | 'disc';
 }
 const METHODS: Method[] = [
   { key: 'naive', label: 'naive JS (all pairs)', short: 'naive JS', color: '#f77', shape: 'square' },
   { key: 'sorted', label: 'sorted JS (insertion sort + sweep)', short: 'sorted JS', color: '#fc5', shape: 'triangle' },
+  { key: 'swaps', label: 'swap events JS (chapter 11)', short: 'swap JS', color: '#c8f', shape: 'diamond' },
   { key: 'wasm', label: 'sweep-prune (wasm)', short: 'sweep-prune', color: '#5cf', shape: 'disc' },
 ];
 
@@ -35,7 +37,13 @@ function marker(g: Surface, shape: Method['shape'], x: number, y: number, r: num
   const { ctx } = g;
   ctx.beginPath();
   if (shape === 'square') ctx.rect(x - r, y - r, 2 * r, 2 * r);
-  else {
+  else if (shape === 'diamond') {
+    ctx.moveTo(x, y - 1.3 * r);
+    ctx.lineTo(x + 1.3 * r, y);
+    ctx.lineTo(x, y + 1.3 * r);
+    ctx.lineTo(x - 1.3 * r, y);
+    ctx.closePath();
+  } else {
     ctx.moveTo(x, y - 1.2 * r);
     ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
     ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
@@ -43,53 +51,6 @@ function marker(g: Surface, shape: Method['shape'], x: number, y: number, r: num
   }
   ctx.fillStyle = color;
   ctx.fill();
-}
-
-/**
- * N boxes in a square whose side grows with sqrt(N), so the density stays the same (about two overlapping
- * neighbours per box): spacing K per box per axis, sides from 0.1K to 2K, speed up to 2% of the largest side per
- * frame. These are the parameters of the repository's motion benchmark (tests/bench).
- */
-const K = 100;
-class Boxes {
-  readonly vel: Float32Array;
-  /** minx, miny, maxx, maxy per box: the layout of a 2D World's bounds. */
-  readonly b: Float32Array;
-  readonly side: number;
-
-  constructor(readonly n: number) {
-    const random = rng(n * 7919);
-    const side = (this.side = K * Math.sqrt(n));
-    this.vel = new Float32Array(2 * n);
-    this.b = new Float32Array(4 * n);
-    for (let i = 0; i < n; i++) {
-      for (let a = 0; a < 2; a++) {
-        const size = 2 * K * (0.05 + 0.95 * random());
-        const lo = random() * (side - size);
-        this.b[4 * i + a] = lo;
-        this.b[4 * i + 2 + a] = lo + size;
-        this.vel[2 * i + a] = (2 * random() - 1) * 0.02 * 2 * K;
-      }
-    }
-  }
-
-  move(): void {
-    const { vel, b, side, n } = this;
-    for (let i = 0; i < n; i++) {
-      for (let a = 0; a < 2; a++) {
-        const o = 4 * i + a;
-        const v = vel[2 * i + a]!;
-        let lo = b[o]! + v;
-        const size = b[o + 2]! - b[o]!;
-        if (lo < 0 || lo + size > side) {
-          vel[2 * i + a] = -v;
-          lo = Math.min(side - size, Math.max(0, lo));
-        }
-        b[o] = lo;
-        b[o + 2] = lo + size;
-      }
-    }
-  }
 }
 
 function engineStats(world: World): Stat[] {
@@ -102,81 +63,17 @@ function engineStats(world: World): Stat[] {
   ];
 }
 
-function naivePairs(b: Float32Array, n: number): number {
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    const x0 = b[4 * i]!, y0 = b[4 * i + 1]!, x1 = b[4 * i + 2]!, y1 = b[4 * i + 3]!;
-    for (let j = i + 1; j < n; j++) {
-      const o = 4 * j;
-      if (b[o]! <= x1 && x0 <= b[o + 2]! && b[o + 1]! <= y1 && y0 <= b[o + 3]!) count++;
-    }
+/**
+ * The log-log slope over the largest decade measured: log10(ms(N) / ms(N / 10)) for the largest N with both, the
+ * exponent k of ms ~ N^k there (2 for all pairs, 1 for linear work). Undefined with less than a decade.
+ */
+export function slope(points: ReadonlyArray<readonly [number, number]>): number | undefined {
+  const at = new Map(points);
+  for (const [n, ms] of [...points].sort((p, q) => q[0] - p[0])) {
+    const before = at.get(n / 10);
+    if (before !== undefined && before > 0 && ms > 0) return Math.log10(ms / before);
   }
-  return count;
-}
-
-/** Sorted pairwise in JS: an order kept between frames, repaired by insertion sort, then a sweep along x. */
-class SortedJs {
-  readonly order: Int32Array;
-  #first = true;
-
-  constructor(readonly n: number) {
-    this.order = Int32Array.from({ length: n }, (_, i) => i);
-  }
-
-  pairs(b: Float32Array): number {
-    const { order, n } = this;
-    if (this.#first) {
-      this.#first = false; // the first frame is incoherent: a comparison sort, not insertion sort
-      const sorted = Array.from(order).sort((p, q) => b[4 * p]! - b[4 * q]!);
-      order.set(sorted);
-    } else {
-      for (let i = 1; i < n; i++) {
-        const k = order[i]!;
-        const key = b[4 * k]!;
-        let j = i - 1;
-        while (j >= 0 && b[4 * order[j]!]! > key) {
-          order[j + 1] = order[j]!;
-          j--;
-        }
-        order[j + 1] = k;
-      }
-    }
-    let count = 0;
-    for (let i = 0; i < n; i++) {
-      const p = 4 * order[i]!;
-      const x1 = b[p + 2]!, y0 = b[p + 1]!, y1 = b[p + 3]!;
-      for (let j = i + 1; j < n; j++) {
-        const q = 4 * order[j]!;
-        if (b[q]! > x1) break;
-        if (b[q + 1]! <= y1 && y0 <= b[q + 3]!) count++;
-      }
-    }
-    return count;
-  }
-}
-
-class Engine {
-  readonly world: World;
-  readonly offsets: Int32Array;
-  readonly contiguous: boolean;
-
-  constructor(boxes: Boxes) {
-    const world = (this.world = new World({ dimensions: 2, capacity: boxes.n }));
-    const { b } = boxes;
-    this.offsets = new Int32Array(boxes.n);
-    for (let i = 0; i < boxes.n; i++) {
-      this.offsets[i] = world.offsetOf(world.addBox([b[4 * i]!, b[4 * i + 1]!], [b[4 * i + 2]!, b[4 * i + 3]!]));
-    }
-    this.contiguous = this.offsets.every((o, i) => o === this.offsets[0]! + 4 * i);
-  }
-
-  pairs(b: Float32Array): number {
-    const bounds = this.world.bounds;
-    if (this.contiguous) bounds.set(b, this.offsets[0]);
-    else for (let i = 0; i < this.offsets.length; i++) bounds.set(b.subarray(4 * i, 4 * i + 4), this.offsets[i]);
-    this.world.update();
-    return this.world.counters.pairs;
-  }
+  return undefined;
 }
 
 export interface Result {
@@ -247,6 +144,9 @@ class Benchmark implements Scene {
     else if (method.key === 'sorted') {
       const s = new SortedJs(n);
       this.#runner = (b) => s.pairs(b);
+    } else if (method.key === 'swaps') {
+      const s = new SwapJs(n);
+      this.#runner = (b) => s.pairs(b);
     } else {
       const e = (this.#engine = new Engine(boxes));
       this.#runner = (b) => e.pairs(b);
@@ -280,12 +180,14 @@ class Benchmark implements Scene {
   #warm(): void {
     const boxes = new Boxes(1000);
     const sorted = new SortedJs(1000);
+    const swaps = new SwapJs(1000);
     const engine = new Engine(boxes);
     const until = performance.now() + 150;
     while (performance.now() < until) {
       boxes.move();
       naivePairs(boxes.b, 200);
       sorted.pairs(boxes.b);
+      swaps.pairs(boxes.b);
       engine.pairs(boxes.b);
     }
     engine.world.dispose();
@@ -350,6 +252,21 @@ class Benchmark implements Scene {
     const legendW = 32 * u + Math.max(...labels.map((l) => ctx.measureText(l).width));
     ctx.fillStyle = 'rgba(7,8,12,0.85)';
     ctx.fillRect(L + 4 * u, T + 1 * u, legendW, METHODS.length * 18 * u);
+    // the reference run, faint and dashed, under the live lines
+    ctx.globalAlpha = 0.35;
+    for (const m of METHODS) {
+      const pts = REFERENCE[m.key].filter(([n]) => n <= this.sizes.at(-1)!);
+      ctx.beginPath();
+      pts.forEach(([n, ms], i) => (i ? ctx.lineTo(px(n), py(ms)) : ctx.moveTo(px(n), py(ms))));
+      ctx.strokeStyle = m.color;
+      ctx.lineWidth = g.stroke(1.5);
+      ctx.setLineDash([g.stroke(5), g.stroke(4)]);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      for (const [n, ms] of pts) marker(g, m.shape, px(n), py(ms), 3 * u, m.color);
+    }
+    ctx.globalAlpha = 1;
+    g.text(`faint, dashed: ${small ? 'reference run' : REFERENCE_MACHINE}`, L + w - 4 * u, T + h - 10 * u, '#999', 11, 'right');
     METHODS.forEach((m, k) => {
       const pts = this.results.get(m.key)!.filter((r) => r.ms !== undefined);
       ctx.beginPath();
@@ -375,15 +292,21 @@ class Benchmark implements Scene {
     const fmt = (r: Result | undefined): string =>
       r === undefined ? '…' : r.ms === undefined ? 'skipped' : r.ms < 0.1 ? r.ms.toFixed(3) : r.ms < 10 ? r.ms.toFixed(2) : r.ms.toFixed(1);
     const rows = this.sizes.map((n, i) => {
-      const [naive, sorted, wasm] = METHODS.map((m) => this.results.get(m.key)![i]);
-      const counts = [naive, sorted, wasm].filter((r) => r && r.ms !== undefined).map((r) => r!.pairs);
+      const [naive, sorted, swaps, wasm] = METHODS.map((m) => this.results.get(m.key)![i]);
+      const counts = [naive, sorted, swaps, wasm].filter((r) => r && r.ms !== undefined).map((r) => r!.pairs);
       const agree = counts.length > 1 ? (counts.every((c) => c === counts[0]) ? '✓' : '✗') : '';
       const speedup = sorted?.ms && wasm?.ms ? `${(sorted.ms / wasm.ms).toFixed(1)}×` : '';
-      return `<tr><td>${n.toLocaleString('en-US')}</td><td>${fmt(naive)}</td><td>${fmt(sorted)}</td><td>${fmt(wasm)}</td>` +
+      return `<tr><td>${n.toLocaleString('en-US')}</td><td>${fmt(naive)}</td><td>${fmt(sorted)}</td><td>${fmt(swaps)}</td><td>${fmt(wasm)}</td>` +
         `<td>${speedup}</td><td>${wasm ? wasm.pairs.toLocaleString('en-US') : ''} ${agree}</td></tr>`;
     });
-    const html = '<thead><tr><th>N</th><th>naive JS</th><th>sorted JS</th><th>wasm</th><th>sorted ÷ wasm</th><th>pairs</th></tr></thead>' +
-      `<tbody>${rows.join('')}</tbody>`;
+    // the exponent of each line over its largest decade: what the complexity table predicts, measured
+    const k = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(2));
+    const measured = METHODS.map((m) => slope(this.results.get(m.key)!.filter((r) => r.ms !== undefined).map((r) => [r.n, r.ms!] as const)));
+    const reference = METHODS.map((m) => slope(REFERENCE[m.key]));
+    const foot = `<tr class="slope"><th>slope</th>${measured.map((x) => `<td>${k(x)}</td>`).join('')}<td colspan="2">yours</td></tr>` +
+      `<tr class="slope ref"><th>slope</th>${reference.map((x) => `<td>${k(x)}</td>`).join('')}<td colspan="2">reference</td></tr>`;
+    const html = '<thead><tr><th>N</th><th>naive JS</th><th>sorted JS</th><th>swap JS</th><th>wasm</th><th>sorted ÷ wasm</th><th>pairs</th></tr></thead>' +
+      `<tbody>${rows.join('')}</tbody><tfoot>${foot}</tfoot>`;
     if (this.#table.innerHTML !== html) this.#table.innerHTML = html;
     this.#table.dataset.done = String(this.done);
   }

@@ -6,10 +6,10 @@ import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scen
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
 import { FOCUS, INSIDE, MUTED } from '../palette.js';
+import { EdgeStrip } from '../strip.js';
 
 class Edges extends BallScene {
-  readonly #strip: HTMLElement;
-  readonly #glyphs = new Map<number, HTMLElement>();
+  readonly #strip: EdgeStrip;
   readonly #focus: Ball | undefined;
   #inside = new Set<Ball>();
   #order: number[] = [];
@@ -22,16 +22,11 @@ class Edges extends BallScene {
     if (setup.options.data.focus !== undefined) {
       this.#focus = this.balls.reduce((m, b) => (b.r > m.r ? b : m));
     }
-    const title = document.createElement('div');
-    title.className = 'panel-title';
-    title.textContent = 'Sorted array of edges (the engine’s x endpoint list)';
-    this.#strip = document.createElement('div');
-    this.#strip.className = 'strip';
-    this.#strip.setAttribute('role', 'list');
+    this.#strip = new EdgeStrip(setup.panel, 'Sorted array of edges (world.endpoints(0), kept for display)');
     this.#said = document.createElement('p');
     this.#said.className = 'sr-only';
     this.#said.setAttribute('aria-live', 'polite');
-    setup.panel.append(title, this.#strip, this.#said);
+    setup.panel.append(this.#said);
   }
 
   protected *detect(): Generator<number, void, void> {
@@ -69,22 +64,13 @@ class Edges extends BallScene {
   }
 
   panel(): void {
-    const n = this.#order.length;
-    this.#order.forEach((ref, i) => {
-      let g = this.#glyphs.get(ref);
-      const ball = this.ballAtSlot(ref >>> 1);
-      if (!g) {
-        g = document.createElement('span');
-        g.setAttribute('role', 'listitem');
-        g.textContent = ref & 1 ? ')' : '(';
-        g.title = `${ref & 1 ? 'right' : 'left'} edge of ball ${this.balls.indexOf(ball) + 1}`;
-        this.#glyphs.set(ref, g);
-        this.#strip.append(g);
-      }
-      g.style.left = `${((i + 0.5) / n) * 100}%`;
-      g.style.color = this.#focus ? this.#edgeColor(ball) : ball.color;
-    });
-    this.#strip.dataset.order = this.#order.join(',');
+    this.#strip.update(
+      this.#order.map((ref) => {
+        const ball = this.ballAtSlot(ref >>> 1);
+        return { ref, ball, color: this.#focus ? this.#edgeColor(ball) : ball.color };
+      }),
+      (b) => String(this.balls.indexOf(b) + 1),
+    );
     const pairs = this.world!.pairs;
     const names: string[] = [];
     for (let i = 0; i < pairs.length; i += 2) {
@@ -100,8 +86,8 @@ class Edges extends BallScene {
     const c = this.world!.counters;
     return [
       { key: 'frame', label: 'frame', value: this.step },
-      { key: 'candidates', label: 'x-overlapping pairs', value: c.pairs },
-      { key: 'swaps', label: 'endpoint swaps', value: c.endpointSwaps },
+      { key: 'candidates', label: 'x-overlapping pairs, last update', value: c.pairs },
+      { key: 'swaps', label: 'endpoint swaps, last update', value: c.endpointSwaps },
       ...(this.#focus ? [{ key: 'inside', label: 'balls inside the span', value: this.#inside.size }] : []),
     ];
   }

@@ -25,6 +25,8 @@ class SortScene extends BallScene {
   readonly quick: boolean;
   comparisons = 0;
   swaps = 0;
+  /** The last complete sort's comparisons and swaps. */
+  last = { comparisons: 0, swaps: 0 };
   /** Slots flashing right now, and in which colour. */
   flash: { i: number; j: number; color: string } | undefined;
 
@@ -93,6 +95,7 @@ class SortScene extends BallScene {
     if (this.quick) yield* this.#quicksort(0, this.edges.length - 1);
     else yield* this.#insertion();
     this.flash = undefined;
+    this.last = { comparisons: this.comparisons, swaps: this.swaps };
     this.world!.endpoints(0); // the engine's own list, repaired the same way (counted in endpointSwaps)
     const pairs = this.world!.pairs.slice();
     for (let i = 0; i < pairs.length; i += 2) yield* this.check(this.ballOf(pairs[i]!), this.ballOf(pairs[i + 1]!));
@@ -117,9 +120,11 @@ class SortScene extends BallScene {
     const c = this.world!.counters;
     return [
       { key: 'frame', label: 'frame', value: this.step },
-      { key: 'comparisons', label: `${this.quick ? 'quicksort' : 'insertion sort'} comparisons`, value: this.comparisons },
-      { key: 'swaps', label: 'swaps', value: this.swaps },
-      { key: 'engineSwaps', label: 'engine endpoint swaps', value: c.endpointSwaps },
+      { key: 'lastComparisons', label: 'comparisons, last sort', value: this.last.comparisons },
+      { key: 'lastSwaps', label: 'swaps, last sort', value: this.last.swaps },
+      { key: 'comparisons', label: `${this.quick ? 'quicksort' : 'insertion sort'} comparisons, this pass so far`, value: this.comparisons },
+      { key: 'swaps', label: 'swaps, this pass so far', value: this.swaps },
+      { key: 'engineSwaps', label: 'engine endpoint swaps, last update', value: c.endpointSwaps },
     ];
   }
 }

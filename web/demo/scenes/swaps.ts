@@ -6,6 +6,7 @@ import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scen
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
 import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH } from '../palette.js';
+import { EdgeStrip } from '../strip.js';
 
 const EVENT_MS = 350;
 const LOG_LINES = 7;
@@ -24,10 +25,13 @@ class Swaps extends BallScene {
   swaps = 0;
   flash: { a: Edge; b: Edge; color: string } | undefined;
   readonly #log: HTMLOListElement;
+  readonly #strip: EdgeStrip;
   readonly #summary: HTMLElement;
   #lines: Array<{ text: string; kind: string }> = [];
   engineBegan = 0;
   engineEnded = 0;
+  /** The last complete pass: JS events and the engine's for the same move (a held comparison). */
+  held: { began: number; ended: number; engineBegan: number; engineEnded: number } | undefined;
 
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
@@ -41,6 +45,7 @@ class Swaps extends BallScene {
     const world = this.useWorld(1);
     for (const b of this.balls) world.setBox(b.id, [b.x], [b.x]);
     world.update();
+    this.#strip = new EdgeStrip(setup.panel, 'The JS edge array (the two edges of a swap are boxed)');
     const title = document.createElement('div');
     title.className = 'panel-title';
     title.textContent = 'Events from swaps (JS) and from the engine';
@@ -102,6 +107,7 @@ class Swaps extends BallScene {
     const world = this.syncWorld();
     this.engineBegan = world.counters.began;
     this.engineEnded = world.counters.ended;
+    this.held = { began: this.began, ended: this.ended, engineBegan: this.engineBegan, engineEnded: this.engineEnded };
     for (const [a, b] of this.overlapping.values()) yield* this.check(a, b);
   }
 
@@ -119,9 +125,20 @@ class Swaps extends BallScene {
   }
 
   panel(): void {
-    this.#summary.innerHTML =
-      `this pass — swaps: <b>${this.swaps}</b>, JS events: <b class="began">${BEGAN_GLYPH} ${this.began} began</b> <b class="ended">${ENDED_GLYPH} ${this.ended} ended</b>; ` +
-      `engine: <b class="began">${BEGAN_GLYPH} ${this.engineBegan} began</b> <b class="ended">${ENDED_GLYPH} ${this.engineEnded} ended</b>`;
+    const f = this.flash;
+    const ref = (e: Edge): number => (this.balls.indexOf(e.ball) << 1) | (e.isLeft ? 0 : 1);
+    const marked = new Map<number, string>(f ? [[ref(f.a), f.color], [ref(f.b), f.color]] : []);
+    this.#strip.update(this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })), (b) => this.#name(b), marked);
+    const h = this.held;
+    const same = (p: number, q: number): string => (p === q ? '=' : '≠');
+    const html =
+      `this pass so far (JS) — swaps: <b>${this.swaps}</b>, <b class="began">${BEGAN_GLYPH} ${this.began} began</b> <b class="ended">${ENDED_GLYPH} ${this.ended} ended</b><br>` +
+      (h
+        ? `last complete pass, JS vs engine: <b class="began">${BEGAN_GLYPH} ${h.began} ${same(h.began, h.engineBegan)} ${h.engineBegan} began</b> ` +
+          `<b class="ended">${ENDED_GLYPH} ${h.ended} ${same(h.ended, h.engineEnded)} ${h.engineEnded} ended</b>`
+        : 'last complete pass: none yet');
+    if (this.#summary.innerHTML !== html) this.#summary.innerHTML = html;
+    this.#summary.dataset.held = h ? `${h.began},${h.ended}=${h.engineBegan},${h.engineEnded}` : '';
     this.#log.replaceChildren(
       ...this.#lines.map((l) => {
         const li = document.createElement('li');
@@ -135,9 +152,9 @@ class Swaps extends BallScene {
   override stats(): Stat[] {
     return [
       ...super.stats(),
-      { key: 'swaps', label: 'sort swaps', value: this.swaps },
+      { key: 'swaps', label: 'sort swaps, this pass so far', value: this.swaps },
       { key: 'overlapsX', label: 'x-overlaps kept', value: this.overlapping.size },
-      { key: 'candidates', label: 'engine x-overlap pairs', value: this.world!.counters.pairs },
+      { key: 'candidates', label: 'engine x-overlap pairs, last update', value: this.world!.counters.pairs },
     ];
   }
 }

@@ -1,10 +1,13 @@
 // Chapter 7: the sweep. A line walks the engine's sorted x endpoint list from left to right, keeping the set of
 // balls it is inside. With data-report, entering a ball pairs it with every ball already in the set: those are
-// exactly the x-overlapping pairs, which the engine's own pair list confirms.
+// exactly the x-overlapping pairs, which the engine's own pair list confirms. Under the canvas: the sorted edge
+// strip with the edge the line stands on marked, and the touching set as chips. The line glides between edges in
+// soft pauses, so Step goes from one edge to the next.
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
 import { INSIDE, MUTED, SWEEP } from '../palette.js';
+import { Chips, EdgeStrip } from '../strip.js';
 
 const STEP_PX = 6;
 const STEP_MS = 25;
@@ -14,24 +17,35 @@ class Sweep extends BallScene {
   sweepX = -1;
   touching = new Set<Ball>();
   reported = 0;
+  /** The last complete sweep: pairs it reported and the engine's count for the same update (a held comparison). */
+  held: { reported: number; engine: number } | undefined;
   readonly report: boolean;
+  /** This pass's sorted edges (refs), and the index of the edge the line last reached (-1 before the first). */
+  #list: number[] = [];
+  #current = -1;
+  readonly #strip: EdgeStrip;
+  readonly #chips: Chips;
 
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
     this.report = setup.options.data.report !== undefined;
     this.useWorld(1);
+    this.#strip = new EdgeStrip(setup.panel, 'Sorted edges (the line stands on the marked one)');
+    this.#chips = new Chips(setup.panel, 'Balls on the line (the set)');
   }
 
   protected *detect(): Generator<number, void, void> {
     const { values, refs } = this.world!.endpoints(0);
     const xs = Array.from(values);
-    const list = Array.from(refs);
+    const list = (this.#list = Array.from(refs));
     this.touching = new Set();
     this.reported = 0;
+    this.#current = -1;
     let next = 0;
     for (let x = 0; x <= this.surface.width + STEP_PX; x += STEP_PX) {
       this.sweepX = x;
       while (next < list.length && xs[next]! <= x) {
+        this.#current = next;
         const ball = this.ballAtSlot(list[next]! >>> 1);
         if (list[next]! & 1) {
           this.touching.delete(ball);
@@ -45,11 +59,30 @@ class Sweep extends BallScene {
           this.touching.add(ball);
         }
         next++;
-        yield EDGE_MS; // the line stops at each edge
+        this.sweepX = xs[next - 1]!; // on the edge itself
+        yield EDGE_MS; // the line stops at each edge: a beat for Step
       }
-      yield STEP_MS;
+      yield -STEP_MS; // gliding between edges: soft
     }
     this.sweepX = -1;
+    this.#current = -1;
+    this.held = { reported: this.reported, engine: this.world!.counters.pairs };
+  }
+
+  panel(): void {
+    const name = (b: Ball): string => b.label ?? String(this.balls.indexOf(b) + 1);
+    const marked = new Map<number, string>();
+    const cur = this.#list[this.#current];
+    if (cur !== undefined) marked.set(cur, SWEEP);
+    this.#strip.update(
+      this.#list.map((ref) => {
+        const ball = this.ballAtSlot(ref >>> 1);
+        return { ref, ball, color: this.touching.has(ball) && this.sweepX >= 0 ? INSIDE : MUTED };
+      }),
+      name,
+      marked,
+    );
+    this.#chips.update(this.sweepX >= 0 ? [...this.touching] : [], name);
   }
 
   protected override colorOf(b: Ball): string {
@@ -73,9 +106,10 @@ class Sweep extends BallScene {
       { key: 'touching', label: 'balls on the line', value: this.sweepX >= 0 ? this.touching.size : 0 },
     ];
     if (this.report) {
+      const h = this.held;
       s.push(
-        { key: 'tested', label: 'pairs reported', value: this.reported },
-        { key: 'candidates', label: 'engine x-overlap pairs', value: this.world!.counters.pairs },
+        { key: 'reported', label: 'pairs reported, this sweep so far', value: this.reported },
+        { key: 'held', label: 'last full sweep: reported vs engine', value: h ? `${h.reported} ${h.reported === h.engine ? '=' : '≠'} ${h.engine}` : '–' },
       );
     }
     return s;
