@@ -55,8 +55,28 @@ export interface SceneOptions {
   draggable: boolean;
   still: boolean;
   bounce: boolean;
-  /** Everything else from the figure's data attributes. */
-  data: DOMStringMap;
+  /** The scene-specific data attributes of the figure (`data-max` is `max`, ...), as written in the page. */
+  data: SceneData;
+}
+
+/** Data attributes that one scene or another reads; any other attribute is not a scene option. */
+export interface SceneData {
+  /** benchmark: the largest N. */
+  max?: string;
+  /** edges: the focus view. */
+  focus?: string;
+  /** sap: '1' for the 1D sweep. */
+  dims?: string;
+  /** sap: draw the engine's slabs. */
+  slabs?: string;
+  /** scale: the number of boxes. */
+  n?: string;
+  /** sort: 'quick' for quicksort, else insertion sort. */
+  sort?: string;
+  /** sweep: report pairs as the line passes. */
+  report?: string;
+  /** many balls: a factor on the radius. */
+  radiusScale?: string;
 }
 
 export interface SceneSetup {
