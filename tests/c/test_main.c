@@ -26,6 +26,8 @@ int BipartiteGroupsReportCrossPairsOnly( void );
 int StaticBoxesCostNothingWhileStill( void );
 int QueriesMatchBruteForce( void );
 int QueriesSeeTheLastUpdate( void );
+int NearestAndRaysMatchBruteForce( void );
+int QueryArgumentsAreChecked( void );
 // robustness (test_robust.c)
 int RobustInvalidBounds( void );
 int RobustInvertedBounds( void );
@@ -70,6 +72,8 @@ static const struct
 	{ "static_boxes_cost_nothing_while_still", StaticBoxesCostNothingWhileStill },
 	{ "queries_match_brute_force", QueriesMatchBruteForce },
 	{ "queries_see_the_last_update", QueriesSeeTheLastUpdate },
+	{ "nearest_and_rays_match_brute_force", NearestAndRaysMatchBruteForce },
+	{ "query_arguments_are_checked", QueryArgumentsAreChecked },
 	// robustness (test_robust.c)
 	{ "robust_invalid_bounds", RobustInvalidBounds },
 	{ "robust_inverted_bounds", RobustInvertedBounds },
