@@ -36,7 +36,8 @@ export interface RawExports {
   sp_set_box_static(world: number, box: number, isStatic: number): number;
   sp_is_box_static(world: number, box: number): number;
   sp_query_box(world: number, mask: number): number;
-  sp_cast_ray(world: number, maxDistance: number, mask: number): number;
+  sp_cast_ray(world: number, maxDistance: number, mask: number, blockMask: number, ignore: number, maxHits: number): number;
+  sp_nearest(world: number, k: number, distance: number, mask: number): number;
   malloc(size: number): number;
   free(ptr: number): void;
 }
