@@ -431,7 +431,7 @@ export class World<T = unknown> {
    * @throws SweepPruneError as `castRay`
    */
   firstHit(origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions = {}): RayHit | undefined {
-    const raw = this.#ray('firstHit', origin, direction, { ...options, maxHits: 1 });
+    const raw = this.#ray('firstHit', origin, direction, options, 1);
     const [ids, distances, count, blocker] = this.#queryResult(raw);
     if (count > 0) {
       const buffer = raw.memory.buffer;
@@ -459,7 +459,7 @@ export class World<T = unknown> {
   }
 
   // Validate a ray and its options, cast it; the result is in the scratch outputs.
-  #ray(what: string, origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions): RawExports {
+  #ray(what: string, origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions, hitLimit?: number): RawExports {
     const raw = this.#engine(what);
     if (options === null || typeof options !== 'object') {
       throw new SweepPruneError('InvalidArgument', `${what}: options must be an object like { maxHits: 1 }, got ${options}`);
@@ -489,7 +489,7 @@ export class World<T = unknown> {
     if (!Number.isInteger(ignore) || ignore < 0 || ignore > 0xffffffff) {
       throw new SweepPruneError('InvalidArgument', `${what}: ignore must be a box id (or 0 for none), got ${ignore}`);
     }
-    const maxHits = options.maxHits ?? 0;
+    const maxHits = hitLimit ?? options.maxHits ?? 0;
     if (!Number.isInteger(maxHits) || maxHits < 0) {
       throw new SweepPruneError('InvalidArgument', `${what}: maxHits must be an integer >= 0 (0 for every hit), got ${maxHits}`);
     }
