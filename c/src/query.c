@@ -31,53 +31,6 @@ static spResult spGather( spWorld* w, const float* min, const float* max, uint32
 	return sp_resultOk;
 }
 
-static int spCompareIds( const void* x, const void* y )
-{
-	uint32_t a = *(const uint32_t*)x, b = *(const uint32_t*)y;
-	return a < b ? -1 : a > b;
-}
-
-spResult spWorld_QueryBox( spWorldId worldId, const float* min, const float* max, uint32_t mask, const uint32_t** ids,
-						   int* count )
-{
-	if ( !spWorld_IsValid( worldId ) )
-	{
-		return sp_resultInvalidWorld;
-	}
-	if ( min == NULL || max == NULL || ids == NULL || count == NULL )
-	{
-		return sp_resultNullArgument;
-	}
-	spWorld* w = spGetWorldPtr( worldId );
-	spResult r = spCheckBounds( min, max, w->dimensions );
-	if ( r != sp_resultOk )
-	{
-		return r;
-	}
-	int staticStart;
-	r = spGather( w, min, max, mask, &staticStart, 0 );
-	if ( r != sp_resultOk )
-	{
-		return r;
-	}
-	const int n = w->found.count;
-	for ( int i = 0; i < n; ++i )
-	{
-		w->queryIds[i] = w->found.data[i].a;
-	}
-	if ( n > 1 )
-		qsort( w->queryIds, (size_t)n, sizeof( uint32_t ), spCompareIds );
-	w->queryCount = n;
-	*ids = w->queryIds;
-	*count = n;
-	return sp_resultOk;
-}
-
-spResult spWorld_QueryPoint( spWorldId worldId, const float* point, uint32_t mask, const uint32_t** ids, int* count )
-{
-	return spWorld_QueryBox( worldId, point, point, mask, ids, count );
-}
-
 // Slab test: the distance parameter t (in units of `direction`) where the ray enters the box, or false.
 static bool spRayEnter( const float* b, int d, const double* o, const double* dir, double tMax, double* tEnter )
 {
@@ -171,41 +124,79 @@ static void spFoundBox( const spWorld* w, int i, int staticStart, float* b )
 	spEntryToBox( index, w->dimensions, index->entries + (size_t)w->found.data[i].b * w->stride, b );
 }
 
-// The boxes within `r` of p by box distance (Euclidean, 0 inside), as hits sorted by (distance, id) in
-// w->found.data. A box at computed distance <= r has no gap wider than r (1 + 1e-6) on any axis, so the cube of
-// that half-width holds them all.
-static spResult spCollect( spWorld* w, const double* p, double r, uint32_t mask, int* count )
+// Euclidean distance from p to the box b (0 inside), rounded to float once.
+static float spPointDistance( const float* b, int d, const double* p )
+{
+	double sum = 0.0;
+	for ( int a = 0; a < d; ++a )
+	{
+		double gap = p[a] < b[a] ? b[a] - p[a] : p[a] > b[d + a] ? p[a] - b[d + a] : 0.0;
+		sum += gap * gap;
+	}
+	return (float)sqrt( sum );
+}
+
+// What spRank measures: nothing (p null: every distance 0, so the hits sort by id), the distance from p (dir
+// null), or where the unit ray p + t dir enters each box within (t0, t1] ([0, t1] when t0 is 0), skipping the box
+// `ignore`.
+typedef struct spMeasure
+{
+	const double* p;
+	const double* dir;
+	double t0, t1;
+	uint32_t ignore;
+} spMeasure;
+
+// The candidates of w->found (from staticStart on from the static index) measured, as hits sorted by (distance,
+// id) in w->found.data (same size as spPair: hit m is written after pair i >= m is read). Returns their count.
+static int spRank( spWorld* w, int staticStart, const spMeasure* q )
+{
+	spHit* hits = (spHit*)w->found.data;
+	int m = 0;
+	for ( int i = 0; i < w->found.count; ++i )
+	{
+		const uint32_t id = w->found.data[i].a;
+		double t = 0.0;
+		if ( q->p != NULL )
+		{
+			float b[2 * SP_MAX_DIMENSIONS];
+			spFoundBox( w, i, staticStart, b );
+			if ( q->dir == NULL )
+				t = spPointDistance( b, w->dimensions, q->p );
+			else if ( id == q->ignore || !spRayEnter( b, w->dimensions, q->p, q->dir, q->t1, &t ) ||
+					  !( t > q->t0 || q->t0 == 0.0 ) )
+				continue;
+		}
+		hits[m].id = id;
+		hits[m++].distance = (float)t;
+	}
+	if ( m > 1 )
+		qsort( hits, (size_t)m, sizeof( spHit ), spCompareHits );
+	return m;
+}
+
+// The boxes of the cube of half-width r around p, as hits sorted by (distance, id) in w->found.data: *count of
+// them, the first *within of which lie within r by box distance. A box at computed distance <= r has no gap wider
+// than r (1 + 1e-6) on any axis, so the cube holds them all.
+static spResult spCollect( spWorld* w, const double* p, double r, uint32_t mask, int* count, int* within )
 {
 	const int d = w->dimensions;
 	const double reach = r * ( 1.0 + 1e-6 );
 	float lo[SP_MAX_DIMENSIONS], hi[SP_MAX_DIMENSIONS];
 	for ( int a = 0; a < d; ++a )
 		spToFloatRange( p[a] - reach, p[a] + reach, &lo[a], &hi[a] );
-	int staticStart, n = 0;
+	int staticStart;
 	spResult result = spGather( w, lo, hi, mask, &staticStart, 0 );
 	if ( result != sp_resultOk )
 		return result;
-	spHit* hits = (spHit*)w->found.data; // same size as spPair: hit i is written after pair i is read
-	for ( int i = 0; i < w->found.count; ++i )
-	{
-		float b[2 * SP_MAX_DIMENSIONS];
-		spFoundBox( w, i, staticStart, b );
-		double sum = 0.0;
-		for ( int a = 0; a < d; ++a )
-		{
-			double gap = p[a] < b[a] ? b[a] - p[a] : p[a] > b[d + a] ? p[a] - b[d + a] : 0.0;
-			sum += gap * gap;
-		}
-		const float distance = (float)sqrt( sum );
-		if ( distance <= r )
-		{
-			hits[n].id = w->found.data[i].a;
-			hits[n++].distance = distance;
-		}
-	}
-	if ( n > 1 )
-		qsort( hits, (size_t)n, sizeof( spHit ), spCompareHits );
+	const spMeasure q = { p, NULL, 0.0, 0.0, 0 };
+	const int n = spRank( w, staticStart, &q );
+	const spHit* hits = (const spHit*)w->found.data;
+	int m = 0;
+	while ( m < n && hits[m].distance <= r )
+		m += 1;
 	*count = n;
+	*within = m;
 	return sp_resultOk;
 }
 
@@ -224,22 +215,81 @@ static void spPublishHits( spWorld* w, int n, const uint32_t** ids, const float*
 	*count = n;
 }
 
-// A first guess of the distance within which k boxes lie around p, from the density of p's slab (boxes per unit
-// of the sweep axis, per slab height) in the moving boxes' index, or the static one when that is empty.
-static double spGuessRadius( const spWorld* w, const double* p, int k )
+spResult spWorld_QueryBox( spWorldId worldId, const float* min, const float* max, uint32_t mask, const uint32_t** ids,
+						   int* count )
 {
-	const spIndex* x = w->dynamicIndex.entryCount > 0 ? &w->dynamicIndex : &w->staticIndex;
-	if ( x->axis < 0 || x->entryCount == 0 )
+	if ( !spWorld_IsValid( worldId ) )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( min == NULL || max == NULL || ids == NULL || count == NULL )
+	{
+		return sp_resultNullArgument;
+	}
+	spWorld* w = spGetWorldPtr( worldId );
+	spResult r = spCheckBounds( min, max, w->dimensions );
+	if ( r != sp_resultOk )
+	{
+		return r;
+	}
+	int staticStart;
+	r = spGather( w, min, max, mask, &staticStart, 0 );
+	if ( r == sp_resultOk )
+	{
+		const spMeasure q = { NULL, NULL, 0.0, 0.0, 0 };
+		const float* distances;
+		spPublishHits( w, spRank( w, staticStart, &q ), ids, &distances, count );
+	}
+	return r;
+}
+
+spResult spWorld_QueryPoint( spWorldId worldId, const float* point, uint32_t mask, const uint32_t** ids, int* count )
+{
+	return spWorld_QueryBox( worldId, point, point, mask, ids, count );
+}
+
+// A first radius for the k nearest boxes: the boxes next to p in sweep order in p's slab (the nearest slab when p
+// lies outside them) of each index, k + 4 on either side. With k of them found, the k-th distance holds the k
+// nearest; else the largest found is a start.
+static double spProbeRadius( spWorld* w, const double* p, int k, uint32_t mask )
+{
+	const int window = k + 4;
+	if ( k > 4096 || !spGrow( (void**)&w->found.data, &w->found.capacity, 4 * window, sizeof( spPair ) ) )
 		return 1.0;
-	const int s = x->slabCount > 1 ? spSlabOf( x, (float)p[x->slabAxis] ) : 0;
-	const int first = x->slabStart[s], n = x->slabStart[s + 1] - first;
-	if ( n == 0 )
-		return x->slabCount > 1 ? 1.0 / x->slabScale : 1.0;
-	const double length = (double)x->entries[(size_t)( first + n - 1 ) * w->stride] -
-						  x->entries[(size_t)first * w->stride] + x->slabMaxWidth[s];
-	const double spacing = length / n; // along the sweep axis, per box
-	const double r = x->slabCount > 1 ? 0.5 * sqrt( k * spacing / x->slabScale ) : 0.5 * k * spacing;
-	return r > 0.0 ? r : 1.0;
+	int m = 0, staticStart = 0;
+	for ( int x = 0; x < 2; ++x )
+	{
+		const spIndex* index = x == 0 ? &w->dynamicIndex : &w->staticIndex;
+		staticStart = m;
+		if ( index->axis < 0 || index->entryCount == 0 )
+			continue;
+		const int s = index->slabCount > 1 ? spSlabOf( index, (float)p[index->slabAxis] ) : 0;
+		int lo = index->slabStart[s], hi = index->slabStart[s + 1];
+		const int first = lo, end = hi;
+		while ( lo < hi )
+		{
+			const int mid = lo + ( hi - lo ) / 2;
+			if ( index->entries[(size_t)mid * w->stride] < p[index->axis] )
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for ( int i = lo - window > first ? lo - window : first; i < end && i < lo + window; ++i )
+		{
+			const uint32_t id = index->ids[i];
+			const uint32_t slot = spBoxId_Slot( ( spBoxId ){ id } );
+			if ( w->ids[slot] == id && ( w->categories[slot] & mask ) != 0 ) // live and not filtered out
+			{
+				w->found.data[m].a = id;
+				w->found.data[m++].b = (uint32_t)i;
+			}
+		}
+	}
+	w->found.count = m;
+	const spMeasure q = { p, NULL, 0.0, 0.0, 0 };
+	spRank( w, staticStart, &q );
+	const double r = m == 0 ? 1.0 : ( (const spHit*)w->found.data )[( m < k ? m : k ) - 1].distance;
+	return r > 0.0 || m >= k ? r : 1.0;
 }
 
 // The k nearest boxes within maxDistance of `point`, searched from `radius` (a guess when negative).
@@ -258,23 +308,24 @@ static spResult spNearest( spWorldId worldId, const float* point, int k, float m
 	if ( k < 0 )
 		return sp_resultCapacityExceeded;
 	if ( radius < 0.0 )
-		radius = k > 0 ? spGuessRadius( w, p, k ) : 0.0;
-	// Expanding search: the boxes within a radius of p; while fewer than k, twice the radius (past 10 rounds, every
-	// box). Any k boxes within the radius are the k nearest: every box nearer lies within it too.
+		radius = k > 0 ? spProbeRadius( w, p, k, mask ) : 0.0;
+	// Expanding search: the boxes within a radius of p. Any k boxes within it are the k nearest (every box nearer
+	// lies within it too). With fewer, the next radius is the k-th distance found, which holds k boxes, or twice
+	// the radius when fewer than k were found at all (past 10 rounds, every box).
 	for ( int round = 0;; ++round )
 	{
 		const double reach = round >= 10 || radius > 1e30 ? INFINITY : radius;
 		const bool last = reach >= maxDistance;
-		int n;
-		r = spCollect( w, p, last ? maxDistance : reach, mask, &n );
+		int n, within;
+		r = spCollect( w, p, last ? maxDistance : reach, mask, &n, &within );
 		if ( r != sp_resultOk )
 			return r;
-		if ( last || n >= k )
+		if ( last || within >= k )
 		{
-			spPublishHits( w, n < k ? n : k, ids, distances, count );
+			spPublishHits( w, within < k ? within : k, ids, distances, count );
 			return sp_resultOk;
 		}
-		radius *= 2.0;
+		radius = n >= k ? ( (const spHit*)w->found.data )[k - 1].distance : radius > 0.0 ? 2.0 * radius : 1.0;
 	}
 }
 
@@ -344,29 +395,16 @@ spResult spWorld_CastRayWith( spWorldId worldId, const float* origin, const floa
 		for ( int a = 0; a < d; ++a )
 		{
 			double start = o[a] + dir[a] * t0;
-			double end = !isinf( t1 ) ? o[a] + dir[a] * t1 : dir[a] > 0 ? INFINITY : dir[a] < 0 ? -INFINITY : o[a];
+			double end = o[a] + ( dir[a] != 0.0 ? dir[a] * t1 : 0.0 ); // infinite ends are clamped
 			spToFloatRange( start < end ? start : end, start < end ? end : start, &lo[a], &hi[a] );
 		}
 		int staticStart;
 		r = spGather( w, lo, hi, either, &staticStart, n );
 		if ( r != sp_resultOk )
 			return r;
-		spHit* hits = (spHit*)w->found.data; // same size as spPair: hit i is written after pair i is read
-		int m = 0;
-		for ( int i = 0; i < w->found.count; ++i )
-		{
-			const uint32_t id = w->found.data[i].a;
-			float b[2 * SP_MAX_DIMENSIONS];
-			spFoundBox( w, i, staticStart, b );
-			double t;
-			if ( id != def->ignoreBox.bits && spRayEnter( b, d, o, dir, t1, &t ) && ( t > t0 || segment == 0 ) )
-			{
-				hits[m].distance = (float)t;
-				hits[m++].id = id;
-			}
-		}
-		if ( m > 1 )
-			qsort( hits, (size_t)m, sizeof( spHit ), spCompareHits );
+		const spMeasure q = { o, dir, t0, t1, def->ignoreBox.bits };
+		const int m = spRank( w, staticStart, &q );
+		const spHit* hits = (const spHit*)w->found.data;
 		bool done = false;
 		for ( int i = 0; i < m && !done; ++i )
 		{

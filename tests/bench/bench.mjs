@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
+import { queriesBench } from './queries.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -237,6 +238,13 @@ if (want('one-shot uniform 3D')) oneShot('one-shot uniform 3D', quick ? [1e4] : 
 if (want('PruneJuice')) {
   motion('PruneJuice API, motion 2D (ms per frame)', [1e4], 2, (lib) => lib.name.includes('PruneJuice') || lib.name === 'prune-juice', 60,
     { frameLimit: 10000, timeLimit: 30000 });
+}
+// the queries: nearest against flatbush, first hits against full rays (alone: npm run bench -- --only=nearest)
+if (want('nearest')) {
+  const q = queriesBench(sp, { quick });
+  results.push(...q.results);
+  consume(q.sink);
+  save();
 }
 
 console.log(`\nwrote ${file} (sink ${getSink()})`);
