@@ -79,21 +79,44 @@ static void spEntryToBox( const spIndex* index, int d, const float* e, float* bo
 	}
 }
 
-typedef struct spHit
-{
-	float distance;
-	uint32_t id;
-} spHit;
+// A hit: a box and its distance as one integer, the distance's bits above the id, so that integer order is the
+// order of the results, by distance then id (distances are never negative, so their bits order them).
+typedef uint64_t spHit;
 
-static int spCompareHits( const void* x, const void* y )
+static spHit spMakeHit( uint32_t id, float distance )
 {
-	const spHit* a = x;
-	const spHit* b = y;
-	if ( a->distance != b->distance )
-		return a->distance < b->distance ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+	uint32_t bits;
+	memcpy( &bits, &distance, sizeof( bits ) );
+	return (uint64_t)bits << 32 | id;
 }
 
+static float spHitDistance( spHit h )
+{
+	const uint32_t bits = (uint32_t)( h >> 32 );
+	float distance;
+	memcpy( &distance, &bits, sizeof( distance ) );
+	return distance;
+}
+
+// Sort hits: Shell sort (gaps 1, 4, 13, 40, ...; Knuth), an insertion sort for the few hits of a nearest query or a
+// short ray (the C library's qsort costs more there, measured in wasm), O(n^1.25) or so for a large region's.
+static void spSortHits( spHit* hits, int n )
+{
+	int gap = 1;
+	while ( gap < n / 3 )
+		gap = 3 * gap + 1;
+	for ( ; gap > 0; gap /= 3 )
+	{
+		for ( int i = gap; i < n; ++i )
+		{
+			const spHit h = hits[i];
+			int j = i;
+			for ( ; j >= gap && hits[j - gap] > h; j -= gap )
+				hits[j] = hits[j - gap];
+			hits[j] = h;
+		}
+	}
+}
 
 // A float range holding the double interval [l, h]: widened by a few float steps (2.5e-7 relative is more than
 // one rounding; extra candidates are rejected by the exact tests), infinite ends clamped to the largest float.
@@ -167,11 +190,9 @@ static int spRank( spWorld* w, int staticStart, const spMeasure* q )
 					  !( t > q->t0 || q->t0 == 0.0 ) )
 				continue;
 		}
-		hits[m].id = id;
-		hits[m++].distance = (float)t;
+		hits[m++] = spMakeHit( id, (float)t );
 	}
-	if ( m > 1 )
-		qsort( hits, (size_t)m, sizeof( spHit ), spCompareHits );
+	spSortHits( hits, m );
 	return m;
 }
 
@@ -193,7 +214,7 @@ static spResult spCollect( spWorld* w, const double* p, double r, uint32_t mask,
 	const int n = spRank( w, staticStart, &q );
 	const spHit* hits = (const spHit*)w->found.data;
 	int m = 0;
-	while ( m < n && hits[m].distance <= r )
+	while ( m < n && spHitDistance( hits[m] ) <= r )
 		m += 1;
 	*count = n;
 	*within = m;
@@ -206,8 +227,8 @@ static void spPublishHits( spWorld* w, int n, const uint32_t** ids, const float*
 	const spHit* hits = (const spHit*)w->found.data;
 	for ( int i = 0; i < n; ++i )
 	{
-		w->queryIds[i] = hits[i].id;
-		w->queryDistances[i] = hits[i].distance;
+		w->queryIds[i] = (uint32_t)hits[i];
+		w->queryDistances[i] = spHitDistance( hits[i] );
 	}
 	w->queryCount = n;
 	*ids = w->queryIds;
@@ -249,11 +270,11 @@ spResult spWorld_QueryPoint( spWorldId worldId, const float* point, uint32_t mas
 }
 
 // A first radius for the k nearest boxes: the boxes next to p in sweep order in p's slab (the nearest slab when p
-// lies outside them) of each index, k + 4 on either side. With k of them found, the k-th distance holds the k
-// nearest; else the largest found is a start.
+// lies outside them) of each index, k / 2 + 2 on either side. With k of them found, the k-th distance holds the k
+// nearest; else the search starts at 1.
 static double spProbeRadius( spWorld* w, const double* p, int k, uint32_t mask )
 {
-	const int window = k + 4;
+	const int window = k / 2 + 2;
 	if ( k > 4096 || !spGrow( (void**)&w->found.data, &w->found.capacity, 4 * window, sizeof( spPair ) ) )
 		return 1.0;
 	int m = 0, staticStart = 0;
@@ -288,8 +309,7 @@ static double spProbeRadius( spWorld* w, const double* p, int k, uint32_t mask )
 	w->found.count = m;
 	const spMeasure q = { p, NULL, 0.0, 0.0, 0 };
 	spRank( w, staticStart, &q );
-	const double r = m == 0 ? 1.0 : ( (const spHit*)w->found.data )[( m < k ? m : k ) - 1].distance;
-	return r > 0.0 || m >= k ? r : 1.0;
+	return m >= k ? spHitDistance( ( (const spHit*)w->found.data )[k - 1] ) : 1.0;
 }
 
 // The k nearest boxes within maxDistance of `point`, searched from `radius` (a guess when negative).
@@ -325,7 +345,7 @@ static spResult spNearest( spWorldId worldId, const float* point, int k, float m
 			spPublishHits( w, within < k ? within : k, ids, distances, count );
 			return sp_resultOk;
 		}
-		radius = n >= k ? ( (const spHit*)w->found.data )[k - 1].distance : radius > 0.0 ? 2.0 * radius : 1.0;
+		radius = n >= k ? spHitDistance( ( (const spHit*)w->found.data )[k - 1] ) : radius > 0.0 ? 2.0 * radius : 1.0;
 	}
 }
 
@@ -408,18 +428,19 @@ spResult spWorld_CastRayWith( spWorldId worldId, const float* origin, const floa
 		bool done = false;
 		for ( int i = 0; i < m && !done; ++i )
 		{
-			const uint32_t category = w->categories[spBoxId_Slot( ( spBoxId ){ hits[i].id } )];
+			const uint32_t id = (uint32_t)hits[i];
+			const uint32_t category = w->categories[spBoxId_Slot( ( spBoxId ){ id } )];
 			if ( ( category & def->blockMask ) != 0 )
 			{
-				result->blocker.bits = hits[i].id;
-				result->blockerDistance = hits[i].distance;
+				result->blocker.bits = id;
+				result->blockerDistance = spHitDistance( hits[i] );
 				done = true;
 				break;
 			}
 			if ( ( category & def->mask ) != 0 )
 			{
-				w->queryIds[n] = hits[i].id;
-				w->queryDistances[n++] = hits[i].distance;
+				w->queryIds[n] = id;
+				w->queryDistances[n++] = spHitDistance( hits[i] );
 				done = n == def->maxHits;
 			}
 		}

@@ -27,7 +27,7 @@ export function queriesBench(sp, { quick = false } = {}) {
   const queries = quick ? 2_000 : 10_000;
   const turns = quick ? 5 : 9;
   const b = uniform(n, 2, 7);
-  const L = Math.sqrt(n) * 100 * 1.5; // beyond the scene's side, so some points lie outside it
+  const L = Math.sqrt(n) * 100; // the scene's side: points among the boxes
   const world = new sp.World({ dimensions: 2, capacity: n });
   const ids = new Uint32Array(n);
   const index = new Map();
@@ -40,7 +40,7 @@ export function queriesBench(sp, { quick = false } = {}) {
   for (let i = 0; i < n; i++) tree.add(b[i * 4], b[i * 4 + 1], b[i * 4 + 2], b[i * 4 + 3]);
   tree.finish();
   const rand = mulberry32(99);
-  const points = new Float64Array(2 * queries).map(() => Math.fround(rand() * L - 0.25 * L));
+  const points = new Float64Array(2 * queries).map(() => Math.fround(rand() * L));
   const dirs = new Float64Array(2 * queries).map(() => rand() - 0.5);
   const p = [0, 0];
   let sink = 0;
