@@ -255,7 +255,9 @@ describe('query callbacks', () => {
     w.setData(b, 'b');
     expect(w.dataOf(b)).toBe('b');
     const data: (string | undefined)[] = [];
-    w.forEachNearest([0, 0], 2, (_, d) => data.push(d));
+    w.forEachNearest([0, 0], 2, (_, d) => {
+      data.push(d);
+    });
     w.forEachPair((_x, _y, da, db) => data.push(da, db));
     expect(data).toEqual(['a', 'b', 'a', 'b']);
     w.setData(a, 'a2');
