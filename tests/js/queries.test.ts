@@ -1,7 +1,7 @@
 // nearest, queryRadius, castRay options, firstHit and the query callbacks against brute force, in 1 to 4
 // dimensions, on seeded and degenerate scenes; setData; bad arguments.
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { init, SweepPruneError, World, type RayOptions } from '../../web/src/index.js';
+import { init, World, type RayOptions } from '../../web/src/index.js';
 import { f32, mulberry32, randomBox, type Box } from './oracle.js';
 
 beforeAll(() => init());
@@ -281,17 +281,8 @@ describe('query arguments', () => {
     w.addBox([1, 0], [2, 1]);
     w.update();
     const before = w.nearest([3, 0], 2);
-    const expectError = (f: () => unknown, code: string, message: RegExp): void => {
-      let error: unknown;
-      try {
-        f();
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(SweepPruneError);
-      expect((error as SweepPruneError).code).toBe(code);
-      expect((error as SweepPruneError).message).toMatch(message);
-    };
+    const expectError = (f: () => unknown, code: string, message: RegExp): void =>
+      expect(f).toThrow(expect.objectContaining({ name: 'SweepPruneError', code, message: expect.stringMatching(message) }));
     expectError(() => w.nearest([0, NaN], 1), 'InvalidBounds', /nearest: point\[1\] is NaN/);
     expectError(() => w.nearest([0], 1), 'InvalidDimensions', /nearest: point has 1 coordinate/);
     expectError(() => w.nearest([0, 0], -1), 'InvalidArgument', /nearest: k must be an integer >= 0/);
