@@ -168,6 +168,7 @@ typedef struct spMeasure
 	const double* dir;
 	double t0, t1;
 	uint32_t ignore;
+	double limit; // boxes farther from p are left out (point distances)
 } spMeasure;
 
 // The candidates of w->found (from staticStart on from the static index) measured, as hits sorted by (distance,
@@ -185,7 +186,10 @@ static int spRank( spWorld* w, int staticStart, const spMeasure* q )
 			float b[2 * SP_MAX_DIMENSIONS];
 			spFoundBox( w, i, staticStart, b );
 			if ( q->dir == NULL )
-				t = spPointDistance( b, w->dimensions, q->p );
+			{
+				if ( ( t = spPointDistance( b, w->dimensions, q->p ) ) > q->limit )
+					continue;
+			}
 			else if ( id == q->ignore || !spRayEnter( b, w->dimensions, q->p, q->dir, q->t1, &t ) ||
 					  !( t > q->t0 || q->t0 == 0.0 ) )
 				continue;
@@ -196,10 +200,10 @@ static int spRank( spWorld* w, int staticStart, const spMeasure* q )
 	return m;
 }
 
-// The boxes of the cube of half-width r around p, as hits sorted by (distance, id) in w->found.data: *count of
-// them, the first *within of which lie within r by box distance. A box at computed distance <= r has no gap wider
-// than r (1 + 1e-6) on any axis, so the cube holds them all.
-static spResult spCollect( spWorld* w, const double* p, double r, uint32_t mask, int* count, int* within )
+// The boxes within r of p by box distance, as hits sorted by (distance, id) in w->found.data, *count of them: the
+// boxes of the cube of half-width r (1 + 1e-6) around p, for a box at computed distance <= r has no wider gap on any
+// axis. The others of the cube are left out before the sort (around a point far outside the boxes, most of them).
+static spResult spCollect( spWorld* w, const double* p, double r, uint32_t mask, int* count )
 {
 	const int d = w->dimensions;
 	const double reach = r * ( 1.0 + 1e-6 );
@@ -210,14 +214,8 @@ static spResult spCollect( spWorld* w, const double* p, double r, uint32_t mask,
 	spResult result = spGather( w, lo, hi, mask, &staticStart, 0 );
 	if ( result != sp_resultOk )
 		return result;
-	const spMeasure q = { p, NULL, 0.0, 0.0, 0 };
-	const int n = spRank( w, staticStart, &q );
-	const spHit* hits = (const spHit*)w->found.data;
-	int m = 0;
-	while ( m < n && spHitDistance( hits[m] ) <= r )
-		m += 1;
-	*count = n;
-	*within = m;
+	const spMeasure q = { p, NULL, 0.0, 0.0, 0, r };
+	*count = spRank( w, staticStart, &q );
 	return sp_resultOk;
 }
 
@@ -257,7 +255,7 @@ spResult spWorld_QueryBox( spWorldId worldId, const float* min, const float* max
 	r = spGather( w, min, max, mask, &staticStart, 0 );
 	if ( r == sp_resultOk )
 	{
-		const spMeasure q = { NULL, NULL, 0.0, 0.0, 0 };
+		const spMeasure q = { NULL, NULL, 0.0, 0.0, 0, 0.0 };
 		const float* distances;
 		spPublishHits( w, spRank( w, staticStart, &q ), ids, &distances, count );
 	}
@@ -307,7 +305,7 @@ static double spProbeRadius( spWorld* w, const double* p, int k, uint32_t mask )
 		}
 	}
 	w->found.count = m;
-	const spMeasure q = { p, NULL, 0.0, 0.0, 0 };
+	const spMeasure q = { p, NULL, 0.0, 0.0, 0, INFINITY };
 	spRank( w, staticStart, &q );
 	return m >= k ? spHitDistance( ( (const spHit*)w->found.data )[k - 1] ) : 1.0;
 }
@@ -330,22 +328,21 @@ static spResult spNearest( spWorldId worldId, const float* point, int k, float m
 	if ( radius < 0.0 )
 		radius = k > 0 ? spProbeRadius( w, p, k, mask ) : 0.0;
 	// Expanding search: the boxes within a radius of p. Any k boxes within it are the k nearest (every box nearer
-	// lies within it too). With fewer, the next radius is the k-th distance found, which holds k boxes, or twice
-	// the radius when fewer than k were found at all (past 10 rounds, every box).
+	// lies within it too). With fewer, twice the radius (past 10 rounds, every box).
 	for ( int round = 0;; ++round )
 	{
 		const double reach = round >= 10 || radius > 1e30 ? INFINITY : radius;
 		const bool last = reach >= maxDistance;
-		int n, within;
-		r = spCollect( w, p, last ? maxDistance : reach, mask, &n, &within );
+		int n;
+		r = spCollect( w, p, last ? maxDistance : reach, mask, &n );
 		if ( r != sp_resultOk )
 			return r;
-		if ( last || within >= k )
+		if ( last || n >= k )
 		{
-			spPublishHits( w, within < k ? within : k, ids, distances, count );
+			spPublishHits( w, n < k ? n : k, ids, distances, count );
 			return sp_resultOk;
 		}
-		radius = n >= k ? spHitDistance( ( (const spHit*)w->found.data )[k - 1] ) : radius > 0.0 ? 2.0 * radius : 1.0;
+		radius = radius > 0.0 ? 2.0 * radius : 1.0;
 	}
 }
 
@@ -422,7 +419,7 @@ spResult spWorld_CastRayWith( spWorldId worldId, const float* origin, const floa
 		r = spGather( w, lo, hi, either, &staticStart, n );
 		if ( r != sp_resultOk )
 			return r;
-		const spMeasure q = { o, dir, t0, t1, def->ignoreBox.bits };
+		const spMeasure q = { o, dir, t0, t1, def->ignoreBox.bits, 0.0 };
 		const int m = spRank( w, staticStart, &q );
 		const spHit* hits = (const spHit*)w->found.data;
 		bool done = false;
