@@ -4,6 +4,7 @@
 #include "sweep_prune/sweep_prune.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #define SP_EXPORT __attribute__( ( used, visibility( "default" ) ) )
 
@@ -232,14 +233,38 @@ SP_EXPORT int sp_query_box( uint32_t world, uint32_t mask )
 	return r;
 }
 
-// Ray cast: origin is the scratch min, direction the scratch max. out[0] = ids, out[1] = distances, out[2] = count.
-SP_EXPORT int sp_cast_ray( uint32_t world, float maxDistance, uint32_t mask )
+// Ray cast: origin is the scratch min, direction the scratch max. out[0] = ids, out[1] = distances, out[2] = count,
+// out[3] = blocker, out[4] = blocker distance (float bits).
+SP_EXPORT int sp_cast_ray( uint32_t world, float maxDistance, uint32_t mask, uint32_t blockMask, uint32_t ignore,
+						   int maxHits )
+{
+	spRayDef def = spDefaultRayDef();
+	def.maxDistance = maxDistance;
+	def.mask = mask;
+	def.blockMask = blockMask;
+	def.ignoreBox.bits = ignore;
+	def.maxHits = maxHits;
+	spRayResult hits = { 0 };
+	spResult r = spWorld_CastRayWith( ( spWorldId ){ world }, sp_scratch_block.min, sp_scratch_block.max, &def, &hits );
+	sp_scratch_block.out[0] = (uint32_t)(uintptr_t)hits.ids;
+	sp_scratch_block.out[1] = (uint32_t)(uintptr_t)hits.distances;
+	sp_scratch_block.out[2] = (uint32_t)hits.count;
+	sp_scratch_block.out[3] = hits.blocker.bits;
+	memcpy( &sp_scratch_block.out[4], &hits.blockerDistance, sizeof( float ) );
+	return r;
+}
+
+// Point queries: the point is the scratch min; k < 0 asks for every box within `distance` (spWorld_QueryRadius).
+// out[0] = ids, out[1] = distances, out[2] = count.
+SP_EXPORT int sp_nearest( uint32_t world, int k, float distance, uint32_t mask )
 {
 	const uint32_t* ids = 0;
 	const float* distances = 0;
 	int count = 0;
-	spResult r = spWorld_CastRay( ( spWorldId ){ world }, sp_scratch_block.min, sp_scratch_block.max, maxDistance,
-								  mask, &ids, &distances, &count );
+	spResult r = k < 0 ? spWorld_QueryRadius( ( spWorldId ){ world }, sp_scratch_block.min, distance, mask, &ids,
+											  &distances, &count )
+					   : spWorld_Nearest( ( spWorldId ){ world }, sp_scratch_block.min, k, distance, mask, &ids,
+										  &distances, &count );
 	sp_scratch_block.out[0] = (uint32_t)(uintptr_t)ids;
 	sp_scratch_block.out[1] = (uint32_t)(uintptr_t)distances;
 	sp_scratch_block.out[2] = (uint32_t)count;

@@ -12,6 +12,7 @@ import { consume, getSink, initPeers, peers } from './peers.mjs';
 import { benchMatter } from './matter.mjs';
 import { boxIntersectBench } from './box-intersect.mjs';
 import { coldStartBench } from './cold-start.mjs';
+import { queriesBench } from './queries.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
@@ -255,6 +256,13 @@ if (want('box-intersect')) {
 }
 if (want('cold start 2D')) {
   results.push({ workload: 'cold start 2D (JS API)', rows: coldStartBench(sp, { quick }) });
+  save();
+}
+// the queries: nearest against flatbush, first hits against full rays (alone: npm run bench -- --only=nearest)
+if (want('nearest')) {
+  const q = queriesBench(sp, { quick });
+  results.push(...q.results);
+  consume(q.sink);
   save();
 }
 

@@ -405,6 +405,9 @@ describe('demo page in Chromium', () => {
     const distances = await hitDistances();
     expect(distances.length).toBeGreaterThan(0);
     expect(distances).toEqual([...distances].sort((p, q) => p - q)); // nearest first
+    // the gun's first hit (walls block it) and the ball nearest to the eye, named in the output
+    expect(await out.getAttribute('data-shot')).toMatch(/^(wall|door|red|blue) /);
+    expect(await out.getAttribute('data-nearest')).toMatch(/^(red|blue) \d+$/);
     // drag the eye (ball 0 of the view): the ray starts from where it is dropped
     expect(await out.textContent()).toContain('castRay from (300, 60)');
     await drag(await ballAt(view, 0), { x: box.x + (450 * box.width) / 600, y: box.y + (200 * box.height) / 390 });

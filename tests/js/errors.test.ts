@@ -270,6 +270,14 @@ describe('Disposed', () => {
       ['forEachPair', () => w.forEachPair(() => {})],
       ['forEachBegan', () => w.forEachBegan(() => {})],
       ['forEachEnded', () => w.forEachEnded(() => {})],
+      ['setData', () => w.setData(id, undefined)],
+      ['nearest', () => w.nearest([0, 0], 1)],
+      ['queryRadius', () => w.queryRadius([0, 0], 1)],
+      ['firstHit', () => w.firstHit([0, 0], [1, 0])],
+      ['forEachInBox', () => w.forEachInBox([0, 0], [1, 1], () => {})],
+      ['forEachNearest', () => w.forEachNearest([0, 0], 1, () => {})],
+      ['forEachInRadius', () => w.forEachInRadius([0, 0], 1, () => {})],
+      ['forEachOnRay', () => w.forEachOnRay([0, 0], [1, 0], () => {})],
     ];
     for (const [name, call] of calls) {
       expectError(call, 'Disposed', new RegExp(`^${name}`), /this World was disposed; create a new World/);

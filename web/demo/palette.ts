@@ -30,6 +30,8 @@ export const DOOR_FILL = '#4d4330';
 export const LIT_FILL = '#7d8aa8';
 export const RAY = '#fd7';
 export const QUERY = '#c8f';
+/** The game: the ball nearest the eye (ringed, and joined to the eye by a dashed line: a shape cue as well). */
+export const NEAREST = '#6f9';
 /** Sort visualisation: a comparison and a swap. */
 export const COMPARE = '#0ff';
 export const SWAP = '#f33';
@@ -58,6 +60,7 @@ export const STATE_PAIRS: ReadonlyArray<readonly [string, string, string]> = [
   ['ray on the floor', RAY, BACKGROUND],
   ['ray outline on a wall block', RAY, WALL_FILL],
   ['query rectangle on the floor', QUERY, BACKGROUND],
+  ['nearest ring on the floor', NEAREST, BACKGROUND],
   ['comparison on canvas', COMPARE, BACKGROUND],
   ['swap on canvas', SWAP, BACKGROUND],
 ];

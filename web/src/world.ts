@@ -49,13 +49,51 @@ export interface Counters {
 }
 
 /**
- * Hits of `castRay`: box ids ordered by distance (ties by id), and the distance to where the ray enters each.
+ * Boxes with their distances, nearest first (ties by id): the answer of `nearest`, `queryRadius` and `castRay`.
  * Arrays owned by the caller (copies), safe to keep.
  */
-export interface RayHits {
+export interface DistanceHits {
   ids: Uint32Array;
   distances: Float32Array;
 }
+
+/** One box and its distance: a ray's first hit or blocker. */
+export interface RayHit {
+  id: BoxId;
+  distance: number;
+}
+
+/**
+ * Hits of `castRay`: box ids ordered by distance (ties by id), and the distance to where the ray enters each.
+ * Arrays owned by the caller (copies), safe to keep.
+ */
+export interface RayHits extends DistanceHits {
+  /** With `blockMask`: the box that stopped the ray (not among the hits); undefined when none did. */
+  blocker?: RayHit;
+}
+
+/** Options of `castRay`, `firstHit` and `forEachOnRay`. Every field is optional. */
+export interface RayOptions {
+  /** Length of the ray, >= 0. Default Infinity. */
+  maxDistance?: number;
+  /** Hits are boxes whose category shares a bit with `mask`. Default 0xFFFFFFFF: every box. */
+  mask?: number;
+  /**
+   * The ray stops at the first box whose category shares a bit with `blockMask` (walls for a line of sight). That
+   * box is returned as `blocker`, not as a hit; the hits are the boxes before it. Default 0: nothing blocks.
+   */
+  blockMask?: number;
+  /** A box the ray passes through unseen, neither hit nor blocker (the shooter's own box). Default: none. */
+  ignore?: BoxId;
+  /** At most this many hits, the nearest; the search stops there, so few hits on a long ray cost little. Default: all. */
+  maxHits?: number;
+}
+
+/**
+ * What the query callbacks receive, once per box, with no allocation per box: its id, the data given to `addBox`
+ * (or `setData`), and its distance (`forEachInBox`: 0). Return `false` to stop the loop.
+ */
+export type QueryCallback<T> = (id: BoxId, data: T | undefined, distance: number) => void | boolean;
 
 /** One axis's sorted endpoints: `values[i]` is a coordinate, `refs[i]` is `slot << 1 | isMax`. Copies, safe to keep. */
 export interface Endpoints {
@@ -112,6 +150,27 @@ function describeBad(v: unknown): string {
   return `(${v}) is beyond the float32 range ±3.4028234663852886e38`;
 }
 
+function checkCallback(what: string, fn: unknown): void {
+  if (typeof fn !== 'function') {
+    throw new SweepPruneError('InvalidArgument', `${what}: fn must be a function (id, data, distance) => void, got ${typeof fn}`);
+  }
+}
+
+function checkMask(what: string, name: string, v: number): number {
+  if (!Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
+    throw new SweepPruneError('InvalidArgument', `${what}: ${name} must be a 32-bit integer bit mask, got ${v}`);
+  }
+  return v >>> 0;
+}
+
+// A distance limit: a number >= 0, Infinity allowed.
+function checkDistance(what: string, name: string, v: unknown, hint: string): number {
+  if (typeof v !== 'number' || !(v >= 0)) {
+    throw new SweepPruneError('InvalidBounds', `${what}: ${name} must be a number >= 0 (${hint}), got ${String(v)}`);
+  }
+  return v;
+}
+
 /** The slot of a box id: its bounds start at `slotOf(id) * 2 * dimensions` in `world.bounds`. */
 export function slotOf(id: BoxId): number {
   return id >>> GENERATION_BITS;
@@ -136,6 +195,9 @@ export class World<T = unknown> {
   #id = 0;
   #scratch = 0;
   #boundsView: Float32Array | undefined;
+  #visiting = 0; // query callbacks running
+  #visitIds = new Uint32Array(64); // the results a query callback loop walks
+  #visitDistances = new Float32Array(64);
 
   constructor(options: WorldOptions = {}) {
     const raw = getEngine();
@@ -285,9 +347,22 @@ export class World<T = unknown> {
     }
   }
 
-  /** The `data` given to `addBox` for a live box (undefined for a stale or unknown id). */
+  /** The `data` given to `addBox` (or `setData`) for a live box (undefined for a stale or unknown id). */
   dataOf(id: BoxId): T | undefined {
     return this.isBoxValid(id) ? this.#data[id >>> GENERATION_BITS] : undefined;
+  }
+
+  /**
+   * Replace a live box's data (what `dataOf`, the pair callbacks and the query callbacks pass for it). After
+   * `removeBox`, the data it had then is still passed for its ended pairs.
+   * @throws SweepPruneError `StaleBox`, `InvalidBox`, `Disposed`
+   */
+  setData(id: BoxId, data: T | undefined): void {
+    const raw = this.#engine('setData');
+    this.#checkLive(raw, 'setData', id);
+    const slot = id >>> GENERATION_BITS;
+    this.#data[slot] = data;
+    this.#owner[slot] = id;
   }
 
   // The data of a box in a pair list: a live box's, or a removed box's while its pairs can still be reported.
@@ -379,9 +454,10 @@ export class World<T = unknown> {
     return raw.sp_is_box_static(this.#id, id) !== 0;
   }
 
-  #queryResult(raw: RawExports): [number, number, number] {
-    const out = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 3);
-    return [out[0]!, out[1]!, out[2]!];
+  // out[0] ids, out[1] distances, out[2] count, out[3] a ray's blocker
+  #queryResult(raw: RawExports): [number, number, number, number] {
+    const out = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 4);
+    return [out[0]!, out[1]!, out[2]!, out[3]!];
   }
 
   /**
@@ -412,18 +488,69 @@ export class World<T = unknown> {
   }
 
   /**
-   * Boxes hit by the ray from `origin` along `direction` (non-zero, any length) within `maxDistance`
-   * (default Infinity), whose category shares a bit with `mask`, nearest first. `distances[i]` is the Euclidean
-   * distance to where the ray enters box `ids[i]` (0 if the origin is inside). Answered from the last `update()`,
-   * as `queryBox` is. New arrays owned by the caller.
+   * Boxes hit by the ray from `origin` along `direction` (non-zero, any length), nearest first (ties by id).
+   * `distances[i]` is the Euclidean distance to where the ray enters box `ids[i]` (0 if the origin is inside).
+   * Either `castRay(origin, direction, maxDistance?, mask?)` (default Infinity and every category), or
+   * `castRay(origin, direction, options)` with `RayOptions`: `maxHits` (1 for the first hit only), `blockMask`
+   * (stop at the first box of these categories, returned as `blocker`), `ignore` (a box to see through).
+   * Answered from the last `update()`, as `queryBox` is. New arrays owned by the caller.
    * @throws SweepPruneError `InvalidBounds` (NaN, infinite or beyond float32, zero direction, negative
-   * maxDistance), `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   * maxDistance), `InvalidArgument` (a bad option), `InvalidDimensions`, `OutOfMemory`, `Disposed`
    */
-  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance = Infinity, mask = 0xffffffff): RayHits {
-    const raw = this.#engine('castRay');
+  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance?: number, mask?: number): RayHits;
+  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions): RayHits;
+  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, options?: number | RayOptions, mask?: number): RayHits {
+    const opts = typeof options === 'object' && options !== null ? options : { maxDistance: options, mask };
+    const raw = this.#ray('castRay', origin, direction, opts);
+    const [ids, distances, count, blocker] = this.#queryResult(raw);
+    const buffer = raw.memory.buffer;
+    const hits: RayHits = { ids: new Uint32Array(buffer, ids, count).slice(), distances: new Float32Array(buffer, distances, count).slice() };
+    if (blocker !== 0) hits.blocker = { id: blocker, distance: this.#blockerDistance(raw) };
+    return hits;
+  }
+
+  /**
+   * The first box the ray meets (`castRay` with `maxHits: 1`): the nearest hit, or the blocker when one comes first
+   * (with `blockMask`), or undefined. Only the boxes near the origin are searched, however long the ray.
+   * @throws SweepPruneError as `castRay`
+   */
+  firstHit(origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions = {}): RayHit | undefined {
+    const raw = this.#ray('firstHit', origin, direction, options, 1);
+    const [ids, distances, count, blocker] = this.#queryResult(raw);
+    if (count > 0) {
+      const buffer = raw.memory.buffer;
+      return { id: new Uint32Array(buffer, ids, 1)[0]!, distance: new Float32Array(buffer, distances, 1)[0]! };
+    }
+    return blocker !== 0 ? { id: blocker, distance: this.#blockerDistance(raw) } : undefined;
+  }
+
+  /**
+   * Call `fn(id, data, distance)` for each box the ray hits, nearest first, with the options of `castRay`, and no
+   * allocation per hit. Returns the blocker's id (with `blockMask`), or undefined. `fn` may return `false` to stop,
+   * and may change the world and run queries.
+   * @throws SweepPruneError as `castRay`, and `InvalidArgument` when fn is not a function
+   */
+  forEachOnRay(origin: ArrayLike<number>, direction: ArrayLike<number>, fn: QueryCallback<T>, options: RayOptions = {}): BoxId | undefined {
+    checkCallback('forEachOnRay', fn);
+    const raw = this.#ray('forEachOnRay', origin, direction, options);
+    const blocker = this.#queryResult(raw)[3];
+    this.#visit(raw, fn, true);
+    return blocker !== 0 ? blocker : undefined;
+  }
+
+  #blockerDistance(raw: RawExports): number {
+    return new Float32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT + 16, 1)[0]!;
+  }
+
+  // Validate a ray and its options, cast it; the result is in the scratch outputs.
+  #ray(what: string, origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions, hitLimit?: number): RawExports {
+    const raw = this.#engine(what);
+    if (options === null || typeof options !== 'object') {
+      throw new SweepPruneError('InvalidArgument', `${what}: options must be an object like { maxHits: 1 }, got ${options}`);
+    }
     const d = this.dimensions;
-    checkNumberArray('castRay', 'origin', origin, d);
-    checkNumberArray('castRay', 'direction', direction, d);
+    checkNumberArray(what, 'origin', origin, d);
+    checkNumberArray(what, 'direction', direction, d);
     const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
     let len = 0;
     for (let a = 0; a < d; a++) {
@@ -431,21 +558,140 @@ export class World<T = unknown> {
       const v = direction[a]!;
       for (const [name, x] of [['origin', o], ['direction', v]] as const) {
         if (!isFloat32(x)) {
-          throw new SweepPruneError('InvalidBounds', `castRay: ${name}[${a}] ${describeBad(x)}; give numbers within the float32 range`);
+          throw new SweepPruneError('InvalidBounds', `${what}: ${name}[${a}] ${describeBad(x)}; give numbers within the float32 range`);
         }
       }
       len += v * v;
       f[SCRATCH_MIN / 4 + a] = o;
       f[SCRATCH_MAX / 4 + a] = v;
     }
-    if (!(len > 0)) throw new SweepPruneError('InvalidBounds', 'castRay: direction must not be the zero vector');
-    if (typeof maxDistance !== 'number' || !(maxDistance >= 0)) throw new SweepPruneError('InvalidBounds', `castRay: maxDistance must be >= 0 (Infinity for an unbounded ray), got ${maxDistance}`);
-    const r = raw.sp_cast_ray(this.#id, maxDistance, mask >>> 0);
+    if (!(len > 0)) throw new SweepPruneError('InvalidBounds', `${what}: direction must not be the zero vector`);
+    const maxDistance = checkDistance(what, 'maxDistance', options.maxDistance ?? Infinity, 'Infinity for an unbounded ray');
+    const mask = checkMask(what, 'mask', options.mask ?? 0xffffffff);
+    const blockMask = checkMask(what, 'blockMask', options.blockMask ?? 0);
+    const ignore = options.ignore ?? 0;
+    if (!Number.isInteger(ignore) || ignore < 0 || ignore > 0xffffffff) {
+      throw new SweepPruneError('InvalidArgument', `${what}: ignore must be a box id (or 0 for none), got ${ignore}`);
+    }
+    const maxHits = hitLimit ?? options.maxHits ?? 0;
+    if (!Number.isInteger(maxHits) || maxHits < 0) {
+      throw new SweepPruneError('InvalidArgument', `${what}: maxHits must be an integer >= 0 (0 for every hit), got ${maxHits}`);
+    }
+    const r = raw.sp_cast_ray(this.#id, maxDistance, mask, blockMask, ignore, Math.min(maxHits, 0x7fffffff));
     dropStaleViews(raw);
-    if (r !== 0) World.#fail(raw, r, 'castRay');
+    if (r !== 0) World.#fail(raw, r, what);
+    return raw;
+  }
+
+  /**
+   * The `k` boxes nearest to `point` (Euclidean distance from the point to the box, 0 inside or on it) within
+   * `maxDistance` (default Infinity) whose category shares a bit with `mask`, nearest first, ties by id; fewer when
+   * fewer are within reach. Answered from the sorted slabs of the last `update()` by an expanding search (not a scan
+   * of every box), so it sees the boxes as `queryBox` does. New arrays owned by the caller.
+   * @throws SweepPruneError `InvalidBounds` (a coordinate NaN, infinite or beyond float32; maxDistance NaN or
+   * negative), `InvalidArgument` (k not an integer >= 0, a bad mask), `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   */
+  nearest(point: ArrayLike<number>, k: number, maxDistance = Infinity, mask = 0xffffffff): DistanceHits {
+    return this.#copyHits(this.#nearest('nearest', point, k, maxDistance, mask));
+  }
+
+  /**
+   * The boxes within `radius` of `center` by box distance (a box counts when any part of it is within the radius,
+   * not its centre) whose category shares a bit with `mask`, nearest first, ties by id, with their distances.
+   * Answered from the last `update()`, as `queryBox` is. New arrays owned by the caller.
+   * @throws SweepPruneError `InvalidBounds` (a coordinate NaN, infinite or beyond float32; radius NaN or negative),
+   * `InvalidArgument` (a bad mask), `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   */
+  queryRadius(center: ArrayLike<number>, radius: number, mask = 0xffffffff): DistanceHits {
+    return this.#copyHits(this.#nearest('queryRadius', center, undefined, radius, mask));
+  }
+
+  /**
+   * Call `fn(id, data, distance)` for each of the `k` boxes nearest to `point`, nearest first, with no allocation per
+   * box (arguments after `fn` as in `nearest`). `fn` may return `false` to stop, and may change the world and query.
+   * @throws SweepPruneError as `nearest`, and `InvalidArgument` when fn is not a function
+   */
+  forEachNearest(point: ArrayLike<number>, k: number, fn: QueryCallback<T>, maxDistance = Infinity, mask = 0xffffffff): void {
+    checkCallback('forEachNearest', fn);
+    this.#visit(this.#nearest('forEachNearest', point, k, maxDistance, mask), fn, true);
+  }
+
+  /**
+   * Call `fn(id, data, distance)` for each box within `radius` of `center`, nearest first, with no allocation per
+   * box. `fn` may return `false` to stop, and may change the world and query.
+   * @throws SweepPruneError as `queryRadius`, and `InvalidArgument` when fn is not a function
+   */
+  forEachInRadius(center: ArrayLike<number>, radius: number, fn: QueryCallback<T>, mask = 0xffffffff): void {
+    checkCallback('forEachInRadius', fn);
+    this.#visit(this.#nearest('forEachInRadius', center, undefined, radius, mask), fn, true);
+  }
+
+  /**
+   * Call `fn(id, data, 0)` for each box overlapping the box `(min, max)`, in id order, with no allocation per box.
+   * `fn` may return `false` to stop, and may change the world and query.
+   * @throws SweepPruneError as `queryBox`, and `InvalidArgument` when fn is not a function
+   */
+  forEachInBox(min: ArrayLike<number>, max: ArrayLike<number>, fn: QueryCallback<T>, mask = 0xffffffff): void {
+    checkCallback('forEachInBox', fn);
+    const raw = this.#engine('forEachInBox');
+    this.#writeBox(raw, 'forEachInBox', min, max);
+    const r = raw.sp_query_box(this.#id, checkMask('forEachInBox', 'mask', mask));
+    dropStaleViews(raw);
+    if (r !== 0) World.#fail(raw, r, 'forEachInBox');
+    this.#visit(raw, fn, false);
+  }
+
+  // k undefined: every box within `distance` (queryRadius). The result is in the scratch outputs.
+  #nearest(what: string, point: ArrayLike<number>, k: number | undefined, distance: number, mask: number): RawExports {
+    const raw = this.#engine(what);
+    const d = this.dimensions;
+    checkNumberArray(what, 'point', point, d);
+    const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
+    for (let a = 0; a < d; a++) {
+      const v = point[a]!;
+      if (!isFloat32(v)) {
+        throw new SweepPruneError('InvalidBounds', `${what}: point[${a}] ${describeBad(v)}; give numbers within the float32 range`);
+      }
+      f[SCRATCH_MIN / 4 + a] = v;
+    }
+    if (k !== undefined && (!Number.isInteger(k) || k < 0)) {
+      throw new SweepPruneError('InvalidArgument', `${what}: k must be an integer >= 0 (the number of boxes wanted), got ${k}`);
+    }
+    const limit = checkDistance(what, k === undefined ? 'radius' : 'maxDistance', distance, 'Infinity for no limit');
+    const r = raw.sp_nearest(this.#id, k === undefined ? -1 : Math.min(k, 0x7fffffff), limit, checkMask(what, 'mask', mask));
+    dropStaleViews(raw);
+    if (r !== 0) World.#fail(raw, r, what);
+    return raw;
+  }
+
+  #copyHits(raw: RawExports): DistanceHits {
     const [ids, distances, count] = this.#queryResult(raw);
     const buffer = raw.memory.buffer;
     return { ids: new Uint32Array(buffer, ids, count).slice(), distances: new Float32Array(buffer, distances, count).slice() };
+  }
+
+  // Call fn for each result of the last query. The results are first copied into arrays the world keeps (a nested
+  // loop, from inside fn, gets its own), since fn may run queries, which replace the engine's result arrays.
+  #visit(raw: RawExports, fn: QueryCallback<T>, withDistances: boolean): void {
+    const [idsPtr, distancesPtr, count] = this.#queryResult(raw);
+    const nested = this.#visiting > 0;
+    let ids = nested ? new Uint32Array(count) : this.#visitIds;
+    let distances = nested ? new Float32Array(count) : this.#visitDistances;
+    if (ids.length < count) ids = this.#visitIds = new Uint32Array(Math.max(count, 2 * ids.length));
+    if (distances.length < count) distances = this.#visitDistances = new Float32Array(Math.max(count, 2 * distances.length));
+    const buffer = raw.memory.buffer;
+    ids.set(new Uint32Array(buffer, idsPtr, count));
+    if (withDistances) distances.set(new Float32Array(buffer, distancesPtr, count));
+    else distances.fill(0, 0, count);
+    this.#visiting += 1;
+    try {
+      for (let i = 0; i < count; i++) {
+        const id = ids[i]!;
+        if (fn(id, this.#dataFor(id), distances[i]!) === false) break;
+      }
+    } finally {
+      this.#visiting -= 1;
+    }
   }
 
   /**

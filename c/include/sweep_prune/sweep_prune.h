@@ -189,6 +189,67 @@ SP_API spResult spWorld_QueryPoint( spWorldId worldId, const float* point, uint3
 SP_API spResult spWorld_CastRay( spWorldId worldId, const float* origin, const float* direction, float maxDistance,
 								 uint32_t mask, const uint32_t** ids, const float** distances, int* count );
 
+/// The k boxes nearest to `point` (at most k; fewer when fewer boxes are within reach) whose category & mask is
+/// non-zero and whose distance is at most `maxDistance` (>= 0; INFINITY for no limit), nearest first, ties by id.
+/// distances[i] is the Euclidean distance from the point to box ids[i] (0 when the point is inside or on it).
+/// Answered from the sorted slabs of the last spWorld_Update by an expanding search (a region query around the
+/// point, widened until it holds k boxes), so it sees the boxes as spWorld_QueryBox does. `point` must be finite.
+/// Fails with sp_resultInvalidWorld, sp_resultNullArgument, sp_resultInvalidBounds (a point coordinate NaN or
+/// infinite, maxDistance NaN or negative), sp_resultCapacityExceeded (k < 0) or sp_resultOutOfMemory; then nothing
+/// changed. Arrays owned by the world, valid until the next query or update.
+SP_API spResult spWorld_Nearest( spWorldId worldId, const float* point, int k, float maxDistance, uint32_t mask,
+								 const uint32_t** ids, const float** distances, int* count );
+
+/// The boxes within `radius` (>= 0; INFINITY for every box) of `center` by box distance (as spWorld_Nearest: 0
+/// inside, so a box counts when any part of it is within the radius, not its centre), whose category & mask is
+/// non-zero, nearest first, ties by id, with their distances. Errors, view of the boxes and lifetime as
+/// spWorld_Nearest.
+SP_API spResult spWorld_QueryRadius( spWorldId worldId, const float* center, float radius, uint32_t mask,
+									 const uint32_t** ids, const float** distances, int* count );
+
+/// Options of spWorld_CastRayWith. Always start from spDefaultRayDef().
+typedef struct spRayDef
+{
+	/// Length of the ray (>= 0). Default INFINITY.
+	float maxDistance;
+	/// Boxes reported as hits: category & mask non-zero. Default every category.
+	uint32_t mask;
+	/// The ray stops at the first box whose category & blockMask is non-zero (a wall for a line of sight): that box
+	/// is the blocker, not a hit, and the hits are the boxes before it. Default 0: nothing blocks.
+	uint32_t blockMask;
+	/// A box the ray passes through unseen, neither hit nor blocker (the shooter's own box). Default null: none.
+	spBoxId ignoreBox;
+	/// At most this many hits, the nearest (1: the first hit only). The search stops there, so a short answer on
+	/// a long ray costs little. Default 0: no limit.
+	int maxHits;
+	/// Set by spDefaultRayDef; a def without it is rejected with sp_resultInvalidDef.
+	int internalValue;
+} spRayDef;
+
+/// What spWorld_CastRayWith found.
+typedef struct spRayResult
+{
+	/// Hits ordered by distance (ties by id), and the distance from the origin to where the ray enters each
+	/// (0 when the origin is inside). Owned by the world, valid until the next query or update.
+	const uint32_t* ids;
+	const float* distances;
+	int count;
+	/// The box that stopped the ray (spRayDef.blockMask), or the null id when none did within maxDistance (or the
+	/// ray stopped at maxHits first); and the distance to where the ray enters it.
+	spBoxId blocker;
+	float blockerDistance;
+} spRayResult;
+
+/// Default ray options: unbounded, every category hit, nothing blocks, nothing ignored, no limit on hits.
+SP_API spRayDef spDefaultRayDef( void );
+
+/// spWorld_CastRay with options: a first hit only (maxHits 1), rays stopped by blocking boxes, a box to ignore.
+/// Boxes are ordered by where the ray enters them (ties by id); a box both hit and blocking is the blocker. Fails
+/// as spWorld_CastRay, and with sp_resultInvalidDef (a def not from spDefaultRayDef, or maxHits < 0); then nothing
+/// changed. As every query, it sees the boxes of the last update.
+SP_API spResult spWorld_CastRayWith( spWorldId worldId, const float* origin, const float* direction,
+									 const spRayDef* def, spRayResult* result );
+
 #ifdef __cplusplus
 }
 #endif

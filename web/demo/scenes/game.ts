@@ -1,13 +1,14 @@
 // Chapter 13: the engine's game features in a small top-down arena. The level is 250 static wall blocks (a door in
 // the middle slides open and shut: the only static boxes that ever move); two teams of balls pair only across teams
 // and with walls (collision filters); began/ended events carry each box's own object; and a ray from a draggable
-// eye toward the pointer (castRay), a rectangle at the pointer (queryBox) and the point under it (queryPoint) are
-// answered from the sorted data of the last update().
+// eye toward the pointer (castRay), the gun's shot along it that walls stop (firstHit), the ball nearest to the eye
+// (nearest), a rectangle at the pointer (queryBox) and the point under it (queryPoint) are answered from the sorted
+// data of the last update().
 import { World, type BoxId } from 'sweep-prune';
 import type { Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 import { collide, makeBalls, rng, type Ball } from '../sim.js';
-import { BEGAN, BEGAN_GLYPH, DOOR_FILL, ENDED, ENDED_GLYPH, LIT_FILL, QUERY, RAY, WALL_FILL } from '../palette.js';
+import { BEGAN, BEGAN_GLYPH, DOOR_FILL, ENDED, ENDED_GLYPH, LIT_FILL, NEAREST, QUERY, RAY, WALL_FILL } from '../palette.js';
 
 // '#' a wall block, 'g' a door block, '.' floor; one character per TILE x TILE square
 const LEVEL = [
@@ -140,6 +141,9 @@ class Arena implements Scene {
   sameTeam = 0;
   rayIds: BoxId[] = [];
   rayDistances: number[] = [];
+  /** The gun's shot: the first ball or wall on the ray (walls block it); the ball nearest to the eye. */
+  shot: { id: BoxId; distance: number } | undefined;
+  nearestBall: { id: BoxId; distance: number } | undefined;
   inside = new Set<BoxId>();
   under: BoxId[] = [];
   readonly #out: HTMLPreElement;
@@ -327,7 +331,10 @@ class Arena implements Scene {
       const hits = world.castRay([eye.x, eye.y], [dx, dy]); // views: copy before the next query
       this.rayIds = Array.from(hits.ids);
       this.rayDistances = Array.from(hits.distances);
+      this.shot = world.firstHit([eye.x, eye.y], [dx, dy], { blockMask: WALL });
     }
+    const near = world.nearest([eye.x, eye.y], 1, Infinity, RED | BLUE);
+    this.nearestBall = near.ids.length > 0 ? { id: near.ids[0]!, distance: near.distances[0]! } : undefined;
     const hx = QUERY_W / 2;
     const hy = QUERY_H / 2;
     this.inside = new Set(world.queryBox([aim.x - hx, aim.y - hy], [aim.x + hx, aim.y + hy]));
@@ -355,8 +362,17 @@ class Arena implements Scene {
       }
     }
     this.#drawRay();
+    const nearest = this.nearestBall?.id;
     for (const { ball } of this.runners) {
       g.disc(ball.x, ball.y, ball.r, ball.color);
+      if (ball.id === nearest) {
+        ctx.beginPath();
+        ctx.arc(ball.x, ball.y, ball.r + 5, 0, Math.PI * 2);
+        ctx.strokeStyle = NEAREST;
+        ctx.lineWidth = 2;
+        ctx.stroke();
+        g.line(this.eye.x, this.eye.y, ball.x, ball.y, NEAREST, 1, [2, 4]);
+      }
       const ring = ball.id === firstHit ? '#fff' : onRay.has(ball.id) ? RAY : this.inside.has(ball.id) ? QUERY : '';
       if (ring) {
         ctx.beginPath();
@@ -422,6 +438,10 @@ class Arena implements Scene {
       lines.push(`  ${i + 1}  ${f(this.rayDistances[i]!)}  ${nameOf(world.dataOf(id))}`);
     });
     if (this.rayIds.length > LISTED_HITS) lines.push(`     … ${this.rayIds.length - LISTED_HITS} more`);
+    const shot = this.shot && `${nameOf(world.dataOf(this.shot.id))} at ${this.shot.distance.toFixed(1)}`;
+    lines.push(`firstHit, walls block (the gun): ${shot ?? 'nothing'}`);
+    const near = this.nearestBall && `${nameOf(world.dataOf(this.nearestBall.id))} at ${this.nearestBall.distance.toFixed(1)}`;
+    lines.push(`nearest ball to the eye: ${near ?? 'none'}`);
     const kinds = new Map<string, number>();
     for (const id of this.inside) {
       const e = world.dataOf(id);
@@ -437,6 +457,8 @@ class Arena implements Scene {
     o.rayHits = String(this.rayIds.length);
     o.firstHit = nameOf(this.rayIds[0] === undefined ? undefined : world.dataOf(this.rayIds[0]));
     o.queryHits = String(this.inside.size);
+    o.shot = this.shot ? nameOf(world.dataOf(this.shot.id)) : '';
+    o.nearest = this.nearestBall ? nameOf(world.dataOf(this.nearestBall.id)) : '';
     o.point = this.under.map((id) => nameOf(world.dataOf(id))).join(', ');
   }
 
