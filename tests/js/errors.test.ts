@@ -3,7 +3,7 @@
 // running out of wasm memory.
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { init, SweepPruneError, World, type BoxId } from '../../web/src/index.js';
-import { bruteForce, pairSet, pairStrings, type Box } from './oracle.js';
+import { bruteForce, pairSet, type Box } from './oracle.js';
 import { snapshot } from './snapshot.js';
 
 beforeAll(() => init());

@@ -180,15 +180,15 @@ describe('forEach callbacks', () => {
   test('forEachEnded passes a removed box its own data when its slot is reused in the same frame', () => {
     const w = new World<string>({ dimensions: 2 });
     const x = w.addBox([0, 0], [1, 1], 'x');
-    const y = w.addBox([0.5, 0.5], [2, 2], 'y');
+    w.addBox([0.5, 0.5], [2, 2], 'y');
     w.update();
     w.removeBox(x);
     const z = w.addBox([10, 10], [11, 11], 'z');
     expect(z >>> 10).toBe(x >>> 10); // z took x's slot
     const seen: string[] = [];
-    w.forEachPair((a, b, da, db) => seen.push(`pair ${a === x} ${da} ${db}`)); // x's pairs of the last update
+    w.forEachPair((a, _b, da, db) => seen.push(`pair ${a === x} ${da} ${db}`)); // x's pairs of the last update
     w.update();
-    w.forEachEnded((a, b, da, db) => seen.push(`ended ${da} ${db}`));
+    w.forEachEnded((_a, _b, da, db) => seen.push(`ended ${da} ${db}`));
     expect(seen).toEqual(['pair true x y', 'ended x y']);
     expect(w.dataOf(z)).toBe('z');
     expect(w.dataOf(x)).toBeUndefined();

@@ -279,6 +279,7 @@ describe('PruneJuice reads lazily and fails clearly', () => {
       } catch (e) {
         return e as SweepPruneError;
       }
+      return undefined;
     })();
     expect(error).toBeInstanceOf(SweepPruneError);
     expect(error!.code).toBe('InvalidBounds');

@@ -235,7 +235,7 @@ describe('query callbacks', () => {
     const ids = Array.from({ length: 50 }, (_, i) => w.addBox([i, 0], [i + 0.5, 1], i));
     w.update();
     const visited: number[] = [];
-    w.forEachInRadius([0, 0], 10, (id, data) => {
+    w.forEachInRadius([0, 0], 10, (_id, data) => {
       visited.push(data!);
       // a nested loop, a query and changes: none disturbs the outer loop
       w.forEachNearest([40, 0], 2, () => {});

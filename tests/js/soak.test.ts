@@ -2,7 +2,7 @@
 // bound, no stale handle is ever accepted, and the pairs still match brute force at the end.
 import { beforeAll, expect, test } from 'vitest';
 import { init, SweepPruneError, World } from '../../web/src/index.js';
-import { bruteForce, mulberry32, pairSet, pairStrings, type Box } from './oracle.js';
+import { bruteForce, mulberry32, pairSet, type Box } from './oracle.js';
 
 beforeAll(() => init());
 

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/../.."
 need=()
 command -v emcc >/dev/null 2>&1 || need+=(emscripten)
 if [[ "${1:-}" == "--browser" ]] && ! command -v chromium >/dev/null 2>&1; then need+=(chromium); fi
+if [[ "${1:-}" == "--browser" ]] && ! command -v clang-format >/dev/null 2>&1; then need+=(clang-format); fi
 if (( ${#need[@]} )); then
   cmd="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${need[*]}"
   if [[ $(id -u) == 0 ]]; then
