@@ -147,8 +147,8 @@ static void spSortSlabs( spIndex* index, spBuildScratch* scratch, int stride )
 	}
 }
 
-bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world, const int* slots, int n,
-				   int axis, int slabAxis, const spAxisStats* stats )
+bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world, const int* slots, int n, int axis,
+				   int slabAxis, const spAxisStats* stats )
 {
 	const int d = world->dimensions;
 	const int stride = 2 * d;
@@ -190,8 +190,7 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	const spArray slabArrays[] = { { (void**)&index->slabStart, sizeof( int ), 1 },
 								   { (void**)&index->slabMaxWidth, sizeof( float ), 1 },
 								   { (void**)&index->slabFloor, sizeof( float ), 1 } };
-	if ( !spGrowArrays( &index->slabCapacity, spGrownCapacity( index->slabCapacity, slabCount + 1 ),
-						slabArrays, 3 ) )
+	if ( !spGrowArrays( &index->slabCapacity, spGrownCapacity( index->slabCapacity, slabCount + 1 ), slabArrays, 3 ) )
 		return false;
 	// Few boxes (their bounds fit in cache): every box sorted at once, then copied into its slabs in that order,
 	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
@@ -268,7 +267,6 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	}
 	return true;
 }
-
 
 SP_COLD void spFreeBuildScratch( spBuildScratch* scratch )
 {

@@ -163,7 +163,6 @@ spResult spCheckBounds( const float* min, const float* max, int dimensions )
 	return sp_resultOk;
 }
 
-
 bool spGrowArrays( int* capacity, int target, const spArray* arrays, int count )
 {
 	if ( target <= *capacity )

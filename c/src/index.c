@@ -27,9 +27,8 @@ void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stic
 			best = a;
 		}
 	}
-	int chosen = stickyAxis >= 0 && stickyAxis < dimensions && !( scores[best] > 1.5 * scores[stickyAxis] )
-					 ? stickyAxis
-					 : best;
+	int chosen =
+		stickyAxis >= 0 && stickyAxis < dimensions && !( scores[best] > 1.5 * scores[stickyAxis] ) ? stickyAxis : best;
 	int second = -1;
 	for ( int a = 0; a < dimensions; ++a )
 	{

@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-#define SP_PAIR_RADIX_BITS 11
-#define SP_PAIR_SMALL_RUN 32
+#define SP_PAIR_RADIX_BITS	   11
+#define SP_PAIR_SMALL_RUN	   32
 #define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
 #define SP_PAIR_COUNTING_BLOCK 1024
 
@@ -199,8 +199,7 @@ static void spCountingSortPairs( const spPair* in, int count, spPair* out, spPai
 		{
 			out[j] = out[j - 1];
 			--j;
-		}
-		while ( j > 0 && out[j - 1].a == p.a && p.b < out[j - 1].b );
+		} while ( j > 0 && out[j - 1].a == p.a && p.b < out[j - 1].b );
 		out[j] = p;
 		budget -= i - j;
 	}

@@ -92,8 +92,7 @@ static int spCarryPlacePairs( const spRefreshScratch* map, const spPairArray* pr
 		{
 			carried[j] = carried[j - 1];
 			--j;
-		}
-		while ( j > 0 && key < spPairKey( carried[j - 1] ) );
+		} while ( j > 0 && key < spPairKey( carried[j - 1] ) );
 		carried[j] = q;
 	}
 	*goneCount = g;
@@ -168,7 +167,8 @@ bool spMakePairLists( spWorld* w )
 		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, mp, sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->began.data, &w->began.capacity, mp, sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->ended.data, &w->ended.capacity, was, sizeof( spPair ) ) ||
-			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, mp + was + 1, sizeof( spPair ) ) ||
+			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, mp + was + 1,
+							  sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
 			return false;
 		spPair* beganIn = w->eventScratch.data;
@@ -192,7 +192,8 @@ bool spMakePairLists( spWorld* w )
 		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, total, sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->began.data, &w->began.capacity, most, sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->ended.data, &w->ended.capacity, most, sizeof( spPair ) ) ||
-			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, prev->count, sizeof( spPair ) ) )
+			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, prev->count,
+							  sizeof( spPair ) ) )
 			return false;
 		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended
 		spPlacePairsToIds( index->ids, nextPlaces->data, mp, w->began.data );
@@ -206,7 +207,8 @@ bool spMakePairLists( spWorld* w )
 		if ( !w->pairsSorted[cur] )
 		{
 			// the last update's pairs are in place order: sorted by id into eventScratch
-			spSortPairs( prev->data, prev->count, w->eventScratch.data, w->began.data, w->pairStart, w->pairHistograms, slots );
+			spSortPairs( prev->data, prev->count, w->eventScratch.data, w->began.data, w->pairStart, w->pairHistograms,
+						 slots );
 			sortedPrev.data = w->eventScratch.data;
 		}
 		spDiffPairs( &sortedPrev, next, &w->began, &w->ended );

@@ -353,8 +353,8 @@ spResult spWorld_Nearest( spWorldId worldId, const float* point, int k, float ma
 	return spNearest( worldId, point, k, maxDistance, mask, -1.0, ids, distances, count );
 }
 
-spResult spWorld_QueryRadius( spWorldId worldId, const float* center, float radius, uint32_t mask,
-							  const uint32_t** ids, const float** distances, int* count )
+spResult spWorld_QueryRadius( spWorldId worldId, const float* center, float radius, uint32_t mask, const uint32_t** ids,
+							  const float** distances, int* count )
 {
 	// one round: the search starts at the radius, which is also the limit
 	return spNearest( worldId, center, INT_MAX, radius, mask, radius, ids, distances, count );

@@ -38,7 +38,7 @@ static inline int spAddIncoming( spRefreshScratch* sc, int m, int limit, const f
 // Entries of boxes removed or made static are treated as any other here (their slot's bounds are re-read, whatever
 // they are now); spRefreshIndex drops them afterwards, so that this loop has no test for them.
 SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int d,
-									 int limit, int swapBudget, int* swaps )
+									  int limit, int swapBudget, int* swaps )
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
@@ -330,10 +330,10 @@ static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* gro
 		index->slabStart[s] = out;
 		const int a = keptStart[s], na = keptStart[s + 1] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		index->slabMaxWidth[s] = spMergeSlab( index->entries + (size_t)out * stride, sc->previousIds + out, out,
-											  sc->remap, sc->kept + (size_t)a * stride, sc->keptIds + a,
-											  sc->keptOrigins + a, na, grouped + (size_t)b * stride, groupedIds + b,
-											  nb, stride, sc->keptWidth[s] );
+		index->slabMaxWidth[s] =
+			spMergeSlab( index->entries + (size_t)out * stride, sc->previousIds + out, out, sc->remap,
+						 sc->kept + (size_t)a * stride, sc->keptIds + a, sc->keptOrigins + a, na,
+						 grouped + (size_t)b * stride, groupedIds + b, nb, stride, sc->keptWidth[s] );
 		out += na + nb;
 	}
 	index->slabStart[index->slabCount] = out;
@@ -429,7 +429,8 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, const spWo
 	for ( int s = 0; s < slabCount; ++s )
 	{
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		const int r = spInsertionSortPacked( grouped + (size_t)b * stride, groupedIds + b, nb, stride, swapBudget - total );
+		const int r =
+			spInsertionSortPacked( grouped + (size_t)b * stride, groupedIds + b, nb, stride, swapBudget - total );
 		if ( r < 0 )
 		{
 			return spRefreshTooManySwaps;
@@ -481,6 +482,7 @@ SP_COLD size_t spRefreshScratchByteCount( const spRefreshScratch* sc, int stride
 {
 	return (size_t)sc->keptCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
 		   (size_t)sc->slabCapacity * ( 3 * sizeof( int ) + sizeof( float ) ) +
-		   (size_t)sc->incomingCapacity * ( 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) + sizeof( int ) ) +
+		   (size_t)sc->incomingCapacity *
+			   ( 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) + sizeof( int ) ) +
 		   (size_t)sc->remapCapacity * sizeof( int ) + (size_t)sc->previousIdsCapacity * sizeof( uint32_t );
 }

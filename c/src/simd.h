@@ -308,16 +308,24 @@ SP_FORCE_INLINE int spLaneCount( int bits )
 // For each 4-bit mask, the byte shuffle that packs the 32-bit lanes whose bit is set into the first lanes, in
 // order (indices of 16 or more give zero bytes).
 #define SP_L( k ) 4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3
-#define SP_Z 16, 16, 16, 16
+#define SP_Z	  16, 16, 16, 16
 static const uint8_t spHitLanes[16][16] __attribute__( ( aligned( 16 ) ) ) = {
-	{ SP_Z, SP_Z, SP_Z, SP_Z },				{ SP_L( 0 ), SP_Z, SP_Z, SP_Z },
-	{ SP_L( 1 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 1 ), SP_Z, SP_Z },
-	{ SP_L( 2 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 2 ), SP_Z, SP_Z },
-	{ SP_L( 1 ), SP_L( 2 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_Z },
-	{ SP_L( 3 ), SP_Z, SP_Z, SP_Z },		{ SP_L( 0 ), SP_L( 3 ), SP_Z, SP_Z },
-	{ SP_L( 1 ), SP_L( 3 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 1 ), SP_L( 3 ), SP_Z },
-	{ SP_L( 2 ), SP_L( 3 ), SP_Z, SP_Z },	{ SP_L( 0 ), SP_L( 2 ), SP_L( 3 ), SP_Z },
-	{ SP_L( 1 ), SP_L( 2 ), SP_L( 3 ), SP_Z }, { SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_L( 3 ) },
+	{ SP_Z, SP_Z, SP_Z, SP_Z },
+	{ SP_L( 0 ), SP_Z, SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_Z, SP_Z, SP_Z },
+	{ SP_L( 0 ), SP_L( 1 ), SP_Z, SP_Z },
+	{ SP_L( 2 ), SP_Z, SP_Z, SP_Z },
+	{ SP_L( 0 ), SP_L( 2 ), SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_L( 2 ), SP_Z, SP_Z },
+	{ SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_Z },
+	{ SP_L( 3 ), SP_Z, SP_Z, SP_Z },
+	{ SP_L( 0 ), SP_L( 3 ), SP_Z, SP_Z },
+	{ SP_L( 1 ), SP_L( 3 ), SP_Z, SP_Z },
+	{ SP_L( 0 ), SP_L( 1 ), SP_L( 3 ), SP_Z },
+	{ SP_L( 2 ), SP_L( 3 ), SP_Z, SP_Z },
+	{ SP_L( 0 ), SP_L( 2 ), SP_L( 3 ), SP_Z },
+	{ SP_L( 1 ), SP_L( 2 ), SP_L( 3 ), SP_Z },
+	{ SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_L( 3 ) },
 };
 #undef SP_L
 #undef SP_Z

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#define SP_RADIX_BITS 8
+#define SP_RADIX_BITS	8
 #define SP_RADIX_PASSES 4
-#define SP_RADIX_SIZE ( 1 << SP_RADIX_BITS )
-#define SP_RADIX_MASK ( SP_RADIX_SIZE - 1 )
+#define SP_RADIX_SIZE	( 1 << SP_RADIX_BITS )
+#define SP_RADIX_MASK	( SP_RADIX_SIZE - 1 )
 
 void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots, int count )
 {
@@ -147,7 +147,7 @@ void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp 
 
 // One record: up to 8 floats, moved as a whole. Inlined with a constant stride.
 static inline __attribute__( ( always_inline ) ) int spInsertionSortRecords( float* packed, uint32_t* ids, int count,
-																		   int stride, int budget )
+																			 int stride, int budget )
 {
 	int swaps = 0;
 	for ( int i = 1; i < count; ++i )

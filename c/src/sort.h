@@ -56,8 +56,7 @@ SP_FORCE_INLINE int spInsertRecord( float* packed, uint32_t* ids, int* slots, in
 			slots[j] = slots[j - 1];
 		}
 		--j;
-	}
-	while ( j > lo && k < packed[(size_t)( j - 1 ) * stride] );
+	} while ( j > lo && k < packed[(size_t)( j - 1 ) * stride] );
 	memcpy( packed + (size_t)j * stride, record, sizeof( float ) * (size_t)stride );
 	ids[j] = id;
 	if ( slots != NULL )

@@ -89,8 +89,8 @@ SP_FORCE_INLINE int spSweepGroup( const float* minXs, const float* minYs, const 
 	// candidates: overlapping on x (a prefix of the lanes: the slab is sorted by min x; the padding fails)
 	const spM4 inX = spF4Le( minXj, maxXi );
 	// closed intervals on y, and j starting in this slab unless i does
-	const spM4 hit = spM4And( spM4And( inX, spF4Le( minYj, maxYi ) ),
-							  spM4And( spF4Ge( maxYj, minYi ), spF4Ge( minYj, lows ) ) );
+	const spM4 hit =
+		spM4And( spM4And( inX, spF4Le( minYj, maxYi ) ), spM4And( spF4Ge( maxYj, minYi ), spF4Ge( minYj, lows ) ) );
 	const int bits = spM4Bits( hit );
 	spStoreHits( (uint32_t*)*out, (uint32_t)i, (uint32_t)j, bits );
 	*out += spLaneCount( bits );
@@ -141,15 +141,18 @@ static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, in
 		const float maxX = e[(size_t)i * 4 + 1], minY = minYs[k], maxY = maxYs[k];
 		// reported in the first slab both boxes touch, the one where either starts: j must start here unless i does
 		const float low = minY >= floor ? -INFINITY : floor;
-		const spF4 maxXi = spF4Splat( maxX ), minYi = spF4Splat( minY ), maxYi = spF4Splat( maxY ), lows = spF4Splat( low );
+		const spF4 maxXi = spF4Splat( maxX ), minYi = spF4Splat( minY ), maxYi = spF4Splat( maxY ),
+				   lows = spF4Splat( low );
 		// a step of three groups: most boxes have fewer candidates (about five on a uniform scene), so the loop's
 		// exit is mostly predicted; a step of one group mispredicted it about once per box (1.06x slower in all)
 		int l = k + 1;
 		for ( ;; )
 		{
 			const int x0 = spSweepGroup( minXs, minYs, maxYs, l, i, begin + l, maxXi, minYi, maxYi, lows, &out );
-			const int x1 = spSweepGroup( minXs, minYs, maxYs, l + 4, i, begin + l + 4, maxXi, minYi, maxYi, lows, &out );
-			const int x2 = spSweepGroup( minXs, minYs, maxYs, l + 8, i, begin + l + 8, maxXi, minYi, maxYi, lows, &out );
+			const int x1 =
+				spSweepGroup( minXs, minYs, maxYs, l + 4, i, begin + l + 4, maxXi, minYi, maxYi, lows, &out );
+			const int x2 =
+				spSweepGroup( minXs, minYs, maxYs, l + 8, i, begin + l + 8, maxXi, minYi, maxYi, lows, &out );
 			if ( ( x0 & x1 & x2 ) != 15 )
 			{
 				t += l - k - 1 + spLaneCount( x0 ) + spLaneCount( x1 ) + spLaneCount( x2 );
@@ -175,7 +178,8 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 		{
 			largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
 		}
-		if ( !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity, 3 * ( largest + SP_SWEEP_STEP ), sizeof( float ) ) )
+		if ( !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity, 3 * ( largest + SP_SWEEP_STEP ),
+							  sizeof( float ) ) )
 			return false;
 	}
 	for ( int s = 0; s < index->slabCount; ++s )

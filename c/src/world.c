@@ -192,10 +192,14 @@ static spResult spReserveSlots( spWorld* w, int need )
 	// the statics and the order hold each slot at most once: one entry per slot of capacity
 	SP_ASSERT( w->staticCapacity == w->slotCapacity && w->orderCapacity == w->slotCapacity );
 	const spArray arrays[] = {
-		{ (void**)&w->bounds, sizeof( float ), w->stride },	  { (void**)&w->ids, sizeof( uint32_t ), 1 },
-		{ (void**)&w->generations, sizeof( uint16_t ), 1 },	  { (void**)&w->flags, sizeof( uint8_t ), 1 },
-		{ (void**)&w->freeNext, sizeof( int ), 1 },			  { (void**)&w->categories, sizeof( uint32_t ), 1 },
-		{ (void**)&w->masks, sizeof( uint32_t ), 1 },		  { (void**)&w->statics, sizeof( int ), 1 },
+		{ (void**)&w->bounds, sizeof( float ), w->stride },
+		{ (void**)&w->ids, sizeof( uint32_t ), 1 },
+		{ (void**)&w->generations, sizeof( uint16_t ), 1 },
+		{ (void**)&w->flags, sizeof( uint8_t ), 1 },
+		{ (void**)&w->freeNext, sizeof( int ), 1 },
+		{ (void**)&w->categories, sizeof( uint32_t ), 1 },
+		{ (void**)&w->masks, sizeof( uint32_t ), 1 },
+		{ (void**)&w->statics, sizeof( int ), 1 },
 		{ (void**)&w->order, sizeof( int ), 1 },
 	};
 	if ( !spGrowArrays( &w->slotCapacity, cap, arrays, SP_ARRAY_COUNT( arrays ) ) )
@@ -293,8 +297,8 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 		return 0;
 	}
 	size_t n = sizeof( spWorld );
-	n += (size_t)w->slotCapacity * ( (size_t)w->stride * sizeof( float ) + 3 * sizeof( uint32_t ) +
-									 sizeof( uint16_t ) + sizeof( uint8_t ) + sizeof( int ) );
+	n += (size_t)w->slotCapacity * ( (size_t)w->stride * sizeof( float ) + 3 * sizeof( uint32_t ) + sizeof( uint16_t ) +
+									 sizeof( uint8_t ) + sizeof( int ) );
 	n += (size_t)w->orderCapacity * sizeof( int );
 	n += (size_t)w->staticCapacity * sizeof( int ) + (size_t)w->staticCacheCapacity * sizeof( float );
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
@@ -303,8 +307,8 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += (size_t)( w->pairStartCapacity + w->pairHistogramCapacity ) * sizeof( int ) +
 		 (size_t)w->sweepColumnsCapacity * sizeof( float );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
-	n += (size_t)( w->pairsCopy.capacity + w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity + w->began.capacity +
-				   w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
+	n += (size_t)( w->pairsCopy.capacity + w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity +
+				   w->began.capacity + w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
 				   w->placePairs[1].capacity ) *
 		 sizeof( spPair );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
@@ -385,7 +389,7 @@ static uint32_t spPlaceBox( spWorld* w, const float* min, const float* max )
 		w->order[w->orderCount++] = slot;
 		w->flags[slot] |= SP_FLAG_IN_ORDER;
 	}
-	w->flags[slot] &= (uint8_t)~( SP_FLAG_STATIC | SP_FLAG_INDEXED );
+	w->flags[slot] &= ( uint8_t ) ~( SP_FLAG_STATIC | SP_FLAG_INDEXED );
 	w->categories[slot] = SP_DEFAULT_CATEGORY;
 	w->masks[slot] = SP_DEFAULT_MASK;
 	float* b = w->bounds + (size_t)slot * w->stride;

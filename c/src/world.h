@@ -47,8 +47,8 @@ typedef struct spWorld
 	int goneMovers;
 
 	// Static boxes: never paired with each other; their index is rebuilt only when one of them changes.
-	int* statics;			// static slots (may hold removed or no-longer-static slots until compacted)
-	float* staticCache;		// bounds of statics[i] when the static index was built, to detect writes
+	int* statics;		// static slots (may hold removed or no-longer-static slots until compacted)
+	float* staticCache; // bounds of statics[i] when the static index was built, to detect writes
 	int staticCount;
 	int staticCapacity;
 	int staticCacheCapacity;

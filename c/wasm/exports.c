@@ -225,8 +225,8 @@ SP_EXPORT int sp_query_box( uint32_t world, uint32_t mask )
 {
 	const uint32_t* ids = 0;
 	int count = 0;
-	spResult r = spWorld_QueryBox( ( spWorldId ){ world }, sp_scratch_block.min, sp_scratch_block.max, mask, &ids,
-								   &count );
+	spResult r =
+		spWorld_QueryBox( ( spWorldId ){ world }, sp_scratch_block.min, sp_scratch_block.max, mask, &ids, &count );
 	sp_scratch_block.out[0] = (uint32_t)(uintptr_t)ids;
 	sp_scratch_block.out[1] = 0;
 	sp_scratch_block.out[2] = (uint32_t)count;

@@ -174,7 +174,8 @@ static long long OracleCount( const float* b, int n, int d )
 				uint64_t key = 0;
 				for ( int a = d - 1; a >= 0; --a )
 				{
-					float lo = b[(size_t)i * 2 * d + a] > b[(size_t)j * 2 * d + a] ? b[(size_t)i * 2 * d + a] : b[(size_t)j * 2 * d + a];
+					float lo = b[(size_t)i * 2 * d + a] > b[(size_t)j * 2 * d + a] ? b[(size_t)i * 2 * d + a]
+																				   : b[(size_t)j * 2 * d + a];
 					key = key * 4096 + (uint64_t)( (int)floor( lo / cell ) + 2048 );
 				}
 				count += key == e[s].key;
@@ -245,10 +246,11 @@ static void Report( const char* workload, int n, int d, double* t, int runs, lon
 		var += ( t[i] - mean ) * ( t[i] - mean ) / runs;
 	qsort( t, (size_t)runs, sizeof( double ), CompareDoubles );
 	spCounters c = spWorld_GetCounters( w );
-	printf( "%-22s n=%-8d %dD  median %9.3f ms  mean %9.3f ± %7.3f  min %9.3f  (%d runs)  pairs %lld  slabs %d  tests %d  "
-			"swaps %d  %.0f bytes/box\n",
-			workload, n, d, t[runs / 2], mean, sqrt( var ), t[0], runs, pairs, c.slabs, c.overlapTests, c.swaps,
-			(double)spWorld_GetByteCount( w ) / n );
+	printf(
+		"%-22s n=%-8d %dD  median %9.3f ms  mean %9.3f ± %7.3f  min %9.3f  (%d runs)  pairs %lld  slabs %d  tests %d  "
+		"swaps %d  %.0f bytes/box\n",
+		workload, n, d, t[runs / 2], mean, sqrt( var ), t[0], runs, pairs, c.slabs, c.overlapTests, c.swaps,
+		(double)spWorld_GetByteCount( w ) / n );
 	fflush( stdout );
 }
 

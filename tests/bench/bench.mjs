@@ -22,8 +22,28 @@ const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
 // The TypeScript wrapper, compiled as is (the wasm is embedded by web/scripts/setup.sh).
 const out = `${root}build/bench/js`;
-execFileSync(`${root}node_modules/.bin/tsc`, [`${root}web/src/index.ts`, `${root}web/src/adapters/matter.ts`, `${root}web/src/box-intersect.ts`, '--outDir', out, '--target', 'es2022', '--module',
-  'esnext', '--moduleResolution', 'bundler', '--skipLibCheck', '--lib', 'es2022,dom,esnext.disposable', '--types', 'node'], { stdio: 'inherit' });
+execFileSync(
+  `${root}node_modules/.bin/tsc`,
+  [
+    `${root}web/src/index.ts`,
+    `${root}web/src/adapters/matter.ts`,
+    `${root}web/src/box-intersect.ts`,
+    '--outDir',
+    out,
+    '--target',
+    'es2022',
+    '--module',
+    'esnext',
+    '--moduleResolution',
+    'bundler',
+    '--skipLibCheck',
+    '--lib',
+    'es2022,dom,esnext.disposable',
+    '--types',
+    'node',
+  ],
+  { stdio: 'inherit' },
+);
 const sp = await import(pathToFileURL(`${out}/index.js`).href);
 await sp.init();
 await initPeers();
@@ -70,7 +90,8 @@ function predictSkip(history, n, limit, p1 = 2, pMin = 1) {
 // 1 in 10^4 is reported, anything more stops the run.
 function checkCount(lib, count, expected, what) {
   if (count === expected) return undefined;
-  if (!lib.ours && Math.abs(count - expected) <= 1e-4 * expected) return `${count} pairs vs oracle ${expected} (the peer's float rounding or edge rule)`;
+  if (!lib.ours && Math.abs(count - expected) <= 1e-4 * expected)
+    return `${count} pairs vs oracle ${expected} (the peer's float rounding or edge rule)`;
   throw new Error(`${lib.name} ${what}: ${count} pairs, oracle ${expected}`);
 }
 
@@ -78,7 +99,14 @@ const results = [];
 const file = `${root}tests/bench/results/bench-js.json`;
 function save() {
   mkdirSync(`${root}tests/bench/results`, { recursive: true });
-  writeFileSync(file, JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results }, null, 1));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results },
+      null,
+      1,
+    ),
+  );
 }
 const history = new Map(); // workload/library -> [[n, ms]]: one-shot the fastest run, motion the median frame
 // workload -> the fastest peer at the last size: never skipped at the next one (the ratio needs it; its run time
@@ -89,18 +117,34 @@ function report(workload, n, d, rows) {
   const ours = rows.find((r) => r.ours && r.stats);
   const others = rows.filter((r) => !r.ours && r.stats);
   const fastest = others.reduce((a, r) => (a === null || r.stats.median < a.stats.median ? r : a), null);
-  const entry = { workload, n, d, fastest: fastest?.name, speedup: ours && fastest ? fastest.stats.median / ours.stats.median : null, rows };
+  const entry = {
+    workload,
+    n,
+    d,
+    fastest: fastest?.name,
+    speedup: ours && fastest ? fastest.stats.median / ours.stats.median : null,
+    rows,
+  };
   if (fastest) fastestPeer.set(workload, fastest.name);
   results.push(entry);
   save(); // after every workload, so a stopped run keeps what it measured
-  console.log(`\n${workload}, n=${n}, ${d}D: ${rows.find((r) => r.pairs !== undefined)?.pairs ?? '?'} pairs` +
-    (entry.speedup ? `; ${ours.name} is ${entry.speedup.toFixed(1)}x faster than the fastest peer (${fastest.name})` : ''));
+  console.log(
+    `\n${workload}, n=${n}, ${d}D: ${rows.find((r) => r.pairs !== undefined)?.pairs ?? '?'} pairs` +
+      (entry.speedup
+        ? `; ${ours.name} is ${entry.speedup.toFixed(1)}x faster than the fastest peer (${fastest.name})`
+        : ''),
+  );
   for (const r of rows) {
     const label = r.name.padEnd(24);
-    if (!r.stats) { console.log(`  ${label} ${r.note}`); continue; }
+    if (!r.stats) {
+      console.log(`  ${label} ${r.note}`);
+      continue;
+    }
     const s = r.stats;
     const ratio = ours ? `${(s.median / ours.stats.median).toFixed(1)}x`.padStart(8) : '';
-    console.log(`  ${label} ${s.median.toFixed(3).padStart(10)} ms  ${ratio}   mean ${s.mean.toFixed(3)} ± ${s.std.toFixed(3)}, min ${s.min.toFixed(3)}, ${s.runs} runs${r.note ? '; ' + r.note : ''}`);
+    console.log(
+      `  ${label} ${s.median.toFixed(3).padStart(10)} ms  ${ratio}   mean ${s.mean.toFixed(3)} ± ${s.std.toFixed(3)}, min ${s.min.toFixed(3)}, ${s.runs} runs${r.note ? '; ' + r.note : ''}`,
+    );
   }
 }
 
@@ -133,11 +177,18 @@ function oneShot(workload, sizes, d, make) {
       if (!lib.dims.includes(d)) continue;
       const key = `${workload}/${lib.name}`;
       const h = history.get(key) ?? [];
-      const skip = n > (lib.maxOneShot ?? Infinity) ? `skipped above n=${lib.maxOneShot}`
-        : fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, LIMIT_MS);
+      const skip =
+        n > (lib.maxOneShot ?? Infinity)
+          ? `skipped above n=${lib.maxOneShot}`
+          : fastestPeer.get(workload) === lib.name
+            ? null
+            : predictSkip(h, n, LIMIT_MS);
       const row = { name: lib.name, ours: lib.ours };
       rows.push(row);
-      if (skip) { row.note = skip; continue; }
+      if (skip) {
+        row.note = skip;
+        continue;
+      }
       collectGarbage();
       entries.push({ lib, row, h, state: lib.create(scenes[1], d), times: [], elapsed: 0, note: undefined });
     }
@@ -150,8 +201,14 @@ function oneShot(workload, sizes, d, make) {
       e.note = checkCount(e.lib, count, expected[which], `${workload} n=${n}`) ?? e.note;
       if (r > 0) e.times.push(t);
       e.elapsed += t;
-      if (e.times.length >= 3 && e.elapsed > RUN_BUDGET_MS) { if (r < runs) e.note = `${e.times.length} runs (time limit)`; return false; }
-      if (e.times.length > 0 && e.elapsed > RUN_LIMIT_MS) { e.note = `${e.times.length} runs (time limit)`; return false; }
+      if (e.times.length >= 3 && e.elapsed > RUN_BUDGET_MS) {
+        if (r < runs) e.note = `${e.times.length} runs (time limit)`;
+        return false;
+      }
+      if (e.times.length > 0 && e.elapsed > RUN_LIMIT_MS) {
+        e.note = `${e.times.length} runs (time limit)`;
+        return false;
+      }
       return true;
     });
     for (const e of entries) {
@@ -171,7 +228,14 @@ function oneShot(workload, sizes, d, make) {
 // Coherent motion: the same trajectories for every library (each moves its own copy of the scene); mean ms per
 // frame over 60 frames. sweep-prune's per-frame counts, checked against the oracle on the first and last frames,
 // are the reference for the peers' counts.
-function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLimit = FRAME_LIMIT_MS, timeLimit = MOTION_LIMIT_MS } = {}) {
+function motion(
+  workload,
+  sizes,
+  d,
+  filter = () => true,
+  frames = 60,
+  { frameLimit = FRAME_LIMIT_MS, timeLimit = MOTION_LIMIT_MS } = {},
+) {
   for (const n of sizes) {
     const rows = [];
     const entries = [];
@@ -182,7 +246,10 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
       const skip = fastestPeer.get(workload) === lib.name ? null : predictSkip(h, n, frameLimit, 1.5, 1.5);
       const row = { name: lib.name, ours: lib.ours };
       rows.push(row);
-      if (skip) { row.note = skip; continue; }
+      if (skip) {
+        row.note = skip;
+        continue;
+      }
       const m = new Motion(n, d, 7);
       collectGarbage();
       const state = lib.create(m.boxes, d);
@@ -197,7 +264,10 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
       const t = now() - t0;
       e.times.push(t);
       e.elapsed += t;
-      if (f + 1 < frames && e.elapsed > timeLimit) { e.note = `${f + 1} frames (time limit)`; return false; }
+      if (f + 1 < frames && e.elapsed > timeLimit) {
+        e.note = `${f + 1} frames (time limit)`;
+        return false;
+      }
       return true;
     };
     // after each turn: the reference against the oracle on the first and last frames, the others against it
@@ -210,7 +280,8 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
         const count = e.counts[f];
         if (e === reference || reference === undefined || reference.counts.length <= f) {
           // the reference checks itself on the first and last frames; a library past the reference's frames too
-          if (f === 0 || f === frames - 1 || e.stopped) e.note = checkCount(e.lib, count, expect(), `${workload} n=${n} frame ${f}`) ?? e.note;
+          if (f === 0 || f === frames - 1 || e.stopped)
+            e.note = checkCount(e.lib, count, expect(), `${workload} n=${n} frame ${f}`) ?? e.note;
         } else {
           e.note = checkCount(e.lib, count, reference.counts[f], `${workload} n=${n} frame ${f}`) ?? e.note;
         }
@@ -220,33 +291,53 @@ function motion(workload, sizes, d, filter = () => true, frames = 60, { frameLim
     for (const e of entries) {
       const bytesPerBox = e.state.world ? e.state.world.byteCount / n : undefined;
       e.state.dispose?.();
-      if (verbose) console.log(`  .. ${e.lib.name} ${(e.times.reduce((x, y) => x + y) / e.times.length).toFixed(3)} ms per frame`);
+      if (verbose)
+        console.log(`  .. ${e.lib.name} ${(e.times.reduce((x, y) => x + y) / e.times.length).toFixed(3)} ms per frame`);
       const s = stats(e.times);
       e.h.push([n, s.median]); // predictions use the median, robust to collector pauses
       s.median = s.mean; // motion reports the mean per frame
       history.set(`${workload}/${e.lib.name}`, e.h);
-      Object.assign(e.row, { stats: s, pairs: e.counts[e.counts.length - 1], note: bytesPerBox ? `${bytesPerBox.toFixed(0)} bytes per box` : e.note, bytesPerBox });
+      Object.assign(e.row, {
+        stats: s,
+        pairs: e.counts[e.counts.length - 1],
+        note: bytesPerBox ? `${bytesPerBox.toFixed(0)} bytes per box` : e.note,
+        bytesPerBox,
+      });
     }
     report(workload, n, d, rows);
   }
 }
 
 const want = (w) => !only || w.includes(only);
-console.log(`node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model}; times in ms; x = time / sweep-prune's time`);
-if (want('one-shot uniform 2D')) oneShot('one-shot uniform 2D', quick ? [1e3, 1e4] : [1e3, 1e4, 1e5, 1e6], 2, (n, s, p) => uniform(n, 2, s, p));
+console.log(
+  `node ${process.version}, ${cpus().length} cores, ${cpus()[0]?.model}; times in ms; x = time / sweep-prune's time`,
+);
+if (want('one-shot uniform 2D'))
+  oneShot('one-shot uniform 2D', quick ? [1e3, 1e4] : [1e3, 1e4, 1e5, 1e6], 2, (n, s, p) => uniform(n, 2, s, p));
 if (want('motion 2D')) motion('motion 2D (ms per frame)', quick ? [1e3, 1e4] : [1e3, 1e4, 1e5], 2);
-if (want('one-shot clustered 2D')) oneShot('one-shot clustered 2D', quick ? [1e4] : [1e4, 1e5], 2, (n, s, p) => clustered(n, s, p));
-if (want('one-shot uniform 3D')) oneShot('one-shot uniform 3D', quick ? [1e4] : [1e4, 1e5], 3, (n, s, p) => uniform(n, 3, s, p));
+if (want('one-shot clustered 2D'))
+  oneShot('one-shot clustered 2D', quick ? [1e4] : [1e4, 1e5], 2, (n, s, p) => clustered(n, s, p));
+if (want('one-shot uniform 3D'))
+  oneShot('one-shot uniform 3D', quick ? [1e4] : [1e4, 1e5], 3, (n, s, p) => uniform(n, 3, s, p));
 // prune-juice takes seconds per frame at 10k: it gets a few frames (at least 2) within 30 s instead of a skip
 if (want('PruneJuice')) {
-  motion('PruneJuice API, motion 2D (ms per frame)', [1e4], 2, (lib) => lib.name.includes('PruneJuice') || lib.name === 'prune-juice', 60,
-    { frameLimit: 10000, timeLimit: 30000 });
+  motion(
+    'PruneJuice API, motion 2D (ms per frame)',
+    [1e4],
+    2,
+    (lib) => lib.name.includes('PruneJuice') || lib.name === 'prune-juice',
+    60,
+    { frameLimit: 10000, timeLimit: 30000 },
+  );
 }
 // the physics engines' broadphases (--only=p2 or --only=cannon for one engine)
 if (want('p2-es') || want('cannon-es')) await (await import('./physics-p2-cannon.mjs')).runPhysics({ only, quick });
 // physics engines stepped with their own broadphase and with sweep-prune's adapter (tests/bench/matter.mjs)
 if (want('matter')) {
-  results.push({ workload: 'matter-js', rows: benchMatter(await import(pathToFileURL(`${out}/adapters/matter.js`).href), { quick }) });
+  results.push({
+    workload: 'matter-js',
+    rows: benchMatter(await import(pathToFileURL(`${out}/adapters/matter.js`).href), { quick }),
+  });
   save();
 }
 if (want('box-intersect')) {

@@ -21,12 +21,24 @@ function keys(pairs) {
 }
 
 export function boxIntersectBench(boxIntersect, { quick = false } = {}) {
-  const cases = quick ? [[2, 1e4], [2, 1e5]] : [[2, 1e4], [2, 1e5], [2, 1e6], [3, 1e5]];
+  const cases = quick
+    ? [
+        [2, 1e4],
+        [2, 1e5],
+      ]
+    : [
+        [2, 1e4],
+        [2, 1e5],
+        [2, 1e6],
+        [3, 1e5],
+      ];
   const libraries = [
     { name: 'sweep-prune/box-intersect', run: boxIntersect },
     { name: 'box-intersect', run: boxIntersectReference },
   ];
-  console.log('\n## sweep-prune/box-intersect vs box-intersect: boxIntersect(arrays of arrays) -> [i, j] pairs (ms per call)');
+  console.log(
+    '\n## sweep-prune/box-intersect vs box-intersect: boxIntersect(arrays of arrays) -> [i, j] pairs (ms per call)',
+  );
   const rows = [];
   for (const [d, n] of cases) {
     const boxes = arraysOf(uniform(n, d, 1, 1001), d);
@@ -55,8 +67,10 @@ export function boxIntersectBench(boxIntersect, { quick = false } = {}) {
     // each run's two times were taken side by side: their ratio is steadier than the medians' on a busy machine
     const runRatio = median(times[0].map((t, r) => times[1][r] / t));
     rows.push({ d, n, pairs: want.length, ours, theirs, ratio: theirs / ours, runRatio });
-    console.log(`${d}D n=${n.toLocaleString('en')} (${want.length.toLocaleString('en')} pairs): sweep-prune ${ours.toFixed(1)} ms, ` +
-      `box-intersect ${theirs.toFixed(1)} ms, ${(theirs / ours).toFixed(1)}x (medians of ${runs}; run by run ${runRatio.toFixed(1)}x)`);
+    console.log(
+      `${d}D n=${n.toLocaleString('en')} (${want.length.toLocaleString('en')} pairs): sweep-prune ${ours.toFixed(1)} ms, ` +
+        `box-intersect ${theirs.toFixed(1)} ms, ${(theirs / ours).toFixed(1)}x (medians of ${runs}; run by run ${runRatio.toFixed(1)}x)`,
+    );
   }
   return rows;
 }

@@ -44,8 +44,10 @@ export function coldStartBench(sp, { quick = false } = {}) {
     const [bulk, single] = times.map(median);
     const runRatio = median(times[0].map((t, r) => times[1][r] / t));
     rows.push({ n, bulk, single, ratio: single / bulk, runRatio });
-    console.log(`n=${n.toLocaleString('en')}: addBoxes ${bulk.toFixed(1)} ms, addBox per box ${single.toFixed(1)} ms, ` +
-      `${(single / bulk).toFixed(2)}x (medians of ${runs}; run by run ${runRatio.toFixed(2)}x)`);
+    console.log(
+      `n=${n.toLocaleString('en')}: addBoxes ${bulk.toFixed(1)} ms, addBox per box ${single.toFixed(1)} ms, ` +
+        `${(single / bulk).toFixed(2)}x (medians of ${runs}; run by run ${runRatio.toFixed(2)}x)`,
+    );
   }
   return rows;
 }

@@ -28,7 +28,8 @@ function level(width) {
     build(world) {
       const platforms = [];
       for (let i = 0; i < 71; i++) {
-        for (let j = 0; j < 71; j++) platforms.push(Bodies.rectangle(i * 40, 40 + j * 40, width, 6, { isStatic: true }));
+        for (let j = 0; j < 71; j++)
+          platforms.push(Bodies.rectangle(i * 40, 40 + j * 40, width, 6, { isStatic: true }));
       }
       Composite.add(world, platforms);
       const circles = [];
@@ -53,7 +54,10 @@ const scenes = {
     warmup: 60,
     steps: 360,
     build(world) {
-      Composite.add(world, Composites.stack(100, 600 - 25 - 18 * 25, 25, 18, 0, 0, (x, y) => Bodies.rectangle(x, y, 25, 25)));
+      Composite.add(
+        world,
+        Composites.stack(100, 600 - 25 - 18 * 25, 25, 18, 0, 0, (x, y) => Bodies.rectangle(x, y, 25, 25)),
+      );
       walls(world, 800, 600);
     },
   },
@@ -64,15 +68,18 @@ const scenes = {
     build(world) {
       Common._seed = 0; // Common.random is seeded: both engines get the same bodies
       const scale = 0.3;
-      Composite.add(world, Composites.stack(40, 40, 38, 18, 0, 0, (x, y) => {
-        const sides = Math.round(Common.random(1, 8));
-        if (Math.round(Common.random(0, 1)) === 0) {
-          return Common.random() < 0.8
-            ? Bodies.rectangle(x, y, Common.random(25, 50) * scale, Common.random(25, 50) * scale)
-            : Bodies.rectangle(x, y, Common.random(80, 120) * scale, Common.random(25, 30) * scale);
-        }
-        return Bodies.polygon(x, y, sides, Common.random(25, 50) * scale);
-      }));
+      Composite.add(
+        world,
+        Composites.stack(40, 40, 38, 18, 0, 0, (x, y) => {
+          const sides = Math.round(Common.random(1, 8));
+          if (Math.round(Common.random(0, 1)) === 0) {
+            return Common.random() < 0.8
+              ? Bodies.rectangle(x, y, Common.random(25, 50) * scale, Common.random(25, 50) * scale)
+              : Bodies.rectangle(x, y, Common.random(80, 120) * scale, Common.random(25, 30) * scale);
+          }
+          return Bodies.polygon(x, y, sides, Common.random(25, 50) * scale);
+        }),
+      );
       walls(world, 800, 600);
     },
   },
@@ -152,9 +159,15 @@ export function benchMatter(adapter, { quick = false, log = console.log } = {}) 
         }
       }
       restore();
-      const state = (engine) => Composite.allBodies(engine.world).map((b) => `${b.position.x},${b.position.y},${b.angle}`).join(';');
+      const state = (engine) =>
+        Composite.allBodies(engine.world)
+          .map((b) => `${b.position.x},${b.position.y},${b.angle}`)
+          .join(';');
       const sameBodies = state(engines.matter) === state(engines['sweep-prune']);
-      const lastCollisions = { matter: engines.matter.detector.collisions.length, 'sweep-prune': detector.collisions.length };
+      const lastCollisions = {
+        matter: engines.matter.detector.collisions.length,
+        'sweep-prune': detector.collisions.length,
+      };
       // the broadphase alone: Detector.collisions on the last state with Collision.collides stubbed (no narrowphase)
       const collides = Matter.Collision.collides;
       Matter.Collision.collides = () => null;
@@ -193,15 +206,23 @@ export function benchMatter(adapter, { quick = false, log = console.log } = {}) 
       rows.push(row);
       const ms = (x) => x.toFixed(3);
       log(`\n## matter-js: ${name}, ${steps} steps after ${scene.warmup} (medians per step, ms)`);
-      log(`  bodies ${row.bodies}; awake at the end: matter ${row.awake.matter}, sweep-prune ${row.awake['sweep-prune']}; ` +
-        `collisions of the last step: ${row.collisions.matter} / ${row.collisions['sweep-prune']}` +
-        (scene.canonical ? `; bodies identical at the end: ${sameBodies ? 'yes' : 'NO'}` : ''));
-      log(`  Engine.update       matter ${ms(row.matter.update.median)}  sweep-prune ${ms(row['sweep-prune'].update.median)}  ` +
-        `x${row.updateX.toFixed(2)}  (means ${ms(row.matter.update.mean)} / ${ms(row['sweep-prune'].update.mean)})`);
-      log(`  Detector.collisions matter ${ms(row.matter.detector.median)}  sweep-prune ${ms(row['sweep-prune'].detector.median)}  ` +
-        `x${row.detectorX.toFixed(2)}  (means ${ms(row.matter.detector.mean)} / ${ms(row['sweep-prune'].detector.mean)})`);
-      log(`  broadphase alone    matter ${ms(row.broadphase.matter)}  sweep-prune ${ms(row.broadphase['sweep-prune'])}  ` +
-        `x${row.broadphaseX.toFixed(2)}  (Detector.collisions with Collision.collides stubbed, on the last state)`);
+      log(
+        `  bodies ${row.bodies}; awake at the end: matter ${row.awake.matter}, sweep-prune ${row.awake['sweep-prune']}; ` +
+          `collisions of the last step: ${row.collisions.matter} / ${row.collisions['sweep-prune']}` +
+          (scene.canonical ? `; bodies identical at the end: ${sameBodies ? 'yes' : 'NO'}` : ''),
+      );
+      log(
+        `  Engine.update       matter ${ms(row.matter.update.median)}  sweep-prune ${ms(row['sweep-prune'].update.median)}  ` +
+          `x${row.updateX.toFixed(2)}  (means ${ms(row.matter.update.mean)} / ${ms(row['sweep-prune'].update.mean)})`,
+      );
+      log(
+        `  Detector.collisions matter ${ms(row.matter.detector.median)}  sweep-prune ${ms(row['sweep-prune'].detector.median)}  ` +
+          `x${row.detectorX.toFixed(2)}  (means ${ms(row.matter.detector.mean)} / ${ms(row['sweep-prune'].detector.mean)})`,
+      );
+      log(
+        `  broadphase alone    matter ${ms(row.broadphase.matter)}  sweep-prune ${ms(row.broadphase['sweep-prune'])}  ` +
+          `x${row.broadphaseX.toFixed(2)}  (Detector.collisions with Collision.collides stubbed, on the last state)`,
+      );
     }
   } finally {
     Matter.Detector.collisions = collisions;

@@ -26,10 +26,11 @@ export function peers(sp, PruneJuiceOriginal) {
       const objs = Array.from({ length: n }, () => ({ lo: new Float64Array(d), hi: new Float64Array(d) }));
       const extractors = Array.from({ length: d }, (_, a) => ({ getStart: (o) => o.lo[a], getEnd: (o) => o.hi[a] }));
       const load = (b) => {
-        for (let i = 0; i < n; i++) for (let a = 0; a < d; a++) {
-          objs[i].lo[a] = b[i * 2 * d + a];
-          objs[i].hi[a] = b[i * 2 * d + d + a];
-        }
+        for (let i = 0; i < n; i++)
+          for (let a = 0; a < d; a++) {
+            objs[i].lo[a] = b[i * 2 * d + a];
+            objs[i].hi[a] = b[i * 2 * d + d + a];
+          }
       };
       load(boxes);
       // registered in order of min x, the same for both classes: prune-juice's first call insertion-sorts its
@@ -117,7 +118,10 @@ export function peers(sp, PruneJuiceOriginal) {
           run(b) {
             for (let i = 0; i < n; i++) {
               const it = items[i];
-              it.minX = b[4 * i]; it.minY = b[4 * i + 1]; it.maxX = b[4 * i + 2]; it.maxY = b[4 * i + 3];
+              it.minX = b[4 * i];
+              it.minY = b[4 * i + 1];
+              it.maxX = b[4 * i + 2];
+              it.maxY = b[4 * i + 3];
             }
             tree.clear().load(items);
             let count = 0;
@@ -231,7 +235,9 @@ export function peers(sp, PruneJuiceOriginal) {
         for (let i = 0; i < n; i++) {
           const hw = (boxes[4 * i + 2] - boxes[4 * i]) / 2;
           const hh = (boxes[4 * i + 3] - boxes[4 * i + 1]) / 2;
-          const c = world.createCollider(RAPIER.ColliderDesc.cuboid(hw, hh).setTranslation(boxes[4 * i] + hw, boxes[4 * i + 1] + hh));
+          const c = world.createCollider(
+            RAPIER.ColliderDesc.cuboid(hw, hh).setTranslation(boxes[4 * i] + hw, boxes[4 * i + 1] + hh),
+          );
           colliders.push(c);
           index.set(c.handle, i);
         }
@@ -254,7 +260,16 @@ export function peers(sp, PruneJuiceOriginal) {
               world.collidersWithAabbIntersectingAabb(center, half, (c) => {
                 // the BVH may hold enlarged boxes: keep exact overlaps only, each pair once
                 const j = index.get(c.handle);
-                if (j > i && !(b[4 * i] > b[4 * j + 2] || b[4 * j] > b[4 * i + 2] || b[4 * i + 1] > b[4 * j + 3] || b[4 * j + 1] > b[4 * i + 3])) count++;
+                if (
+                  j > i &&
+                  !(
+                    b[4 * i] > b[4 * j + 2] ||
+                    b[4 * j] > b[4 * i + 2] ||
+                    b[4 * i + 1] > b[4 * j + 3] ||
+                    b[4 * j + 1] > b[4 * i + 3]
+                  )
+                )
+                  count++;
                 return true;
               });
             }
@@ -282,7 +297,8 @@ export function peers(sp, PruneJuiceOriginal) {
                 const j = order[y];
                 if (b[j * s] > maxI) break;
                 let hit = true;
-                for (let a = 1; a < d; a++) if (b[i * s + a] > b[j * s + d + a] || b[j * s + a] > b[i * s + d + a]) hit = false;
+                for (let a = 1; a < d; a++)
+                  if (b[i * s + a] > b[j * s + d + a] || b[j * s + a] > b[i * s + d + a]) hit = false;
                 if (hit) count++;
               }
             }

@@ -19,8 +19,23 @@ const now = () => performance.now();
 async function load() {
   const out = `${root}build/bench/physics`;
   const tsc = `${root}node_modules/.bin/tsc`;
-  const flags = ['--outDir', out, '--rootDir', `${root}web/src`, '--target', 'es2022', '--module', 'esnext', '--moduleResolution', 'bundler',
-    '--skipLibCheck', '--lib', 'es2022,dom,esnext.disposable', '--types', 'node'];
+  const flags = [
+    '--outDir',
+    out,
+    '--rootDir',
+    `${root}web/src`,
+    '--target',
+    'es2022',
+    '--module',
+    'esnext',
+    '--moduleResolution',
+    'bundler',
+    '--skipLibCheck',
+    '--lib',
+    'es2022,dom,esnext.disposable',
+    '--types',
+    'node',
+  ];
   execFileSync(tsc, [`${root}web/src/index.ts`, `${root}web/src/adapters/p2.ts`, ...flags], { stdio: 'inherit' });
   execFileSync(tsc, [`${root}web/src/adapters/cannon.ts`, ...flags], { stdio: 'inherit' });
   const sp = await import(pathToFileURL(`${out}/index.js`).href);
@@ -78,17 +93,23 @@ function race(entries, warm, steps) {
 function report(title, rows, targets) {
   const ours = rows.find((r) => r.ours);
   console.log(`\n${title}`);
-  console.log(`${'broadphase'.padEnd(34)}${'call ms'.padStart(9)}${'x'.padStart(8)}${'step ms'.padStart(10)}${'x'.padStart(8)}${'pairs'.padStart(8)}`);
+  console.log(
+    `${'broadphase'.padEnd(34)}${'call ms'.padStart(9)}${'x'.padStart(8)}${'step ms'.padStart(10)}${'x'.padStart(8)}${'pairs'.padStart(8)}`,
+  );
   for (const r of rows) {
     const bx = r.broadphase / ours.broadphase;
     const sx = r.step / ours.step;
-    console.log(`${r.name.padEnd(34)}${r.broadphase.toFixed(3).padStart(9)}${bx.toFixed(2).padStart(8)}${r.step.toFixed(2).padStart(10)}${sx.toFixed(2).padStart(8)}${String(r.pairs).padStart(8)}`);
+    console.log(
+      `${r.name.padEnd(34)}${r.broadphase.toFixed(3).padStart(9)}${bx.toFixed(2).padStart(8)}${r.step.toFixed(2).padStart(10)}${sx.toFixed(2).padStart(8)}${String(r.pairs).padStart(8)}`,
+    );
     r.callRatio = bx;
     r.stepRatio = sx;
   }
   for (const [name, min] of targets) {
     const r = rows.find((x) => x.name === name);
-    console.log(`  target: broadphase call ${min}x faster than ${name}: ${r.callRatio.toFixed(2)}x ${r.callRatio >= min ? 'met' : 'NOT MET'}`);
+    console.log(
+      `  target: broadphase call ${min}x faster than ${name}: ${r.callRatio.toFixed(2)}x ${r.callRatio >= min ? 'met' : 'NOT MET'}`,
+    );
   }
 }
 
@@ -106,7 +127,11 @@ function p2Scene(broadphase, seed) {
   wall(101, 0, Math.PI / 2);
   for (let k = 0; k < 2000; k++) {
     const b = new p2.Body({ mass: 1, position: [rng() * 100, 1 + rng() * 40], angle: rng() * Math.PI });
-    b.addShape(k % 2 ? new p2.Circle({ radius: 0.25 + rng() * 0.25 }) : new p2.Box({ width: 0.5 + rng() * 0.5, height: 0.5 + rng() * 0.5 }));
+    b.addShape(
+      k % 2
+        ? new p2.Circle({ radius: 0.25 + rng() * 0.25 })
+        : new p2.Box({ width: 0.5 + rng() * 0.5, height: 0.5 + rng() * 0.5 }),
+    );
     world.addBody(b);
   }
   return world;
@@ -126,7 +151,11 @@ function p2Level(broadphase, seed) {
   }
   for (let k = 0; k < 500; k++) {
     const b = new p2.Body({ mass: 1, position: [rng() * 198, 3 + rng() * 88] });
-    b.addShape(k % 2 ? new p2.Circle({ radius: 0.3 + rng() * 0.3 }) : new p2.Box({ width: 0.5 + rng() * 0.5, height: 0.5 + rng() * 0.5 }));
+    b.addShape(
+      k % 2
+        ? new p2.Circle({ radius: 0.3 + rng() * 0.3 })
+        : new p2.Box({ width: 0.5 + rng() * 0.5, height: 0.5 + rng() * 0.5 }),
+    );
     world.addBody(b);
   }
   return world;
@@ -136,7 +165,10 @@ function benchP2(P2Ours, quick) {
   const rows = [];
   for (const [title, scene] of [
     ['p2-es 1.2: 2 000 bodies falling into a bin (getCollisionPairs; median ms per step)', p2Scene],
-    ['p2-es 1.2: a level of 1 500 static platforms and 500 movers, sleeping on (getCollisionPairs; median ms per step)', p2Level],
+    [
+      'p2-es 1.2: a level of 1 500 static platforms and 500 movers, sleeping on (getCollisionPairs; median ms per step)',
+      p2Level,
+    ],
   ]) {
     const entries = [
       ['p2-es SAPBroadphase', p2.SAPBroadphase],
@@ -145,7 +177,11 @@ function benchP2(P2Ours, quick) {
       const broadphase = new (timed(Base, 'getCollisionPairs'))();
       return { name, ours, world: scene(broadphase, 11), broadphase };
     });
-    const r = race(entries, quick ? 20 : 60, quick ? 40 : 120).map((x, k) => ({ ...x, ours: entries[k].ours, scene: title }));
+    const r = race(entries, quick ? 20 : 60, quick ? 40 : 120).map((x, k) => ({
+      ...x,
+      ours: entries[k].ours,
+      scene: title,
+    }));
     report(title, r, [['p2-es SAPBroadphase', 2.5]]);
     entries.find((e) => e.ours).broadphase.dispose();
     rows.push(...r);
@@ -194,7 +230,14 @@ export async function runPhysics({ only, quick } = {}) {
   if (want('cannon-es')) results.cannon = benchCannon(CannonOurs, quick);
   const file = `${root}tests/bench/results/bench-physics.json`;
   mkdirSync(`${root}tests/bench/results`, { recursive: true });
-  writeFileSync(file, JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results }, null, 1));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, date: new Date().toISOString(), results },
+      null,
+      1,
+    ),
+  );
   console.log(`\nwrote ${file}`);
 }
 

@@ -51,8 +51,10 @@ export function queriesBench(sp, { quick = false } = {}) {
   // same answers: the k-th distance of both (ties may order differently)
   for (const k of [1, 16]) {
     for (let q = 0; q < 200; q++) {
-      const x = points[2 * q], y = points[2 * q + 1];
-      p[0] = x; p[1] = y;
+      const x = points[2 * q],
+        y = points[2 * q + 1];
+      p[0] = x;
+      p[1] = y;
       const ours = world.nearest(p, k);
       const theirs = tree.neighbors(x, y, k);
       const dOurs = distance2(b, index.get(ours.ids[k - 1]), x, y);
@@ -74,7 +76,9 @@ export function queriesBench(sp, { quick = false } = {}) {
       }
     }
     const base = median(times[0]);
-    console.log(`\n${name}, n=${n}, ${queries} queries (median ms per ${queries} queries of ${turns} runs taken in turns)`);
+    console.log(
+      `\n${name}, n=${n}, ${queries} queries (median ms per ${queries} queries of ${turns} runs taken in turns)`,
+    );
     const rows = entries.map((e, j) => {
       const ms = median(times[j]);
       console.log(`  ${e.name.padEnd(34)} ${ms.toFixed(2).padStart(9)} ms  ${(ms / base).toFixed(2).padStart(6)}x`);
@@ -83,41 +87,70 @@ export function queriesBench(sp, { quick = false } = {}) {
     results.push({ workload: name, n, queries, rows });
   };
 
-  for (const [k, where, at] of [[1, 'among the boxes', points], [16, 'among the boxes', points], [1, 'half outside', spread]]) {
+  for (const [k, where, at] of [
+    [1, 'among the boxes', points],
+    [16, 'among the boxes', points],
+    [1, 'half outside', spread],
+  ]) {
     section(`nearest, k = ${k}, points ${where}`, [
-      { name: 'sweep-prune nearest', run: () => {
-        for (let q = 0; q < queries; q++) {
-          p[0] = at[2 * q]; p[1] = at[2 * q + 1];
-          sink += world.nearest(p, k).ids[0];
-        }
-      } },
-      { name: 'sweep-prune forEachNearest', run: () => {
-        const visit = (id) => { sink += id; };
-        for (let q = 0; q < queries; q++) {
-          p[0] = at[2 * q]; p[1] = at[2 * q + 1];
-          world.forEachNearest(p, k, visit);
-        }
-      } },
-      { name: 'flatbush neighbors', run: () => {
-        for (let q = 0; q < queries; q++) sink += tree.neighbors(at[2 * q], at[2 * q + 1], k)[0];
-      } },
+      {
+        name: 'sweep-prune nearest',
+        run: () => {
+          for (let q = 0; q < queries; q++) {
+            p[0] = at[2 * q];
+            p[1] = at[2 * q + 1];
+            sink += world.nearest(p, k).ids[0];
+          }
+        },
+      },
+      {
+        name: 'sweep-prune forEachNearest',
+        run: () => {
+          const visit = (id) => {
+            sink += id;
+          };
+          for (let q = 0; q < queries; q++) {
+            p[0] = at[2 * q];
+            p[1] = at[2 * q + 1];
+            world.forEachNearest(p, k, visit);
+          }
+        },
+      },
+      {
+        name: 'flatbush neighbors',
+        run: () => {
+          for (let q = 0; q < queries; q++) sink += tree.neighbors(at[2 * q], at[2 * q + 1], k)[0];
+        },
+      },
     ]);
   }
 
   const d = [0, 0];
   section('rays from random points, unbounded', [
-    { name: 'sweep-prune firstHit', run: () => {
-      for (let q = 0; q < queries; q++) {
-        p[0] = points[2 * q]; p[1] = points[2 * q + 1]; d[0] = dirs[2 * q]; d[1] = dirs[2 * q + 1];
-        sink += world.firstHit(p, d)?.id ?? 0;
-      }
-    } },
-    { name: 'sweep-prune castRay (every hit)', run: () => {
-      for (let q = 0; q < queries; q++) {
-        p[0] = points[2 * q]; p[1] = points[2 * q + 1]; d[0] = dirs[2 * q]; d[1] = dirs[2 * q + 1];
-        sink += world.castRay(p, d).ids[0] ?? 0;
-      }
-    } },
+    {
+      name: 'sweep-prune firstHit',
+      run: () => {
+        for (let q = 0; q < queries; q++) {
+          p[0] = points[2 * q];
+          p[1] = points[2 * q + 1];
+          d[0] = dirs[2 * q];
+          d[1] = dirs[2 * q + 1];
+          sink += world.firstHit(p, d)?.id ?? 0;
+        }
+      },
+    },
+    {
+      name: 'sweep-prune castRay (every hit)',
+      run: () => {
+        for (let q = 0; q < queries; q++) {
+          p[0] = points[2 * q];
+          p[1] = points[2 * q + 1];
+          d[0] = dirs[2 * q];
+          d[1] = dirs[2 * q + 1];
+          sink += world.castRay(p, d).ids[0] ?? 0;
+        }
+      },
+    },
   ]);
   world.dispose();
   return { results, sink };

@@ -114,7 +114,8 @@ export function bruteForceCount(b, d) {
 export function gridCount(b, d) {
   const n = b.length / (2 * d);
   let cell = 0;
-  for (let i = 0; i < n; i++) for (let a = 0; a < d; a++) cell = Math.max(cell, b[i * 2 * d + d + a] - b[i * 2 * d + a]);
+  for (let i = 0; i < n; i++)
+    for (let a = 0; a < d; a++) cell = Math.max(cell, b[i * 2 * d + d + a] - b[i * 2 * d + a]);
   cell = cell * 1.001 + 1e-9;
   const cells = new Map();
   const lo = new Int32Array(d);

@@ -15,8 +15,7 @@
 			fprintf( stderr, "%s:%d: ENSURE failed: %s\n", __FILE__, __LINE__, #c );                                   \
 			return 1;                                                                                                  \
 		}                                                                                                              \
-	}                                                                                                                  \
-	while ( 0 )
+	} while ( 0 )
 
 #define ENSURE_OK( r ) ENSURE( ( r ) == sp_resultOk )
 
@@ -25,8 +24,7 @@
 	{                                                                                                                  \
 		if ( ( f ) != 0 )                                                                                              \
 			return 1;                                                                                                  \
-	}                                                                                                                  \
-	while ( 0 )
+	} while ( 0 )
 
 /// Seeded PRNG (mulberry32), the same scenes on every platform.
 typedef struct Rng

@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-
 // Degenerate boxes: coordinates from a tiny lattice, so faces touch, extents are zero and boxes repeat.
 static void LatticeBox( Rng* rng, int d, float* min, float* max )
 {
@@ -400,7 +399,7 @@ int RebuildsAsTheSceneShrinks( void )
 			{
 				const float size = b[2 + a] - b[a];
 				// y over a third of x's range, so that x, the clustered axis, stays the sweep axis
-				b[a] = a == 1 ? RngFloat( &rng ) * 30.0f
+				b[a] = a == 1		? RngFloat( &rng ) * 30.0f
 					   : i % 2 == 0 ? 50.0f + RngFloat( &rng ) * 1e-3f
 									: RngFloat( &rng ) * 100.0f;
 				b[2 + a] = b[a] + size;

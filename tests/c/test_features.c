@@ -7,7 +7,6 @@
 #include <math.h>
 #include <string.h>
 
-
 // Random sequences mixing adds, removes, moves, filter changes and static switches; every update checked.
 static int FeatureSequence( int d, uint32_t seed, int steps )
 {
@@ -305,7 +304,8 @@ int QueriesMatchBruteForce( void )
 			for ( int i = 0; i < m.count; ++i )
 			{
 				double t;
-				if ( ( m.categories[i] & mask ) != 0 && BruteRay( m.bounds + (size_t)i * 2 * d, d, min, u, maxDistance, &t ) )
+				if ( ( m.categories[i] & mask ) != 0 &&
+					 BruteRay( m.bounds + (size_t)i * 2 * d, d, min, u, maxDistance, &t ) )
 					hits += 1;
 			}
 			const float* distances;
@@ -319,7 +319,8 @@ int QueriesMatchBruteForce( void )
 				ENSURE( BruteRay( m.bounds + (size_t)k * 2 * d, d, min, u, maxDistance, &t ) );
 				ENSURE( fabs( t - distances[i] ) <= 1e-3 * ( 1.0 + t ) );
 				if ( i > 0 )
-					ENSURE( distances[i - 1] < distances[i] || ( distances[i - 1] == distances[i] && ids[i - 1] < ids[i] ) );
+					ENSURE( distances[i - 1] < distances[i] ||
+							( distances[i - 1] == distances[i] && ids[i - 1] < ids[i] ) );
 			}
 		}
 		// bad query input

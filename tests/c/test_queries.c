@@ -179,7 +179,8 @@ static int CheckRays( spWorldId w, const Mirror* m, const float* p, const float*
 static uint32_t AddBox( spWorldId w, Mirror* m, const float* min, const float* max, uint32_t category, bool isStatic )
 {
 	spBoxId id;
-	if ( spWorld_AddBox( w, min, max, &id ) != sp_resultOk || spWorld_SetBoxFilter( w, id, category, ~0u ) != sp_resultOk )
+	if ( spWorld_AddBox( w, min, max, &id ) != sp_resultOk ||
+		 spWorld_SetBoxFilter( w, id, category, ~0u ) != sp_resultOk )
 		return 0;
 	MirrorAdd( m, id.bits, min, max );
 	m->categories[m->count - 1] = category;

@@ -22,10 +22,10 @@ typedef struct State
 	spCounters counters;
 	uint32_t lastInvalid;
 	int idCount;
-	uint32_t* ids;	  // the ids the test knows about...
-	int* idValid;	  // ...whether each is valid...
-	float* idBounds;  // ...and what GetBox reads for the valid ones
-	int* idResult;	  // ...and what RemoveBox would say is wrong with the others (via IsBoxValid + GetBox)
+	uint32_t* ids;	 // the ids the test knows about...
+	int* idValid;	 // ...whether each is valid...
+	float* idBounds; // ...and what GetBox reads for the valid ones
+	int* idResult;	 // ...and what RemoveBox would say is wrong with the others (via IsBoxValid + GetBox)
 } State;
 
 static void* Dup( const void* p, size_t bytes )
@@ -89,8 +89,7 @@ static void Release( State* s )
 			fprintf( stderr, "%s:%d: state changed: %s\n", __FILE__, line, #c );                                       \
 			return 0;                                                                                                  \
 		}                                                                                                              \
-	}                                                                                                                  \
-	while ( 0 )
+	} while ( 0 )
 
 // A failed allocation may leave a scratch array larger than before (byte count); nothing else may change.
 static int SameStateAt( const State* x, const State* y, int line, int checkBytes )
@@ -133,16 +132,15 @@ static int SameAfter( State* before, spWorldId w, const uint32_t* ids, int idCou
 		State before_ = Capture( w, ids, n );                                                                          \
 		spResult r_ = ( call );                                                                                        \
 		State after_ = Capture( w, ids, n );                                                                           \
-		int same_ = SameStateAt( &before_, &after_, __LINE__, 1 );                                                        \
+		int same_ = SameStateAt( &before_, &after_, __LINE__, 1 );                                                     \
 		Release( &before_ );                                                                                           \
 		Release( &after_ );                                                                                            \
 		if ( r_ != ( expected ) )                                                                                      \
-			fprintf( stderr, "%s:%d: %s returned %d (%s)\n", __FILE__, __LINE__, #call, (int)r_,                        \
+			fprintf( stderr, "%s:%d: %s returned %d (%s)\n", __FILE__, __LINE__, #call, (int)r_,                       \
 					 spResultString( r_ ) );                                                                           \
 		ENSURE( r_ == ( expected ) );                                                                                  \
 		ENSURE( same_ );                                                                                               \
-	}                                                                                                                  \
-	while ( 0 )
+	} while ( 0 )
 
 // A small scene with pairs, began and ended lists all non-empty, one removed box and one stale id.
 typedef struct Scene
@@ -364,10 +362,13 @@ int RobustInvalidWorld( void )
 	RUN_SUB( MakeScene( &s, 2 ) );
 	spWorldId dead = TestWorld( 3 );
 	ENSURE_OK( spDestroyWorld( dead ) );
-	spWorldId wrongGeneration = { ( s.world.bits & ~SP_GENERATION_MASK ) | ( ( s.world.bits + 1u ) & SP_GENERATION_MASK ) };
+	spWorldId wrongGeneration = { ( s.world.bits & ~SP_GENERATION_MASK ) |
+								  ( ( s.world.bits + 1u ) & SP_GENERATION_MASK ) };
 	const spWorldId bad[] = {
-		sp_nullWorldId, dead, wrongGeneration,
-		{ 5u << SP_GENERATION_BITS },								  // generation 0 is never handed out
+		sp_nullWorldId,
+		dead,
+		wrongGeneration,
+		{ 5u << SP_GENERATION_BITS },									// generation 0 is never handed out
 		{ (uint32_t)( SP_MAX_WORLDS - 1 ) << SP_GENERATION_BITS | 1u }, // a slot never used
 		{ 0xFFFFFFFFu },
 	};
@@ -430,12 +431,12 @@ int RobustInvalidBox( void )
 		spWorld_GetBounds( w, &floats );
 		uint32_t slots = (uint32_t)( floats / ( 2 * d ) );
 		const uint32_t bad[] = {
-			0u,											  // null
-			live & ~SP_GENERATION_MASK,					  // generation 0 is never handed out
-			live + 1u,									  // a generation the slot has not reached
+			0u,													 // null
+			live & ~SP_GENERATION_MASK,							 // generation 0 is never handed out
+			live + 1u,											 // a generation the slot has not reached
 			( live & ~SP_GENERATION_MASK ) | SP_GENERATION_MASK, // the last generation, not reached either
-			slots << SP_GENERATION_BITS | 1u,			  // the first slot never used
-			0xFFFFFFFFu,								  // the last slot, last generation
+			slots << SP_GENERATION_BITS | 1u,					 // the first slot never used
+			0xFFFFFFFFu,										 // the last slot, last generation
 		};
 		float min[SP_MAX_DIMENSIONS], max[SP_MAX_DIMENSIONS];
 		Fill( min, d, 0.0f );
@@ -758,7 +759,8 @@ int RobustOutOfMemory( void )
 				const uint32_t* ids;
 				int count;
 				ENSURE_OK( spWorld_QueryBox( w, all, all + d, 0xFFFFFFFFu, &ids, &count ) );
-				int previous = count == seenCount && ( count == 0 || memcmp( ids, seen0, sizeof( uint32_t ) * (size_t)count ) == 0 );
+				int previous = count == seenCount &&
+							   ( count == 0 || memcmp( ids, seen0, sizeof( uint32_t ) * (size_t)count ) == 0 );
 				ENSURE( previous || count == s.mirror.count );
 				seen[5] += previous && seenCount != s.mirror.count;
 			}
@@ -840,8 +842,8 @@ int RobustBoundsViewRejectsFrame( void )
 						*slot = k < 3 ? kinds[k] : side == 0 ? b[d + a] + 1.0f : b[a] - 1.0f;
 						spResult want = k < 3 ? sp_resultInvalidBounds : sp_resultInvertedBounds;
 						// move another box too: the rejected frame must not apply that move either
-						float* other = spWorld_GetBounds( w, NULL ) +
-									   (size_t)spBoxId_Slot( ( spBoxId ){ s.ids[2] } ) * 2 * d;
+						float* other =
+							spWorld_GetBounds( w, NULL ) + (size_t)spBoxId_Slot( ( spBoxId ){ s.ids[2] } ) * 2 * d;
 						other[0] += 50.0f;
 						other[d] += 50.0f;
 						State before = Capture( w, s.ids, s.idCount );
@@ -872,7 +874,8 @@ int RobustBoundsViewRejectsFrame( void )
 			c[d] = c[0] - 1.0f;
 			spResult r = spWorld_Update( w );
 			uint32_t named = spWorld_GetLastInvalidBox( w ).bits;
-			ENSURE( ( r == sp_resultInvalidBounds && named == id ) || ( r == sp_resultInvertedBounds && named == s.ids[3] ) );
+			ENSURE( ( r == sp_resultInvalidBounds && named == id ) ||
+					( r == sp_resultInvertedBounds && named == s.ids[3] ) );
 			c[d] = saved;
 			float min[SP_MAX_DIMENSIONS], max[SP_MAX_DIMENSIONS];
 			ENSURE_OK( spWorld_GetBox( w, ( spBoxId ){ id }, min, max ) );
@@ -898,7 +901,9 @@ int RobustBoundsViewRejectsFrame( void )
 // enough of them to take the slabbed path.
 int RobustExtremeFiniteBounds( void )
 {
-	const float values[] = { -FLT_MAX, -1e30f, -1.0f, -FLT_MIN, -0.0f, 0.0f, FLT_TRUE_MIN, FLT_MIN, 1.0f, 1e30f, FLT_MAX };
+	const float values[] = {
+		-FLT_MAX, -1e30f, -1.0f, -FLT_MIN, -0.0f, 0.0f, FLT_TRUE_MIN, FLT_MIN, 1.0f, 1e30f, FLT_MAX
+	};
 	const int nv = (int)( sizeof( values ) / sizeof( values[0] ) );
 	for ( int d = 1; d <= SP_MAX_DIMENSIONS; ++d )
 	{

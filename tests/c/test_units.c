@@ -26,7 +26,10 @@ static int KeysFollowSlots( const float* keys, const int* slots, const float* or
 
 int SortUnits( void )
 {
-	enum { N = 70000 };
+	enum
+	{
+		N = 70000
+	};
 	static float keys[N], original[N];
 	static int slots[N], tmpSlots[N];
 	static uint32_t tmpKeys[2 * N];

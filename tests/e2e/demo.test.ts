@@ -16,8 +16,16 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const vite = join(root, 'node_modules/.bin/vite');
 const config = join(root, 'web/vite.config.ts');
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -67,8 +75,16 @@ beforeAll(async () => {
 });
 
 /** Chromium with its own profile, on the page, ready; console errors go to `errors`. */
-async function openPage(dir: string, device: Parameters<typeof chromium.launchPersistentContext>[1]): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: FLAGS, ...device });
+async function openPage(
+  dir: string,
+  device: Parameters<typeof chromium.launchPersistentContext>[1],
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    ...device,
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
@@ -108,7 +124,14 @@ const stat = async (view: Locator, key: string): Promise<string> =>
 async function mounted(inside: Locator): Promise<void> {
   const figure = inside.locator('xpath=ancestor-or-self::figure[contains(@class, "demo")]');
   await expect.poll(() => figure.getAttribute('data-mounted')).toBe('true');
-  await expect.poll(() => inside.locator('canvas.sim').first().evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(0);
+  await expect
+    .poll(() =>
+      inside
+        .locator('canvas.sim')
+        .first()
+        .evaluate((c: HTMLCanvasElement) => c.width),
+    )
+    .toBeGreaterThan(0);
 }
 
 /** Ball i of a view, in client coordinates. */
@@ -116,7 +139,11 @@ async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number;
   await mounted(view);
   const canvas = view.locator('canvas.sim');
   const box = (await canvas.boundingBox())!;
-  const [x, y, r] = (await view.getAttribute('data-positions'))!.split(' ')[i]!.split(',').map(Number) as [number, number, number];
+  const [x, y, r] = (await view.getAttribute('data-positions'))!.split(' ')[i]!.split(',').map(Number) as [
+    number,
+    number,
+    number,
+  ];
   const s = box.width / 600;
   return { x: box.x + x * s, y: box.y + y * s, r: r * s };
 }
@@ -124,18 +151,21 @@ async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number;
 /** Wait until the page stands still (smooth scrolling from an earlier scrollIntoView has finished). */
 async function scrolled(): Promise<void> {
   let last = NaN;
-  await expect.poll(async () => {
-    const y = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(window.scrollY))));
-    const still = y === last;
-    last = y;
-    return still;
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const y = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(window.scrollY))));
+      const still = y === last;
+      last = y;
+      return still;
+    })
+    .toBe(true);
 }
 
 async function drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
-  for (let k = 1; k <= 8; k++) await page.mouse.move(from.x + ((to.x - from.x) * k) / 8, from.y + ((to.y - from.y) * k) / 8);
+  for (let k = 1; k <= 8; k++)
+    await page.mouse.move(from.x + ((to.x - from.x) * k) / 8, from.y + ((to.y - from.y) * k) / 8);
   await page.mouse.up();
 }
 
@@ -163,7 +193,10 @@ describe('demo page in Chromium', () => {
   test('each chapter draws and animates when scrolled into view, and only then', async () => {
     const figures = page.locator('figure.demo:not(.bench)');
     const count = await figures.count();
-    const last = figures.nth(count - 1).locator('.view').first();
+    const last = figures
+      .nth(count - 1)
+      .locator('.view')
+      .first();
     await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await page.waitForTimeout(300);
     const offscreen = await frames(last);
@@ -184,7 +217,8 @@ describe('demo page in Chromium', () => {
         const label = `${await figure.locator('xpath=ancestor::section').getAttribute('id')} view ${v}`;
         // still scenes redraw the same picture every frame; moving ones must change it
         if (still) await expect.poll(() => frames(view), { message: `${label} runs` }).toBeGreaterThan(before);
-        else await expect.poll(async () => (await pixels(canvas)).hash, { message: `${label} animates` }).not.toBe(a.hash);
+        else
+          await expect.poll(async () => (await pixels(canvas)).hash, { message: `${label} animates` }).not.toBe(a.hash);
         expect((await pixels(canvas)).colours, `${label} draws`).toBeGreaterThan(2);
       }
     }
@@ -300,15 +334,19 @@ describe('demo page in Chromium', () => {
     const to = { x: box.x + 250 * s, y: from.y };
     await drag(from, to);
     // the next frames: the ball flies on to the right (up to 40 units per step), instead of dropping where released
-    const after = await view.evaluate((v, k) => new Promise<number[]>((resolve) => {
-      const seen: number[] = [];
-      const take = (): void => {
-        seen.push(Number((v as HTMLElement).dataset.positions!.split(' ')[k]!.split(',')[0]));
-        if (seen.length < 6) requestAnimationFrame(take);
-        else resolve(seen);
-      };
-      requestAnimationFrame(take);
-    }), i);
+    const after = await view.evaluate(
+      (v, k) =>
+        new Promise<number[]>((resolve) => {
+          const seen: number[] = [];
+          const take = (): void => {
+            seen.push(Number((v as HTMLElement).dataset.positions!.split(' ')[k]!.split(',')[0]));
+            if (seen.length < 6) requestAnimationFrame(take);
+            else resolve(seen);
+          };
+          requestAnimationFrame(take);
+        }),
+      i,
+    );
     expect(Math.max(...after)).toBeGreaterThan(250 + 20);
   });
 
@@ -390,7 +428,8 @@ describe('demo page in Chromium', () => {
     await canvas.scrollIntoViewIfNeeded(); // the figure is taller than the window: the canvas must be on screen
     await mounted(figure);
     const box = (await canvas.boundingBox())!;
-    const at = (x: number, y: number): Promise<void> => page.mouse.move(box.x + (x * box.width) / 600, box.y + (y * box.height) / 390);
+    const at = (x: number, y: number): Promise<void> =>
+      page.mouse.move(box.x + (x * box.width) / 600, box.y + (y * box.height) / 390);
     const hitDistances = async (): Promise<number[]> =>
       [...((await out.textContent()) ?? '').matchAll(/^ {2}\d+ +([\d.]+) /gm)].map((m) => Number(m[1]));
     await at(7.5, 7.5); // the top-left wall block
@@ -464,7 +503,12 @@ describe('demo page in Chromium', () => {
       await figure.scrollIntoViewIfNeeded();
       await mounted(figure);
       const sample = (): Promise<Array<{ frame: string; positions: string }>> =>
-        figure.locator('.view').evaluateAll((vs) => vs.map((v) => ({ frame: (v as HTMLElement).dataset.frame!, positions: (v as HTMLElement).dataset.positions! })));
+        figure.locator('.view').evaluateAll((vs) =>
+          vs.map((v) => ({
+            frame: (v as HTMLElement).dataset.frame!,
+            positions: (v as HTMLElement).dataset.positions!,
+          })),
+        );
       const seen = new Set<string>();
       // at least 8 samples, and on until the frame has advanced (a slowed-down sort takes a while per frame)
       for (let k = 0; k < 8 || (seen.size < 2 && k < 40); k++) {
@@ -482,7 +526,10 @@ describe('demo page in Chromium', () => {
     // the slower view sets the pace: all pairs tests more, so the sorted view waits for it
     const figure = page.locator('#compare-1 figure');
     await expect.poll(async () => Number(await stat(figure.locator('.view').first(), 'mean'))).toBeGreaterThan(0);
-    const [all, sorted] = await Promise.all([stat(figure.locator('.view').first(), 'mean'), stat(figure.locator('.view').nth(1), 'mean')]);
+    const [all, sorted] = await Promise.all([
+      stat(figure.locator('.view').first(), 'mean'),
+      stat(figure.locator('.view').nth(1), 'mean'),
+    ]);
     expect(Number(all)).toBeGreaterThanOrEqual(Number(sorted));
   });
 
@@ -525,7 +572,9 @@ describe('demo page in Chromium', () => {
     // the same boxes on the sorted-JS loop: the frame rate falls
     await figure.locator('[data-action=js]').click();
     await expect.poll(() => out.getAttribute('data-mode')).toBe('js');
-    await expect.poll(async () => Number(await out.getAttribute('data-update-ms')), { timeout: 20_000 }).toBeGreaterThan(Number(d.updateMs));
+    await expect
+      .poll(async () => Number(await out.getAttribute('data-update-ms')), { timeout: 20_000 })
+      .toBeGreaterThan(Number(d.updateMs));
     await figure.locator('select').selectOption('10000'); // leave the page light for the tests after this one
     await expect.poll(() => out.getAttribute('data-boxes')).toBe('10000');
     expect(await pixels(figure.locator('canvas.sim')).then((p) => p.colours)).toBeGreaterThanOrEqual(3);
@@ -592,7 +641,8 @@ describe('keyboard only', () => {
     await page.keyboard.press('ArrowRight');
     await expect.poll(async () => (await view.getAttribute('data-positions'))!.split(' ')[0]).not.toBe(before[0]);
     expect((await view.getAttribute('data-positions'))!.split(' ').slice(1)).toEqual(before.slice(1)); // only A moved
-    for (let k = 0; k < 3 && (await out.getAttribute('data-verdict')) === 'skip'; k++) await page.keyboard.press('Shift+ArrowRight');
+    for (let k = 0; k < 3 && (await out.getAttribute('data-verdict')) === 'skip'; k++)
+      await page.keyboard.press('Shift+ArrowRight');
     expect(await out.getAttribute('data-verdict')).toBe('test'); // A now reaches past B.left
     expect(await said.textContent()).toContain('has to be tested');
     // Space selects the next ball; ArrowUp moves it up only
@@ -612,7 +662,8 @@ describe('keyboard only', () => {
     const before = { order: await strip.getAttribute('data-order'), said: await said.textContent() };
     const xs = (await view.getAttribute('data-positions'))!.split(' ').map((p) => Number(p.split(',')[0]));
     await page.keyboard.press(String(xs.indexOf(Math.min(...xs)) + 1)); // the leftmost ball
-    for (let k = 0; k < 12 && (await strip.getAttribute('data-order')) === before.order; k++) await page.keyboard.press('Shift+ArrowRight');
+    for (let k = 0; k < 12 && (await strip.getAttribute('data-order')) === before.order; k++)
+      await page.keyboard.press('Shift+ArrowRight');
     expect(await strip.getAttribute('data-order')).not.toBe(before.order);
     expect(await said.textContent()).toMatch(/^Overlapping on x: /);
   });
@@ -630,7 +681,9 @@ describe('keyboard only', () => {
     expect(await summary.getAttribute('data-engine-ended')).toBe('1');
     // and back: B's ")" passes A's "(" first (began), its "(" passes A's ")" last (ended)
     for (let k = 0; k < 42; k++) await page.keyboard.press('ArrowRight');
-    await expect.poll(() => summary.getAttribute('data-cases')).toBe('began,nothing,nothing,ended,began,nothing,nothing,ended');
+    await expect
+      .poll(() => summary.getAttribute('data-cases'))
+      .toBe('began,nothing,nothing,ended,began,nothing,nothing,ended');
     expect(await summary.getAttribute('data-engine-began')).toBe('2');
     expect(await summary.getAttribute('data-engine-ended')).toBe('2');
   });
@@ -666,7 +719,9 @@ function rgbOf(color: string): [number, number, number] {
 }
 function contrast(a: string, b: string): number {
   const lum = (c: string): number => {
-    const [r, g, bl] = rgbOf(c).map((v) => v / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    const [r, g, bl] = rgbOf(c)
+      .map((v) => v / 255)
+      .map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
     return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
   };
   const [hi, lo] = [lum(a), lum(b)].sort((p, q) => q - p);
@@ -718,7 +773,9 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
           if (box.width === 0 || scrolls(e) || getComputedStyle(e).position === 'absolute') continue;
           const parent = e.parentElement!.getBoundingClientRect();
           if (box.left < parent.left - 1 || box.right > parent.right + 1) {
-            bad.push(`${e.tagName.toLowerCase()}.${e.className} ${Math.round(box.width)} px in ${Math.round(parent.width)} px: ${(e.textContent ?? '').slice(0, 40)}`);
+            bad.push(
+              `${e.tagName.toLowerCase()}.${e.className} ${Math.round(box.width)} px in ${Math.round(parent.width)} px: ${(e.textContent ?? '').slice(0, 40)}`,
+            );
           }
         }
         return bad;
@@ -738,7 +795,9 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
       const id = await section.getAttribute('id');
       expect(await overflowing(section), id!).toEqual([]);
       most = Math.max(most, await canvasBytes());
-      const drawn = await figure.locator('canvas[data-min-font]').evaluateAll((cs) => cs.map((c) => Number((c as HTMLElement).dataset.minFont)));
+      const drawn = await figure
+        .locator('canvas[data-min-font]')
+        .evaluateAll((cs) => cs.map((c) => Number((c as HTMLElement).dataset.minFont)));
       drawn.forEach((px, i) => fonts.set(`${id} canvas ${i}`, px));
     }
     expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -757,10 +816,16 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
       expect((await b.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     }
     // one view at a time; another tab shows another view
-    const shown = (): Promise<number> => figure.locator('.view').evaluateAll((vs) => vs.filter((v) => v.getBoundingClientRect().height > 0).length);
+    const shown = (): Promise<number> =>
+      figure.locator('.view').evaluateAll((vs) => vs.filter((v) => v.getBoundingClientRect().height > 0).length);
     expect(await shown()).toBe(1);
     await figure.locator('[role=tab]').nth(2).click();
-    expect(await figure.locator('.view').nth(2).evaluate((v) => v.getBoundingClientRect().height)).toBeGreaterThan(0);
+    expect(
+      await figure
+        .locator('.view')
+        .nth(2)
+        .evaluate((v) => v.getBoundingClientRect().height),
+    ).toBeGreaterThan(0);
     expect(await shown()).toBe(1);
     expect(errors).toEqual([]);
     const view = figure.locator('.view').nth(2);
@@ -786,7 +851,8 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
       const before = await p.evaluate(() => window.scrollY);
       const at = (k: number): Array<{ x: number; y: number; id: number }> => [{ x, y: y + (dy * k) / 8, id: 1 }];
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
-      for (let k = 1; k <= 8; k++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(k) });
+      for (let k = 1; k <= 8; k++)
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(k) });
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
       await p.waitForTimeout(250);
       return (await p.evaluate(() => window.scrollY)) - before;
@@ -843,7 +909,9 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
 test('the static build contains the page and its assets', async () => {
   const out = mkdtempSync(join(tmpdir(), 'demo-dist-'));
   try {
-    const build = spawn(vite, ['build', '--config', config, '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], { cwd: root });
+    const build = spawn(vite, ['build', '--config', config, '--outDir', out, '--emptyOutDir', '--logLevel', 'error'], {
+      cwd: root,
+    });
     let log = '';
     build.stderr.on('data', (d) => (log += d));
     const code = await new Promise<number | null>((resolve) => build.on('exit', resolve));

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define FUZZ_MAX_BOXES 256
-#define FUZZ_STALE 64
+#define FUZZ_STALE	   64
 
 #define CHECK( c )                                                                                                     \
 	do                                                                                                                 \
@@ -22,8 +22,7 @@
 			fprintf( stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c );                                    \
 			abort();                                                                                                   \
 		}                                                                                                              \
-	}                                                                                                                  \
-	while ( 0 )
+	} while ( 0 )
 
 typedef struct Input
 {
@@ -48,9 +47,9 @@ static uint32_t Word( Input* in )
 // finite value, rarely NaN or infinity.
 static float Coord( Input* in )
 {
-	static const float special[16] = { -0.0f,	   FLT_MAX,	  -FLT_MAX, FLT_TRUE_MIN, -FLT_TRUE_MIN, FLT_MIN,
-									   1e30f,	   -1e30f,	  1e-30f,	16777216.0f,  -16777217.0f,  0.1f,
-									   0.0f,	   NAN,		  INFINITY, -INFINITY };
+	static const float special[16] = { -0.0f, FLT_MAX, -FLT_MAX, FLT_TRUE_MIN, -FLT_TRUE_MIN, FLT_MIN,
+									   1e30f, -1e30f,  1e-30f,	 16777216.0f,  -16777217.0f,  0.1f,
+									   0.0f,  NAN,	   INFINITY, -INFINITY };
 	uint8_t b = Byte( in );
 	if ( b < 240 )
 		return (float)( (int)b - 120 ) * 0.125f;
@@ -143,7 +142,8 @@ int LLVMFuzzerTestOneInput( const uint8_t* data, size_t size )
 	uint32_t* prev = NULL;
 	int prevCount = 0;
 	int dirty = 1; // changed since the last successful update (queries see the last update)
-	const int trace = getenv( "FUZZ_TRACE" ) != NULL; // FUZZ_TRACE=1 build/fuzz/fuzz_world crash-...: list the operations
+	const int trace =
+		getenv( "FUZZ_TRACE" ) != NULL; // FUZZ_TRACE=1 build/fuzz/fuzz_world crash-...: list the operations
 
 	while ( in.at < in.size )
 	{

@@ -33,13 +33,19 @@ const scenes: Record<string, Scene> = {
     Array.from({ length: n }, () => {
       const c = Array.from({ length: d }, () => rnd() * 100);
       const h = Array.from({ length: d }, () => rnd() * 10);
-      return box(c.map((x, a) => x - h[a]!), c.map((x, a) => x + h[a]!));
+      return box(
+        c.map((x, a) => x - h[a]!),
+        c.map((x, a) => x + h[a]!),
+      );
     }),
   // integer grid: many boxes touch exactly, on faces, edges and corners
   touching: (rnd, d, n) =>
     Array.from({ length: n }, () => {
       const lo = Array.from({ length: d }, () => Math.floor(rnd() * 12));
-      return box(lo, lo.map((x) => x + 1 + Math.floor(rnd() * 2)));
+      return box(
+        lo,
+        lo.map((x) => x + 1 + Math.floor(rnd() * 2)),
+      );
     }),
   // points, zero-width slabs and duplicates
   degenerate: (rnd, d, n) =>
@@ -52,17 +58,38 @@ const scenes: Record<string, Scene> = {
   special: (rnd, d, n) =>
     Array.from({ length: n }, (_, i) => {
       const c = Array.from({ length: d }, () => rnd() * 20);
-      const b = box(c, c.map((x) => x + rnd() * 4));
+      const b = box(
+        c,
+        c.map((x) => x + rnd() * 4),
+      );
       const a = i % d;
       switch (i % 9) {
-        case 0: b[a] = NaN; break;
-        case 1: b[d + a] = b[a]! - 1; break; // inverted: empty
-        case 2: b[a] = -Infinity; break;
-        case 3: b[d + a] = Infinity; break;
-        case 4: b[a] = Infinity; b[d + a] = Infinity; break;
-        case 5: b[d + a] = 1e39; break;
-        case 6: b[a] = -1e300; b[d + a] = -5e38; break;
-        case 7: b[d + a] = NaN; break;
+        case 0:
+          b[a] = NaN;
+          break;
+        case 1:
+          b[d + a] = b[a]! - 1;
+          break; // inverted: empty
+        case 2:
+          b[a] = -Infinity;
+          break;
+        case 3:
+          b[d + a] = Infinity;
+          break;
+        case 4:
+          b[a] = Infinity;
+          b[d + a] = Infinity;
+          break;
+        case 5:
+          b[d + a] = 1e39;
+          break;
+        case 6:
+          b[a] = -1e300;
+          b[d + a] = -5e38;
+          break;
+        case 7:
+          b[d + a] = NaN;
+          break;
       }
       return b;
     }),
@@ -70,13 +97,19 @@ const scenes: Record<string, Scene> = {
   subFloat32: (rnd, d, n) =>
     Array.from({ length: n }, () => {
       const lo = Array.from({ length: d }, () => 1 + Math.floor(rnd() * 64) * 2 ** -40);
-      return box(lo, lo.map((x) => x + Math.floor(rnd() * 8) * 2 ** -40));
+      return box(
+        lo,
+        lo.map((x) => x + Math.floor(rnd() * 8) * 2 ** -40),
+      );
     }),
   // ordinary decimals (not float32 values) that touch exactly: 0.1 + 0.2 style sums
   decimals: (rnd, d, n) =>
     Array.from({ length: n }, () => {
       const lo = Array.from({ length: d }, () => Math.floor(rnd() * 20) / 10);
-      return box(lo, lo.map((x) => x + 0.1 * (1 + Math.floor(rnd() * 3))));
+      return box(
+        lo,
+        lo.map((x) => x + 0.1 * (1 + Math.floor(rnd() * 3))),
+      );
     }),
 };
 
@@ -119,19 +152,47 @@ describe('the same pairs as box-intersect', () => {
   });
 
   test("box-intersect's README examples", () => {
-    const boxes = [[1, 1, 2, 2], [0, -1, 3, 2], [2, 1, 4, 5], [0.5, 3, 1, 10]];
-    expect(boxIntersect(boxes)).toEqual([[0, 1], [0, 2], [1, 2]].sort());
-    const red = [[0, 0, 0, 8, 1, 1], [0, 0, 0, 1, 8, 1], [0, 0, 0, 1, 1, 8]];
-    const blue = [[5, 0, 0, 6, 10, 10], [0, 5, 0, 10, 6, 10], [0, 0, 5, 10, 10, 10]];
+    const boxes = [
+      [1, 1, 2, 2],
+      [0, -1, 3, 2],
+      [2, 1, 4, 5],
+      [0.5, 3, 1, 10],
+    ];
+    expect(boxIntersect(boxes)).toEqual(
+      [
+        [0, 1],
+        [0, 2],
+        [1, 2],
+      ].sort(),
+    );
+    const red = [
+      [0, 0, 0, 8, 1, 1],
+      [0, 0, 0, 1, 8, 1],
+      [0, 0, 0, 1, 1, 8],
+    ];
+    const blue = [
+      [5, 0, 0, 6, 10, 10],
+      [0, 5, 0, 10, 6, 10],
+      [0, 0, 5, 10, 10, 10],
+    ];
     expect(ordered(boxIntersect(red, blue))).toEqual(['0,0', '1,1', '2,2']);
     expect(named).toBe(boxIntersect);
   });
 
   test('empty input, zero dimensions and all-empty boxes give no pairs, as box-intersect', () => {
-    for (const args of [[[]], [[[]]], [[[NaN, 0, 1, 1]]], [[[0, 0, 1, 1]], []], [[], [[0, 0, 1, 1]]], [[[2, 0, 1, 1]], [[0, 0, 1, 1]]]] as ArrayLike<Box>[][]) {
+    for (const args of [
+      [[]],
+      [[[]]],
+      [[[NaN, 0, 1, 1]]],
+      [[[0, 0, 1, 1]], []],
+      [[], [[0, 0, 1, 1]]],
+      [[[2, 0, 1, 1]], [[0, 0, 1, 1]]],
+    ] as ArrayLike<Box>[][]) {
       expect(boxIntersect(...(args as [ArrayLike<Box>]))).toEqual(reference(...(args as [ArrayLike<Box>])));
       const visit = () => 1;
-      expect((boxIntersect as (...a: unknown[]) => unknown)(...args, ...(args.length === 1 ? [visit] : [visit]))).toBeUndefined();
+      expect(
+        (boxIntersect as (...a: unknown[]) => unknown)(...args, ...(args.length === 1 ? [visit] : [visit])),
+      ).toBeUndefined();
     }
   });
 });
@@ -159,7 +220,9 @@ describe('visit: a value other than undefined stops the search and is returned',
       }
       const cross = new Set(ordered(reference(red, blue)));
       const seen: Pairs = [];
-      expect(boxIntersect(red, blue, (i, j) => (seen.push([i, j]), seen.length === 3 ? 'stop' : undefined))).toBe(cross.size >= 3 ? 'stop' : undefined);
+      expect(boxIntersect(red, blue, (i, j) => (seen.push([i, j]), seen.length === 3 ? 'stop' : undefined))).toBe(
+        cross.size >= 3 ? 'stop' : undefined,
+      );
       for (const p of ordered(seen)) expect(cross.has(p)).toBe(true);
     });
   }

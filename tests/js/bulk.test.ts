@@ -31,7 +31,10 @@ function randomBounds(rnd: () => number, d: number, count: number, size = 8): nu
 
 function boxAt(flat: ArrayLike<number>, i: number, d: number): Box {
   const o = i * 2 * d;
-  return { min: Array.from({ length: d }, (_, a) => f32(flat[o + a]!)), max: Array.from({ length: d }, (_, a) => f32(flat[o + d + a]!)) };
+  return {
+    min: Array.from({ length: d }, (_, a) => f32(flat[o + a]!)),
+    max: Array.from({ length: d }, (_, a) => f32(flat[o + d + a]!)),
+  };
 }
 
 describe('addBoxes and setBoxes match brute force', () => {
@@ -45,7 +48,11 @@ describe('addBoxes and setBoxes match brute force', () => {
         const n = step === 2 ? 0 : 1 + Math.floor(rnd() * 250);
         const flat = randomBounds(rnd, d, n + 3);
         const ids =
-          step % 3 === 0 ? w.addBoxes(new Float32Array(flat), n) : step % 3 === 1 ? w.addBoxes(flat.slice(0, n * 2 * d)) : w.addBoxes(flat, n);
+          step % 3 === 0
+            ? w.addBoxes(new Float32Array(flat), n)
+            : step % 3 === 1
+              ? w.addBoxes(flat.slice(0, n * 2 * d))
+              : w.addBoxes(flat, n);
         expect(ids).toBeInstanceOf(Uint32Array);
         expect(ids.length).toBe(n);
         for (let i = 0; i < n; i++) {
@@ -122,7 +129,12 @@ describe('bad input is rejected, names the box, and changes nothing', () => {
           caught(() => w.addBoxes(bad), code, /^addBoxes: /, where, /Nothing was changed/);
           if (typeof v === 'number') caught(() => w.addBoxes(new Float32Array(bad)), code, where);
           if (box < 3) caught(() => w.setBoxes(ids.slice(0, 3), bad.slice(0, 3 * s)), code, /^setBoxes: /, where);
-          if (box < 3 && typeof v === 'number') caught(() => w.setBoxes(new Uint32Array(ids.slice(0, 3)), new Float32Array(bad.slice(0, 3 * s))), code, where);
+          if (box < 3 && typeof v === 'number')
+            caught(
+              () => w.setBoxes(new Uint32Array(ids.slice(0, 3)), new Float32Array(bad.slice(0, 3 * s))),
+              code,
+              where,
+            );
         }
       }
       // an inversion float32 cannot see is refused as addBox refuses it
@@ -139,7 +151,7 @@ describe('bad input is rejected, names the box, and changes nothing', () => {
       const stale = [ids[0]!, ids[3]!];
       caught(() => w.setBoxes(stale, good.slice(0, 2 * s)), 'StaleBox', /ids\[1\]/);
       caught(() => w.setBoxes(new Uint32Array(stale), new Float32Array(good.slice(0, 2 * s))), 'StaleBox', /ids\[1\]/);
-      caught(() => w.setBoxes([ids[0]!, 12345 << 10 | 1], good.slice(0, 2 * s)), 'InvalidBox', /ids\[1\]/);
+      caught(() => w.setBoxes([ids[0]!, (12345 << 10) | 1], good.slice(0, 2 * s)), 'InvalidBox', /ids\[1\]/);
       caught(() => w.setBoxes([ids[0]!, 1.5], good.slice(0, 2 * s)), 'InvalidBox', /ids\[1\]/);
       caught(() => w.setBoxes([ids[0]!], good.slice(0, 2 * s)), 'InvalidDimensions', /2 boxes .* for 1 ids/);
       caught(() => w.setBoxes(null as unknown as number[], good), 'InvalidArgument', /ids must be/);

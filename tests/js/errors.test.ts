@@ -78,7 +78,11 @@ describe('InvalidBounds: NaN and +-Infinity are rejected (the documented policy)
         }
       }
       // the whole line, -Infinity to +Infinity, is not a box either: use a large finite bound
-      expectError(() => w.addBox(Array(d).fill(-Infinity), Array(d).fill(Infinity)), 'InvalidBounds', /for an unbounded box use ±3.4028234663852886e38/);
+      expectError(
+        () => w.addBox(Array(d).fill(-Infinity), Array(d).fill(Infinity)),
+        'InvalidBounds',
+        /for an unbounded box use ±3.4028234663852886e38/,
+      );
       expect(snapshot(w, ids)).toEqual(before);
     });
   }
@@ -87,8 +91,16 @@ describe('InvalidBounds: NaN and +-Infinity are rejected (the documented policy)
     const { w, ids } = scene(2);
     const before = snapshot(w, ids);
     expectError(() => w.addBox([0, 0], [1, 3.5e38]), 'InvalidBounds');
-    expectError(() => w.addBox([-1e39, 0], [1, 1]), 'InvalidBounds', /min\[0\] \(-1e\+39\) is beyond the float32 range/);
-    expectError(() => w.castRay([0, 1e39], [1, 0]), 'InvalidBounds', /origin\[1\] \(1e\+39\) is beyond the float32 range/);
+    expectError(
+      () => w.addBox([-1e39, 0], [1, 1]),
+      'InvalidBounds',
+      /min\[0\] \(-1e\+39\) is beyond the float32 range/,
+    );
+    expectError(
+      () => w.castRay([0, 1e39], [1, 0]),
+      'InvalidBounds',
+      /origin\[1\] \(1e\+39\) is beyond the float32 range/,
+    );
     expect(snapshot(w, ids)).toEqual(before);
     // the largest float32 is fine
     const big = w.addBox([-3.4028234663852886e38, 0], [3.4028234663852886e38, 0]);
@@ -128,7 +140,11 @@ describe('InvalidDimensions', () => {
   test('coordinate arrays of the wrong length, world dimensions and endpoint axes', () => {
     const { w, ids } = scene(3);
     const before = snapshot(w, ids);
-    expectError(() => w.addBox([0, 0], [1, 1]), 'InvalidDimensions', /min has 2 coordinates; this world has 3 dimensions/);
+    expectError(
+      () => w.addBox([0, 0], [1, 1]),
+      'InvalidDimensions',
+      /min has 2 coordinates; this world has 3 dimensions/,
+    );
     expectError(() => w.addBox([0, 0, 0], [1, 1, 1, 1]), 'InvalidDimensions', /max has 4 coordinates/);
     expectError(() => w.setBox(ids[1]!, [0], [1]), 'InvalidDimensions');
     expectError(() => w.queryBox([0, 0], [1, 1]), 'InvalidDimensions');
@@ -158,7 +174,7 @@ describe('InvalidBox and StaleBox', () => {
   test('ids that were never handed out are InvalidBox, for every call that takes an id', () => {
     const { w, ids } = scene(2);
     const before = snapshot(w, ids);
-    const never = [0, -1, 1.5, NaN, 2 ** 32, 12345 << 10 | 1, ids[1]! + 1, ids[1]! & ~1023];
+    const never = [0, -1, 1.5, NaN, 2 ** 32, (12345 << 10) | 1, ids[1]! + 1, ids[1]! & ~1023];
     for (const id of never) {
       for (const call of [
         () => w.removeBox(id),
@@ -212,7 +228,11 @@ describe('CapacityExceeded, and no fixed limit on worlds', () => {
     const { w, ids } = scene(2);
     const before = snapshot(w, ids);
     for (const capacity of [-1, 2 ** 22 + 1, 1.5, NaN, Infinity]) {
-      expectError(() => w.reserve(capacity), 'CapacityExceeded', /reserve: capacity must be an integer from 0 to 4194304/);
+      expectError(
+        () => w.reserve(capacity),
+        'CapacityExceeded',
+        /reserve: capacity must be an integer from 0 to 4194304/,
+      );
       expectError(() => new World({ capacity }), 'CapacityExceeded', /options\.capacity/);
     }
     expect(snapshot(w, ids)).toEqual(before);
@@ -306,11 +326,26 @@ describe('bounds written through the view: update() rejects the whole frame', ()
             const m = w.offsetOf(mover);
             view[m] = view[m]! + 50;
             view[m + d] = view[m + d]! + 50;
-            const before = { pairs: Array.from(w.pairs), began: Array.from(w.began), ended: Array.from(w.ended), counters: w.counters };
+            const before = {
+              pairs: Array.from(w.pairs),
+              began: Array.from(w.began),
+              ended: Array.from(w.ended),
+              counters: w.counters,
+            };
             const code = kind === 'inverted' ? 'InvertedBounds' : 'InvalidBounds';
-            const error = expectError(() => w.update(), code, new RegExp(`^update: box ${victim} has min \\[`), /fix them through bounds or setBox/);
+            const error = expectError(
+              () => w.update(),
+              code,
+              new RegExp(`^update: box ${victim} has min \\[`),
+              /fix them through bounds or setBox/,
+            );
             expect(error.boxId).toBe(victim);
-            expect({ pairs: Array.from(w.pairs), began: Array.from(w.began), ended: Array.from(w.ended), counters: w.counters }).toEqual(before);
+            expect({
+              pairs: Array.from(w.pairs),
+              began: Array.from(w.began),
+              ended: Array.from(w.ended),
+              counters: w.counters,
+            }).toEqual(before);
             // endpoints() validates the same way
             expect(expectError(() => w.endpoints(0), code, /^endpoints: box/).boxId).toBe(victim);
             view[at] = saved;

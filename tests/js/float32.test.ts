@@ -1,7 +1,13 @@
 // Outward rounding of float64 bounds to float32 (web/src/float32.ts), against the definition: the nearest
 // float32 values on each side of x.
 import { describe, expect, test } from 'vitest';
-import { FLOAT32_MAX, roundDown as float32Down, roundUp as float32Up, storeDown, storeUp } from '../../web/src/float32.js';
+import {
+  FLOAT32_MAX,
+  roundDown as float32Down,
+  roundUp as float32Up,
+  storeDown,
+  storeUp,
+} from '../../web/src/float32.js';
 import { mulberry32 } from './oracle.js';
 
 const isFloat32 = (x: number) => Math.fround(x) === x;
@@ -23,7 +29,12 @@ describe('float32Down / float32Up', () => {
       const x = (rng() - 0.5) * 10 ** Math.floor(rng() * 78 - 40); // within the float32 range
       const lo = float32Down(x);
       const hi = float32Up(x);
-      const ok = isFloat32(lo) && isFloat32(hi) && lo <= x && x <= hi && (isFloat32(x) ? lo === x && hi === x : nextUp(lo) === hi);
+      const ok =
+        isFloat32(lo) &&
+        isFloat32(hi) &&
+        lo <= x &&
+        x <= hi &&
+        (isFloat32(x) ? lo === x && hi === x : nextUp(lo) === hi);
       if (!ok) wrong.push(x);
     }
     expect(wrong).toEqual([]);
@@ -47,7 +58,20 @@ describe('float32Down / float32Up', () => {
   test('storeDown / storeUp write what roundDown / roundUp return, at the edges too', () => {
     const f = new Float32Array(1);
     const i = new Int32Array(f.buffer);
-    for (const x of [0, -0, 1e-50, -1e-50, 0.1, -0.1, 3.4028235e38, -3.4028235e38, Number.MAX_VALUE, -Infinity, Infinity, 1e39]) {
+    for (const x of [
+      0,
+      -0,
+      1e-50,
+      -1e-50,
+      0.1,
+      -0.1,
+      3.4028235e38,
+      -3.4028235e38,
+      Number.MAX_VALUE,
+      -Infinity,
+      Infinity,
+      1e39,
+    ]) {
       storeDown(f, i, 0, x);
       expect(f[0]).toBe(float32Down(x));
       storeUp(f, i, 0, x);

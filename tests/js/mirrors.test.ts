@@ -5,7 +5,14 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { init, World } from '../../web/src/index.js';
 import { RESULT_CODES } from '../../web/src/errors.js';
 import { getEngine } from '../../web/src/loader.js';
-import { COUNTER_OFFSETS, COUNTERS_BYTES, GENERATION_BITS, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from '../../web/src/raw.js';
+import {
+  COUNTER_OFFSETS,
+  COUNTERS_BYTES,
+  GENERATION_BITS,
+  SCRATCH_MAX,
+  SCRATCH_MIN,
+  SCRATCH_OUT,
+} from '../../web/src/raw.js';
 import { bruteForce, type Box } from './oracle.js';
 
 beforeAll(() => init());
@@ -112,13 +119,34 @@ describe('mirrors of the C layout', () => {
     // values that differ from field to field, so a counter read at another's offset is caught: boxes along y,
     // narrow in x (the sweep axis is y), two of them static, a few overlapping
     const boxes: Box[] = [
-      [[0, 0], [1, 10]],
-      [[0, 5], [1, 15]],
-      [[0.5, 12], [1.5, 30]],
-      [[0, 40], [1, 41]],
-      [[0, 60], [1, 70]],
-      [[0.2, 65], [0.8, 66]],
-      [[0, 90], [1, 95]],
+      [
+        [0, 0],
+        [1, 10],
+      ],
+      [
+        [0, 5],
+        [1, 15],
+      ],
+      [
+        [0.5, 12],
+        [1.5, 30],
+      ],
+      [
+        [0, 40],
+        [1, 41],
+      ],
+      [
+        [0, 60],
+        [1, 70],
+      ],
+      [
+        [0.2, 65],
+        [0.8, 66],
+      ],
+      [
+        [0, 90],
+        [1, 95],
+      ],
     ].map(([min, max]) => ({ min: min!, max: max! }));
     const world = new World({ dimensions: 2 });
     try {

@@ -72,8 +72,18 @@ describe('a view kept past its lifetime can never write into the world', () => {
     w.castRay([0, 50], [1, 0]);
     w.endpoints(0);
     other.addBox([0, 0, 0], [1, 1, 1]);
-    for (const view of [kept.bounds, kept.pairs, kept.began, kept.ended, kept.query, kept.ray.ids, kept.ray.distances,
-      kept.endpoints.values, kept.endpoints.refs, kept.otherBounds]) {
+    for (const view of [
+      kept.bounds,
+      kept.pairs,
+      kept.began,
+      kept.ended,
+      kept.query,
+      kept.ray.ids,
+      kept.ray.distances,
+      kept.endpoints.values,
+      kept.endpoints.refs,
+      kept.otherBounds,
+    ]) {
       fill(view, 0xffffffff);
     }
     expectIntact(w, boxes);
@@ -280,9 +290,14 @@ test('property: slot reuse, callbacks with data and stale views written to', () 
   type Op = { t: 'add' | 'remove' | 'update' | 'scribble' | 'callbacks'; k: number; box: Box };
   const coord = fc.integer({ min: -8, max: 8 }).map((v) => v / 2);
   const box = fc.tuple(coord, coord, coord, coord).map(([a, b, c, d]) => ({
-    min: [Math.min(a, b), Math.min(c, d)], max: [Math.max(a, b), Math.max(c, d)],
+    min: [Math.min(a, b), Math.min(c, d)],
+    max: [Math.max(a, b), Math.max(c, d)],
   }));
-  const op = fc.record({ t: fc.constantFrom<Op['t']>('add', 'add', 'remove', 'update', 'scribble', 'callbacks'), k: fc.nat({ max: 1000 }), box });
+  const op = fc.record({
+    t: fc.constantFrom<Op['t']>('add', 'add', 'remove', 'update', 'scribble', 'callbacks'),
+    k: fc.nat({ max: 1000 }),
+    box,
+  });
   fc.assert(
     fc.property(fc.array(op, { maxLength: 80 }), (ops) => {
       const w = new World<string>({ dimensions: 2 });

@@ -33,7 +33,14 @@ function opArb(d: number): fc.Arbitrary<Op> {
     {
       weight: 3,
       arbitrary: fc
-        .record({ k, dx: fc.array(fc.integer({ min: -4, max: 4 }).map((v) => v / 2), { minLength: d, maxLength: d }), viaView: fc.boolean() })
+        .record({
+          k,
+          dx: fc.array(
+            fc.integer({ min: -4, max: 4 }).map((v) => v / 2),
+            { minLength: d, maxLength: d },
+          ),
+          viaView: fc.boolean(),
+        })
         .map((r): Op => ({ t: 'move', ...r })),
     },
     { weight: 3, arbitrary: fc.constant<Op>({ t: 'update' }) },
@@ -115,7 +122,10 @@ function run(d: number, ops: Op[]): void {
         case 'query': {
           const hits = Array.from(w.queryBox(op.box.min, op.box.max));
           if (atUpdate === undefined) break; // queries see the last update; only checked while nothing moved since
-          const want = [...atUpdate].filter(([, b]) => overlaps(b, op.box)).map(([id]) => id).sort((x, y) => x - y);
+          const want = [...atUpdate]
+            .filter(([, b]) => overlaps(b, op.box))
+            .map(([id]) => id)
+            .sort((x, y) => x - y);
           expect(hits).toEqual(want);
           break;
         }
@@ -141,7 +151,9 @@ describe('random operation sequences match brute force', () => {
   test('any dimension, long sequences', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 4 }).chain((d) => fc.tuple(fc.constant(d), fc.array(opArb(d), { minLength: 100, maxLength: 400 }))),
+        fc
+          .integer({ min: 1, max: 4 })
+          .chain((d) => fc.tuple(fc.constant(d), fc.array(opArb(d), { minLength: 100, maxLength: 400 }))),
         ([d, ops]) => run(d, ops),
       ),
       { numRuns: 40, seed: 42 },

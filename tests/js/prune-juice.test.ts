@@ -69,7 +69,8 @@ function compare(things: Thing[], rank: Map<Thing, number>, ours: Thing[][], the
   let nearMisses = 0; // apart in float64, overlapping once rounded to float32
   for (let i = 0; i < things.length; i++) {
     for (let j = i + 1; j < things.length; j++) {
-      const [a, b] = rank.get(things[i]!)! < rank.get(things[j]!)! ? [things[i]!, things[j]!] : [things[j]!, things[i]!];
+      const [a, b] =
+        rank.get(things[i]!)! < rank.get(things[j]!)! ? [things[i]!, things[j]!] : [things[j]!, things[i]!];
       const o = overlap(a, b);
       if (o === 'no') {
         if (overlap(rounded(a), rounded(b)) !== 'no') nearMisses++;
@@ -223,7 +224,10 @@ describe('PruneJuice gives the answers of the real prune-juice', () => {
   test('touching boxes are a pair whatever the registration order (prune-juice reports one order only)', () => {
     const left: Thing = { name: 0, lo: [0, 0], hi: [1, 1] };
     const right: Thing = { name: 1, lo: [1, 0], hi: [2, 1] };
-    for (const order of [[left, right], [right, left]]) {
+    for (const order of [
+      [left, right],
+      [right, left],
+    ]) {
       const pj = new PruneJuice<Thing>(extractorsFor(2));
       order.forEach((t) => pj.register(t));
       expect(pj.getCollisionCandidates().map(key)).toEqual([key(order)]);
@@ -283,7 +287,9 @@ describe('PruneJuice reads lazily and fails clearly', () => {
     })();
     expect(error).toBeInstanceOf(SweepPruneError);
     expect(error!.code).toBe('InvalidBounds');
-    expect(error!.message).toMatch(/^getCollisionCandidates: extractors\[0\] gave start NaN and end NaN for Ball \{ id: 3, x: NaN \}/);
+    expect(error!.message).toMatch(
+      /^getCollisionCandidates: extractors\[0\] gave start NaN and end NaN for Ball \{ id: 3, x: NaN \}/,
+    );
     expect(error!.message).not.toMatch(/World|#\d/);
     c.x = 10;
     expect(pj.getCollisionCandidates()).toEqual([[a, b]]);
@@ -312,7 +318,12 @@ describe('PruneJuice reads lazily and fails clearly', () => {
     const pj = new PruneJuice<Ball>(ballAxis);
     const a = new Ball(7, 0);
     pj.register(a);
-    expect(() => pj.register(a)).toThrow(expect.objectContaining({ code: 'AlreadyRegistered', message: expect.stringMatching(/^register: Ball \{ id: 7, x: 0 \} is already registered/) }));
+    expect(() => pj.register(a)).toThrow(
+      expect.objectContaining({
+        code: 'AlreadyRegistered',
+        message: expect.stringMatching(/^register: Ball \{ id: 7, x: 0 \} is already registered/),
+      }),
+    );
     pj.unregister(new Ball(7, 0));
     expect(pj.size).toBe(1);
     pj.unregister(a);
@@ -326,7 +337,12 @@ describe('PruneJuice reads lazily and fails clearly', () => {
     const meddling = [{ getStart: (b: Ball) => (pj.register(other), b.x), getEnd: (b: Ball) => b.x }];
     pj = new PruneJuice<Ball>(meddling);
     pj.register(new Ball(1, 0));
-    expect(() => pj.getCollisionCandidates()).toThrow(expect.objectContaining({ code: 'InvalidArgument', message: expect.stringMatching(/^register: called from an extractor/) }));
+    expect(() => pj.getCollisionCandidates()).toThrow(
+      expect.objectContaining({
+        code: 'InvalidArgument',
+        message: expect.stringMatching(/^register: called from an extractor/),
+      }),
+    );
     expect(pj.size).toBe(1);
     pj.dispose();
   });
@@ -342,13 +358,25 @@ describe('PruneJuice reads lazily and fails clearly', () => {
       ['unregister', () => pj.unregister(new Ball(2, 0))],
       ['getCollisionCandidates', () => pj.getCollisionCandidates()],
     ] as const) {
-      expect(call).toThrow(expect.objectContaining({ code: 'Disposed', message: `${what}: this PruneJuice was disposed; create a new PruneJuice` }));
+      expect(call).toThrow(
+        expect.objectContaining({
+          code: 'Disposed',
+          message: `${what}: this PruneJuice was disposed; create a new PruneJuice`,
+        }),
+      );
     }
   });
 
   test('constructor arguments are checked; any number of extractors; sortFn is accepted and not called', () => {
-    expect(() => new PruneJuice<Thing>([])).toThrow(expect.objectContaining({ code: 'InvalidDimensions', message: expect.stringMatching(/^new PruneJuice: .*at least one/) }));
-    expect(() => new PruneJuice<Thing>([{ getStart: 1 } as never])).toThrow(/^new PruneJuice: extractors\[0\] must have getStart\(t\) and getEnd\(t\) functions, got \{ getStart: 1 \}/);
+    expect(() => new PruneJuice<Thing>([])).toThrow(
+      expect.objectContaining({
+        code: 'InvalidDimensions',
+        message: expect.stringMatching(/^new PruneJuice: .*at least one/),
+      }),
+    );
+    expect(() => new PruneJuice<Thing>([{ getStart: 1 } as never])).toThrow(
+      /^new PruneJuice: extractors\[0\] must have getStart\(t\) and getEnd\(t\) functions, got \{ getStart: 1 \}/,
+    );
     let called = 0;
     const pj = new PruneJuice<Thing>(extractorsFor(5), (arr, cmp) => {
       called++;

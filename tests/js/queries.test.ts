@@ -59,10 +59,18 @@ function nearestOracle(boxes: Map<number, Entry>, p: number[], k: number, maxDis
   for (const [id, e] of boxes) {
     if ((e.category & mask) !== 0) all.push([id, boxDistance(e, p), e.category]);
   }
-  return all.sort(byDistance).filter((h) => h[1] <= f32(maxDistance)).slice(0, k);
+  return all
+    .sort(byDistance)
+    .filter((h) => h[1] <= f32(maxDistance))
+    .slice(0, k);
 }
 
-function rayOracle(boxes: Map<number, Entry>, o: number[], dir: number[], options: RayOptions): { hits: Hit[]; blocker?: Hit } {
+function rayOracle(
+  boxes: Map<number, Entry>,
+  o: number[],
+  dir: number[],
+  options: RayOptions,
+): { hits: Hit[]; blocker?: Hit } {
   const len = Math.sqrt(dir.reduce((s, v) => s + f32(v) * f32(v), 0));
   const u = dir.map((v) => f32(v) / len);
   const origin = o.map(f32);
@@ -86,12 +94,17 @@ function rayOracle(boxes: Map<number, Entry>, o: number[], dir: number[], option
   return { hits };
 }
 
-const pairsOf = (ids: Uint32Array, distances: Float32Array): [number, number][] => Array.from(ids, (id, i) => [id, distances[i]!]);
+const pairsOf = (ids: Uint32Array, distances: Float32Array): [number, number][] =>
+  Array.from(ids, (id, i) => [id, distances[i]!]);
 const plain = (hits: Hit[]): [number, number][] => hits.map(([id, t]) => [id, t]);
 
 // scene: 'random' boxes of mixed sizes (zero extents among them); 'lattice': boxes with corners in {-1, 0, 1}
 // (touching, nested, repeated, zero-extent: many equal distances) and a grid of touching unit boxes
-function buildScene(d: number, scene: 'random' | 'lattice', seed: number): { w: World<string>; boxes: Map<number, Entry>; rand: () => number } {
+function buildScene(
+  d: number,
+  scene: 'random' | 'lattice',
+  seed: number,
+): { w: World<string>; boxes: Map<number, Entry>; rand: () => number } {
   const rand = mulberry32(seed);
   const w = make<string>(d);
   const boxes = new Map<number, Entry>();
@@ -136,7 +149,9 @@ function buildScene(d: number, scene: 'random' | 'lattice', seed: number): { w: 
 
 function randomPoint(rand: () => number, d: number, scene: 'random' | 'lattice'): number[] {
   // lattice: integer and half-integer points (corners, edges, faces of the boxes)
-  return Array.from({ length: d }, () => (scene === 'lattice' ? Math.floor(rand() * 13) / 2 - 1.5 : f32(rand() * 110 - 5)));
+  return Array.from({ length: d }, () =>
+    scene === 'lattice' ? Math.floor(rand() * 13) / 2 - 1.5 : f32(rand() * 110 - 5),
+  );
 }
 
 describe('nearest, queryRadius and rays equal brute force', () => {
@@ -225,7 +240,7 @@ describe('query callbacks', () => {
       expectSame(inBox, new Float32Array(inBox.length));
       // stop early
       let visits = 0;
-      w.forEachInRadius(p, 50, () => ++visits < 3 ? undefined : false);
+      w.forEachInRadius(p, 50, () => (++visits < 3 ? undefined : false));
       expect(visits).toBe(Math.min(3, w.queryRadius(p, 50).ids.length));
     }
   });
@@ -282,7 +297,9 @@ describe('query arguments', () => {
     w.update();
     const before = w.nearest([3, 0], 2);
     const expectError = (f: () => unknown, code: string, message: RegExp): void =>
-      expect(f).toThrow(expect.objectContaining({ name: 'SweepPruneError', code, message: expect.stringMatching(message) }));
+      expect(f).toThrow(
+        expect.objectContaining({ name: 'SweepPruneError', code, message: expect.stringMatching(message) }),
+      );
     expectError(() => w.nearest([0, NaN], 1), 'InvalidBounds', /nearest: point\[1\] is NaN/);
     expectError(() => w.nearest([0], 1), 'InvalidDimensions', /nearest: point has 1 coordinate/);
     expectError(() => w.nearest([0, 0], -1), 'InvalidArgument', /nearest: k must be an integer >= 0/);
@@ -292,13 +309,33 @@ describe('query arguments', () => {
     expectError(() => w.nearest([0, 0], 1, Infinity, 1.5), 'InvalidArgument', /nearest: mask must be a 32-bit integer/);
     expectError(() => w.queryRadius([0, 0], -2), 'InvalidBounds', /queryRadius: radius must be a number >= 0/);
     expectError(() => w.queryRadius([0, 1e39], 2), 'InvalidBounds', /beyond the float32 range/);
-    expectError(() => w.castRay([0, 0], [1, 0], { maxHits: -1 }), 'InvalidArgument', /castRay: maxHits must be an integer >= 0/);
+    expectError(
+      () => w.castRay([0, 0], [1, 0], { maxHits: -1 }),
+      'InvalidArgument',
+      /castRay: maxHits must be an integer >= 0/,
+    );
     expectError(() => w.castRay([0, 0], [1, 0], { ignore: -3 }), 'InvalidArgument', /castRay: ignore must be a box id/);
-    expectError(() => w.castRay([0, 0], [1, 0], { blockMask: 2 ** 33 }), 'InvalidArgument', /blockMask must be a 32-bit/);
-    expectError(() => w.castRay([0, 0], [1, 0], { maxDistance: -1 }), 'InvalidBounds', /maxDistance must be a number >= 0/);
+    expectError(
+      () => w.castRay([0, 0], [1, 0], { blockMask: 2 ** 33 }),
+      'InvalidArgument',
+      /blockMask must be a 32-bit/,
+    );
+    expectError(
+      () => w.castRay([0, 0], [1, 0], { maxDistance: -1 }),
+      'InvalidBounds',
+      /maxDistance must be a number >= 0/,
+    );
     expectError(() => w.firstHit([0, 0], [0, 0]), 'InvalidBounds', /firstHit: direction must not be the zero vector/);
-    expectError(() => w.firstHit([0, 0], [1, 0], null as unknown as RayOptions), 'InvalidArgument', /firstHit: options must be an object/);
-    expectError(() => w.forEachNearest([0, 0], 1, 'f' as never), 'InvalidArgument', /forEachNearest: fn must be a function/);
+    expectError(
+      () => w.firstHit([0, 0], [1, 0], null as unknown as RayOptions),
+      'InvalidArgument',
+      /firstHit: options must be an object/,
+    );
+    expectError(
+      () => w.forEachNearest([0, 0], 1, 'f' as never),
+      'InvalidArgument',
+      /forEachNearest: fn must be a function/,
+    );
     expectError(() => w.forEachOnRay([0, 0], [1, 0], undefined as never), 'InvalidArgument', /forEachOnRay: fn/);
     expectError(() => w.forEachInBox([1, 0], [0, 0], () => {}), 'InvertedBounds', /forEachInBox: min\[0\]/);
     expectError(() => w.forEachInRadius([0, 0], NaN, () => {}), 'InvalidBounds', /forEachInRadius: radius/);

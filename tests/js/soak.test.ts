@@ -82,7 +82,9 @@ test('1M operations of churn: memory stays bounded and stale ids are never accep
     expect(pairSet(w.pairs)).toEqual(bruteForce(boxes));
     expect(staleChecks).toBeGreaterThan(OPS * 0.9);
     expect(maxMemory).toBeLessThanOrEqual(MEMORY_BOUND);
-    console.log(`soak: ${OPS} ops, wasm memory peak ${(maxMemory / 2 ** 20).toFixed(1)} MB, world ${w.byteCount} bytes`);
+    console.log(
+      `soak: ${OPS} ops, wasm memory peak ${(maxMemory / 2 ** 20).toFixed(1)} MB, world ${w.byteCount} bytes`,
+    );
   } finally {
     w.dispose();
   }

@@ -31,7 +31,15 @@ describe('pairs equal brute force', () => {
   for (const d of [1, 2, 3, 4]) {
     test(`random and degenerate scenes, ${d}D`, () => {
       const rand = mulberry32(d * 1000);
-      for (const [n, size, lattice] of [[0, 0.1, false], [1, 0.1, false], [50, 0.3, false], [400, 0.05, false], [2000, 0.02, false], [300, 0, true], [64, 0, true]] as const) {
+      for (const [n, size, lattice] of [
+        [0, 0.1, false],
+        [1, 0.1, false],
+        [50, 0.3, false],
+        [400, 0.05, false],
+        [2000, 0.02, false],
+        [300, 0, true],
+        [64, 0, true],
+      ] as const) {
         const w = make(d);
         const boxes = new Map<number, Box>();
         for (let i = 0; i < n; i++) {
@@ -191,7 +199,7 @@ describe('errors: each bad call throws a SweepPruneError and changes nothing', (
     expectThrows(() => w.setBox(a, [0, 0], [1, 1]), 'StaleBox');
     expectThrows(() => w.getBox(a), 'StaleBox');
     expectThrows(() => w.removeBox(b + 1), 'InvalidBox');
-    expectThrows(() => w.removeBox(12345 << 10 | 1), 'InvalidBox');
+    expectThrows(() => w.removeBox((12345 << 10) | 1), 'InvalidBox');
     expectThrows(() => w.removeBox(0), 'InvalidBox');
     expectThrows(() => w.removeBox(-1), 'InvalidBox');
     expectThrows(() => w.removeBox(1.5), 'InvalidBox');

@@ -16,16 +16,27 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
 const viteJs = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 // the engine with its queries, bulk calls and index view; a budget, raised only with a reason in the commit
 const WASM_LIMIT = 72 * 1024;
 
 // what scene.mjs returns when every check passes (pairs is checked separately)
 const PASSED = {
-  world: true, moved: true, events: true, pruneJuice: true,
-  errorCode: 'InvalidBounds', initialized: true, defaultExport: true,
+  world: true,
+  moved: true,
+  events: true,
+  pruneJuice: true,
+  errorCode: 'InvalidBounds',
+  initialized: true,
+  defaultExport: true,
 };
 
 let tmp: string;
@@ -52,16 +63,26 @@ beforeAll(() => {
   cpSync(join(root, 'tests', 'package', 'app'), app, { recursive: true });
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const scene = readFileSync(join(app, 'scene.mjs'), 'utf8');
-  writeFileSync(join(app, 'scene.cjs'), scene.replace('export function runScene', 'function runScene') + 'module.exports = { runScene };\n');
+  writeFileSync(
+    join(app, 'scene.cjs'),
+    scene.replace('export function runScene', 'function runScene') + 'module.exports = { runScene };\n',
+  );
   // plain.html: index.html plus an import map, for browsers with no bundler
-  const importMap = { imports: { 'sweep-prune': './node_modules/sweep-prune/dist/index.js',
-    'sweep-prune/wasm': './node_modules/sweep-prune/dist/wasm-entry.js' } };
+  const importMap = {
+    imports: {
+      'sweep-prune': './node_modules/sweep-prune/dist/index.js',
+      'sweep-prune/wasm': './node_modules/sweep-prune/dist/wasm-entry.js',
+    },
+  };
   const index = readFileSync(join(app, 'index.html'), 'utf8');
-  writeFileSync(join(app, 'plain.html'),
-    index.replace('</head>', `<script type="importmap">${JSON.stringify(importMap)}</script>\n</head>`));
+  writeFileSync(
+    join(app, 'plain.html'),
+    index.replace('</head>', `<script type="importmap">${JSON.stringify(importMap)}</script>\n</head>`),
+  );
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', join(tmp, packed.filename)], app);
   // the physics engines, the optional peers of sweep-prune/p2 and sweep-prune/cannon, as the repo has them
-  for (const engine of ['p2-es', 'cannon-es']) cpSync(join(root, 'node_modules', engine), join(app, 'node_modules', engine), { recursive: true });
+  for (const engine of ['p2-es', 'cannon-es'])
+    cpSync(join(root, 'node_modules', engine), join(app, 'node_modules', engine), { recursive: true });
 }, 60_000);
 
 afterAll(() => {
@@ -71,11 +92,27 @@ afterAll(() => {
 describe('the tarball', () => {
   test('holds the ES modules, the CommonJS copy, the .d.ts files and the wasm, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
-    for (const p of ['package.json', 'README.md', 'dist/index.js', 'dist/index.d.ts', 'dist/wasm-entry.js',
-      'dist/wasm-entry.d.ts', 'dist/generated/sweep_prune.wasm', 'dist/cjs/index.js', 'dist/cjs/index.d.ts',
-      'dist/cjs/package.json', 'dist/adapters/p2.js', 'dist/adapters/p2.d.ts', 'dist/adapters/cannon.js',
-      'dist/adapters/cannon.d.ts', 'dist/cjs/adapters/p2.js', 'dist/cjs/adapters/cannon.js', 'dist/adapters/matter.js',
-      'dist/adapters/matter.d.ts', 'dist/cjs/adapters/matter.js']) {
+    for (const p of [
+      'package.json',
+      'README.md',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/wasm-entry.js',
+      'dist/wasm-entry.d.ts',
+      'dist/generated/sweep_prune.wasm',
+      'dist/cjs/index.js',
+      'dist/cjs/index.d.ts',
+      'dist/cjs/package.json',
+      'dist/adapters/p2.js',
+      'dist/adapters/p2.d.ts',
+      'dist/adapters/cannon.js',
+      'dist/adapters/cannon.d.ts',
+      'dist/cjs/adapters/p2.js',
+      'dist/cjs/adapters/cannon.js',
+      'dist/adapters/matter.js',
+      'dist/adapters/matter.d.ts',
+      'dist/cjs/adapters/matter.js',
+    ]) {
       expect(paths).toContain(p);
     }
     expect(paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md')).toEqual([]);
@@ -84,8 +121,10 @@ describe('the tarball', () => {
 
   test(`keeps the wasm under ${WASM_LIMIT / 1024} KB`, () => {
     const wasm = packed.files.find((f) => f.path === 'dist/generated/sweep_prune.wasm')!;
-    console.log(`package: ${packed.filename} packed ${(packed.size / 1024).toFixed(1)} KB, unpacked ` +
-      `${(packed.unpackedSize / 1024).toFixed(1)} KB, ${packed.files.length} files; wasm ${(wasm.size / 1024).toFixed(1)} KB`);
+    console.log(
+      `package: ${packed.filename} packed ${(packed.size / 1024).toFixed(1)} KB, unpacked ` +
+        `${(packed.unpackedSize / 1024).toFixed(1)} KB, ${packed.files.length} files; wasm ${(wasm.size / 1024).toFixed(1)} KB`,
+    );
     expect(wasm.size).toBeLessThan(WASM_LIMIT);
   });
 
@@ -122,7 +161,7 @@ describe('Node', () => {
   });
 });
 
-describe('Node: the physics engines\' broadphases', () => {
+describe("Node: the physics engines' broadphases", () => {
   const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
   const stepped = { before: 'NotInitialized' };
 
@@ -134,7 +173,7 @@ describe('Node: the physics engines\' broadphases', () => {
     expect(result.cannonContacts).toBeGreaterThan(0);
   });
 
-  test('require() gets their CommonJS copies, initialised by require(\'sweep-prune\')', () => {
+  test("require() gets their CommonJS copies, initialised by require('sweep-prune')", () => {
     const result = node('node-adapters.cjs');
     expect(result).toMatchObject(stepped);
     expect(result.p2Pairs).toBeGreaterThan(0);
@@ -148,14 +187,14 @@ describe('sweep-prune/matter', () => {
   // matter-js is an optional peer dependency: the consumer does not have it, the scripts are given this repo's copy
   const matter = join(root, 'node_modules', 'matter-js');
 
-  test('import: the same collisions as matter-js\'s own detector at every step', () => {
+  test("import: the same collisions as matter-js's own detector at every step", () => {
     const result = JSON.parse(run(process.execPath, ['node-matter.mjs', matter], app));
     expect(result).toMatchObject({ same: true, region: 51, disposed: true });
     expect(result.collisions).toBeGreaterThan(1000);
     expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/matter\.js$/);
   });
 
-  test('require: the CommonJS copy, sharing the engine loaded by require(\'sweep-prune\')', () => {
+  test("require: the CommonJS copy, sharing the engine loaded by require('sweep-prune')", () => {
     const result = JSON.parse(run(process.execPath, ['node-matter.cjs', matter], app));
     expect(result).toMatchObject({ same: true, region: 51, disposed: true });
     expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/matter\.js$/);
@@ -164,7 +203,11 @@ describe('sweep-prune/matter', () => {
 
 describe('sweep-prune/box-intersect', () => {
   const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
-  const readme = [[0, 1], [0, 2], [1, 2]];
+  const readme = [
+    [0, 1],
+    [0, 2],
+    [1, 2],
+  ];
 
   test('import: the default export, NotInitialized before init(), one engine with the root entry', () => {
     expect(node('node-box-intersect.mjs')).toEqual({ notInitialized: true, shared: true, pairs: readme, early: 2 });
@@ -172,7 +215,14 @@ describe('sweep-prune/box-intersect', () => {
 
   test('require() gives the function itself, as box-intersect does', () => {
     const result = node('node-box-intersect.cjs');
-    expect(result).toMatchObject({ type: 'function', pairs: [[0, 0], [1, 1], [2, 2]] });
+    expect(result).toMatchObject({
+      type: 'function',
+      pairs: [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ],
+    });
     expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/box-intersect-require\.js$/);
   });
 });
@@ -184,8 +234,15 @@ describe('TypeScript', () => {
   });
 
   test('a server project (lib ES2022, no DOM), with @types/node and with no types at all, type-checks', () => {
-    const options = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022'], strict: true,
-      noEmit: true, skipLibCheck: false };
+    const options = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      lib: ['ES2022'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    };
     const configs = {
       'tsconfig.node.json': { ...options, types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] },
       'tsconfig.bare.json': { ...options, types: [] },
@@ -196,12 +253,22 @@ describe('TypeScript', () => {
     }
   });
 
-  test.each(['p2', 'cannon'])('a consumer of sweep-prune/%s type-checks (its engine in a program of its own)', (engine) => {
-    // skipLibCheck: the engine's own .d.ts is not ours to check; @ts-expect-error lines fail if our types were any
-    const config = join(app, `tsconfig.${engine}.json`);
-    writeFileSync(config, JSON.stringify({ extends: './tsconfig.json', compilerOptions: { skipLibCheck: true }, files: [`consumer-${engine}.ts`] }));
-    expect(() => run(bin('tsc'), ['-p', config], app)).not.toThrow();
-  });
+  test.each(['p2', 'cannon'])(
+    'a consumer of sweep-prune/%s type-checks (its engine in a program of its own)',
+    (engine) => {
+      // skipLibCheck: the engine's own .d.ts is not ours to check; @ts-expect-error lines fail if our types were any
+      const config = join(app, `tsconfig.${engine}.json`);
+      writeFileSync(
+        config,
+        JSON.stringify({
+          extends: './tsconfig.json',
+          compilerOptions: { skipLibCheck: true },
+          files: [`consumer-${engine}.ts`],
+        }),
+      );
+      expect(() => run(bin('tsc'), ['-p', config], app)).not.toThrow();
+    },
+  );
 });
 
 // ---- browsers ----
@@ -234,10 +301,14 @@ async function waitFor(url: string, child: ChildProcess, log: () => string): Pro
 /** Start `vite <args>` in the app (the repo's vite binary, run by node so that kill() stops it). */
 async function startVite(args: string[]): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [viteJs, ...args, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-    cwd: app,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [viteJs, ...args, '--host', '127.0.0.1', '--port', String(port), '--strictPort'],
+    {
+      cwd: app,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
@@ -249,7 +320,10 @@ async function startVite(args: string[]): Promise<{ url: string; stop: () => voi
 /** A static file server: what a page with no bundler gets (import map to node_modules). */
 async function startStatic(): Promise<{ url: string; stop: () => void }> {
   const types: Record<string, string> = {
-    '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm',
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.wasm': 'application/wasm',
   };
   const server: Server = createServer((req, res) => {
     const path = normalize(join(app, decodeURIComponent(new URL(req.url!, 'http://x').pathname)));
@@ -290,7 +364,8 @@ describe('browser (Chromium)', () => {
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('response', (r) => {
-      if (new URL(r.url()).pathname.endsWith('.wasm')) wasmRequests.push(`${r.status()} ${r.headers()['content-type']}`);
+      if (new URL(r.url()).pathname.endsWith('.wasm'))
+        wasmRequests.push(`${r.status()} ${r.headers()['content-type']}`);
     });
     await page.goto(url);
     const text = await page.locator('#out').filter({ hasText: /\S/ }).textContent({ timeout: 20_000 });

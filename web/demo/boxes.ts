@@ -18,7 +18,10 @@ export class Boxes {
   readonly sideY: number;
 
   /** `aspect`: width over height of the area the boxes move in; its area, and so the density, stays the same. */
-  constructor(readonly n: number, aspect = 1) {
+  constructor(
+    readonly n: number,
+    aspect = 1,
+  ) {
     const random = rng(n * 7919);
     const side = (this.side = K * Math.sqrt(n * aspect));
     const sideY = (this.sideY = (K * K * n) / side);
@@ -58,7 +61,10 @@ export class Boxes {
 export function naivePairs(b: Float32Array, n: number): number {
   let count = 0;
   for (let i = 0; i < n; i++) {
-    const x0 = b[4 * i]!, y0 = b[4 * i + 1]!, x1 = b[4 * i + 2]!, y1 = b[4 * i + 3]!;
+    const x0 = b[4 * i]!,
+      y0 = b[4 * i + 1]!,
+      x1 = b[4 * i + 2]!,
+      y1 = b[4 * i + 3]!;
     for (let j = i + 1; j < n; j++) {
       const o = 4 * j;
       if (b[o]! <= x1 && x0 <= b[o + 2]! && b[o + 1]! <= y1 && y0 <= b[o + 3]!) count++;
@@ -98,7 +104,9 @@ export class SortedJs {
     let count = 0;
     for (let i = 0; i < n; i++) {
       const p = 4 * order[i]!;
-      const x1 = b[p + 2]!, y0 = b[p + 1]!, y1 = b[p + 3]!;
+      const x1 = b[p + 2]!,
+        y0 = b[p + 1]!,
+        y1 = b[p + 3]!;
       for (let j = i + 1; j < n; j++) {
         const q = 4 * order[j]!;
         if (b[q]! > x1) break;
@@ -146,7 +154,9 @@ export class SwapJs {
       }
       if (this.#first) {
         // the first frame is incoherent: a comparison sort (mins before maxes at equal values), then one sweep
-        const order = Array.from(refs).sort((p, q) => b[4 * (p >> 1) + a + 2 * (p & 1)]! - b[4 * (q >> 1) + a + 2 * (q & 1)]! || (p & 1) - (q & 1));
+        const order = Array.from(refs).sort(
+          (p, q) => b[4 * (p >> 1) + a + 2 * (p & 1)]! - b[4 * (q >> 1) + a + 2 * (q & 1)]! || (p & 1) - (q & 1),
+        );
         refs.set(order);
         for (let k = 0; k < 2 * n; k++) v[k] = b[4 * (refs[k]! >> 1) + a + 2 * (refs[k]! & 1)]!;
       } else this.#repair(b, a, refs, v);
@@ -180,12 +190,17 @@ export class SwapJs {
       let j = i - 1;
       while (j >= 0 && v[j]! > x) {
         const w = refs[j]!;
-        const p = e >> 1, q = w >> 1;
+        const p = e >> 1,
+          q = w >> 1;
         if (p !== q && (e & 1) !== (w & 1)) {
           if ((e & 1) === 0) {
             // a min passed a max: the boxes may overlap now; test them fully
-            if (b[4 * p + other]! <= b[4 * q + other + 2]! && b[4 * q + other]! <= b[4 * p + other + 2]! &&
-              b[4 * p + axis]! <= b[4 * q + axis + 2]! && b[4 * q + axis]! <= b[4 * p + axis + 2]!) {
+            if (
+              b[4 * p + other]! <= b[4 * q + other + 2]! &&
+              b[4 * q + other]! <= b[4 * p + other + 2]! &&
+              b[4 * p + axis]! <= b[4 * q + axis + 2]! &&
+              b[4 * q + axis]! <= b[4 * p + axis + 2]!
+            ) {
               this.pairSet.add(this.#key(p, q));
             }
           } else this.pairSet.delete(this.#key(p, q)); // a max passed a min: they are apart on this axis
@@ -228,4 +243,3 @@ export class Engine {
     return this.world.counters.pairs;
   }
 }
-

@@ -157,7 +157,15 @@ export class Surface {
     return Math.max(size, MIN_LABEL_PX * this.unit);
   }
 
-  text(s: string, x: number, y: number, color: string, size = 16, align: CanvasTextAlign = 'center', weight = 'normal'): void {
+  text(
+    s: string,
+    x: number,
+    y: number,
+    color: string,
+    size = 16,
+    align: CanvasTextAlign = 'center',
+    weight = 'normal',
+  ): void {
     const { ctx } = this;
     const px = this.fontSize(size);
     this.#minFont = Math.min(this.#minFont, px / this.unit);

@@ -164,7 +164,10 @@ export abstract class BallScene implements Scene {
   protected useWorld(dimensions: 1 | 2): World {
     const world = (this.world = new World({ dimensions, capacity: this.balls.length }));
     for (const b of this.balls) {
-      b.id = dimensions === 1 ? world.addBox([b.x - b.r], [b.x + b.r]) : world.addBox([b.x - b.r, b.y - b.r], [b.x + b.r, b.y + b.r]);
+      b.id =
+        dimensions === 1
+          ? world.addBox([b.x - b.r], [b.x + b.r])
+          : world.addBox([b.x - b.r, b.y - b.r], [b.x + b.r, b.y + b.r]);
       this.#bySlot.set(slotOf(b.id), b);
     }
     world.update();

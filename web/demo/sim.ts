@@ -36,7 +36,14 @@ export type BallSpec = number | Array<[number, number, number]>;
 /** `n` random balls sized for a w x h box (radius ~ min(w,h)(0.06 + 0.2/n)), or balls at fixed [x, y, r]. */
 export function makeBalls(spec: BallSpec, w: number, h: number, random: () => number, color = '#ccc'): Ball[] {
   const ball = (x: number, y: number, r: number): Ball => ({
-    x, y, r, vx: (random() * 2 - 1) * 6, vy: (random() * 2 - 1) * 2, color, held: false, id: 0,
+    x,
+    y,
+    r,
+    vx: (random() * 2 - 1) * 6,
+    vy: (random() * 2 - 1) * 2,
+    color,
+    held: false,
+    id: 0,
   });
   if (typeof spec !== 'number') return spec.map(([x, y, r]) => ball(x, y, r));
   const balls: Ball[] = [];
@@ -54,10 +61,22 @@ export function integrate(balls: Ball[], w: number, h: number): void {
     b.vy += GRAVITY;
     b.x += b.vx;
     b.y += b.vy;
-    if (b.x < b.r) { b.x = b.r; b.vx = Math.abs(b.vx) * WALL_RESTITUTION; }
-    if (b.x > w - b.r) { b.x = w - b.r; b.vx = -Math.abs(b.vx) * WALL_RESTITUTION; }
-    if (b.y < b.r) { b.y = b.r; b.vy = Math.abs(b.vy) * WALL_RESTITUTION; }
-    if (b.y > h - b.r) { b.y = h - b.r; b.vy = -Math.abs(b.vy) * WALL_RESTITUTION; }
+    if (b.x < b.r) {
+      b.x = b.r;
+      b.vx = Math.abs(b.vx) * WALL_RESTITUTION;
+    }
+    if (b.x > w - b.r) {
+      b.x = w - b.r;
+      b.vx = -Math.abs(b.vx) * WALL_RESTITUTION;
+    }
+    if (b.y < b.r) {
+      b.y = b.r;
+      b.vy = Math.abs(b.vy) * WALL_RESTITUTION;
+    }
+    if (b.y > h - b.r) {
+      b.y = h - b.r;
+      b.vy = -Math.abs(b.vy) * WALL_RESTITUTION;
+    }
   }
 }
 
@@ -76,7 +95,11 @@ export function collide(a: Ball, b: Ball, bounce = true): boolean {
   let dx = b.x - a.x;
   let dy = b.y - a.y;
   let d = Math.hypot(dx, dy);
-  if (d === 0) { dx = 1; dy = 0; d = 1; }
+  if (d === 0) {
+    dx = 1;
+    dy = 0;
+    d = 1;
+  }
   const nx = dx / d;
   const ny = dy / d;
   const overlap = a.r + b.r - d;
@@ -90,9 +113,18 @@ export function collide(a: Ball, b: Ball, bounce = true): boolean {
   const closing = (b.vx - a.vx) * nx + (b.vy - a.vy) * ny;
   if (closing < 0) {
     // equal masses: the normal components swap; a held ball reflects the other like a wall
-    if (a.held) { b.vx -= 2 * nx * closing; b.vy -= 2 * ny * closing; }
-    else if (b.held) { a.vx += 2 * nx * closing; a.vy += 2 * ny * closing; }
-    else { a.vx += nx * closing; a.vy += ny * closing; b.vx -= nx * closing; b.vy -= ny * closing; }
+    if (a.held) {
+      b.vx -= 2 * nx * closing;
+      b.vy -= 2 * ny * closing;
+    } else if (b.held) {
+      a.vx += 2 * nx * closing;
+      a.vy += 2 * ny * closing;
+    } else {
+      a.vx += nx * closing;
+      a.vy += ny * closing;
+      b.vx -= nx * closing;
+      b.vy -= ny * closing;
+    }
   }
   return true;
 }
@@ -111,5 +143,8 @@ export function settle(balls: Ball[], rounds = 20): void {
       for (let j = i + 1; j < balls.length; j++) collide(balls[i]!, balls[j]!);
     }
   }
-  for (const b of balls) { b.vx = 0; b.vy = 0; }
+  for (const b of balls) {
+    b.vx = 0;
+    b.vy = 0;
+  }
 }

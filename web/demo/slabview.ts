@@ -26,7 +26,14 @@ export function drawSlabs(g: Surface, world: World, ballOf: (id: number) => Ball
   const s = world.slabs();
   const c = world.counters;
   const slabs = Math.max(0, s.starts.length - 1);
-  const facts: SlabFacts = { slabs, sweepAxis: s.sweepAxis, slabAxis: s.slabAxis, entries: s.ids.length, refreshed: c.refreshed === 1, rebuilt: c.rebuilt === 1 };
+  const facts: SlabFacts = {
+    slabs,
+    sweepAxis: s.sweepAxis,
+    slabAxis: s.slabAxis,
+    entries: s.ids.length,
+    refreshed: c.refreshed === 1,
+    rebuilt: c.rebuilt === 1,
+  };
   if (s.sweepAxis < 0 || slabs === 0) return facts;
   const { ctx } = g;
   const across = s.slabAxis; // -1: one slab, the whole canvas
@@ -75,6 +82,14 @@ export function drawSlabs(g: Surface, world: World, ballOf: (id: number) => Ball
   ctx.fillStyle = 'rgba(0,0,0,0.7)';
   ctx.fillRect(2, 2, g.fontSize(12) * 19, line * 2 + 6);
   g.text(`sweep axis: ${axis} →`, 8, 4 + line / 2, '#ddd', 12, 'left', '600');
-  g.text(facts.rebuilt ? 'last update: rebuilt' : 'last update: refreshed in place', 8, 4 + line * 1.5, facts.rebuilt ? ENDED : BEGAN, 12, 'left', '600');
+  g.text(
+    facts.rebuilt ? 'last update: rebuilt' : 'last update: refreshed in place',
+    8,
+    4 + line * 1.5,
+    facts.rebuilt ? ENDED : BEGAN,
+    12,
+    'left',
+    '600',
+  );
   return facts;
 }

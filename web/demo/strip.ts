@@ -12,7 +12,12 @@ export interface StripEdge {
 }
 
 /** A panel title, then `element` (with its class), appended to `parent`. */
-function titled<K extends keyof HTMLElementTagNameMap>(parent: HTMLElement, title: string, tag: K, cls: string): HTMLElementTagNameMap[K] {
+function titled<K extends keyof HTMLElementTagNameMap>(
+  parent: HTMLElement,
+  title: string,
+  tag: K,
+  cls: string,
+): HTMLElementTagNameMap[K] {
   const head = document.createElement('div');
   head.className = 'panel-title';
   head.textContent = title;
@@ -32,7 +37,11 @@ export class EdgeStrip {
   }
 
   /** Lay out `edges` in order; `marked` edges (by ref) get the class `mark` and that colour. */
-  update(edges: readonly StripEdge[], name: (b: Ball) => string, marked: ReadonlyMap<number, string> = new Map()): void {
+  update(
+    edges: readonly StripEdge[],
+    name: (b: Ball) => string,
+    marked: ReadonlyMap<number, string> = new Map(),
+  ): void {
     const n = edges.length;
     edges.forEach((e, i) => {
       let g = this.#glyphs.get(e.ref);

@@ -22,7 +22,8 @@ const KEY_STEP_BIG = 50;
 const NEAR = '100% 0px';
 const VISIBLE = '64px 0px';
 const FAR = '300% 0px';
-const KEYS_HINT = 'Keys: a number key or Space selects a ball, the arrow keys move it, Shift with an arrow moves it further.';
+const KEYS_HINT =
+  'Keys: a number key or Space selects a ball, the arrow keys move it, Shift with an arrow moves it further.';
 
 let uid = 0;
 
@@ -64,7 +65,9 @@ class View {
   #gen: Generator<number, void, void> | undefined;
   #wakeAt = 0;
   #statsAt = 0;
-  #held: { ball: Ball; dx: number; dy: number; pointer: number; samples: Array<{ t: number; x: number; y: number }> } | undefined;
+  #held:
+    | { ball: Ball; dx: number; dy: number; pointer: number; samples: Array<{ t: number; x: number; y: number }> }
+    | undefined;
   #selected = 0;
   readonly #status: HTMLElement | undefined;
   readonly #fonts = new Map<Surface, number>();
@@ -210,7 +213,9 @@ class View {
     // scripting the page: every frame, so the views of a figure can be compared at any moment
     this.root.dataset.frames = String(this.frames);
     this.root.dataset.frame = String(scene.step ?? this.frames);
-    this.root.dataset.positions = scene.balls.map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`).join(' ');
+    this.root.dataset.positions = scene.balls
+      .map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`)
+      .join(' ');
     const now = performance.now();
     if (!force && now - this.#statsAt < STATS_EVERY_MS) return;
     this.#statsAt = now;
@@ -260,7 +265,12 @@ class View {
     const handles = this.#handles;
     if (!handles.length || e.altKey || e.ctrlKey || e.metaKey) return;
     let selected = Math.min(this.#selected, handles.length - 1);
-    const arrows: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    const arrows: Record<string, [number, number]> = {
+      ArrowLeft: [-1, 0],
+      ArrowRight: [1, 0],
+      ArrowUp: [0, -1],
+      ArrowDown: [0, 1],
+    };
     const arrow = arrows[e.key];
     if (/^[1-9]$/.test(e.key) && Number(e.key) <= handles.length) selected = Number(e.key) - 1;
     else if (e.key === ' ') selected = (selected + (e.shiftKey ? handles.length - 1 : 1)) % handles.length;
@@ -300,15 +310,25 @@ class View {
     const slack = (e: PointerEvent): number => (e.pointerType === 'touch' ? 12 : 2);
     // the canvas lets a vertical swipe scroll the page (touch-action: pan-y) unless the finger lands on a ball:
     // touch-action is fixed when a touch starts, so only cancelling touchstart keeps the page still for the drag
-    canvas.addEventListener('touchstart', (e) => {
-      const t = e.touches[0];
-      if (e.touches.length === 1 && t && this.#pick(t.clientX, t.clientY, 12)) e.preventDefault();
-    }, { passive: false });
+    canvas.addEventListener(
+      'touchstart',
+      (e) => {
+        const t = e.touches[0];
+        if (e.touches.length === 1 && t && this.#pick(t.clientX, t.clientY, 12)) e.preventDefault();
+      },
+      { passive: false },
+    );
     canvas.addEventListener('pointerdown', (e) => {
       const ball = this.#pick(e.clientX, e.clientY, slack(e));
       if (!ball || this.#held) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
-      this.#held = { ball, dx: ball.x - p.x, dy: ball.y - p.y, pointer: e.pointerId, samples: [{ t: e.timeStamp, x: ball.x, y: ball.y }] };
+      this.#held = {
+        ball,
+        dx: ball.x - p.x,
+        dy: ball.y - p.y,
+        pointer: e.pointerId,
+        samples: [{ t: e.timeStamp, x: ball.x, y: ball.y }],
+      };
       ball.held = true;
       ball.vx = ball.vy = 0;
       canvas.setPointerCapture(e.pointerId);
@@ -318,7 +338,8 @@ class View {
     canvas.addEventListener('pointermove', (e) => {
       const h = this.#held;
       if (!h) {
-        if (e.pointerType === 'mouse') canvas.classList.toggle('over-ball', this.#pick(e.clientX, e.clientY, 2) !== undefined);
+        if (e.pointerType === 'mouse')
+          canvas.classList.toggle('over-ball', this.#pick(e.clientX, e.clientY, 2) !== undefined);
         return;
       }
       if (e.pointerId !== h.pointer) return;
@@ -609,9 +630,12 @@ const players: Player[] = [];
 export function mountAll(scenes: ReadonlyMap<string, CreateScene>): Player[] {
   const byFigure = new Map<Element, Player>();
   const watch = (margin: string, fn: (p: Player, on: boolean) => void): IntersectionObserver =>
-    new IntersectionObserver((entries) => {
-      for (const e of entries) fn(byFigure.get(e.target)!, e.isIntersecting);
-    }, { rootMargin: margin });
+    new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) fn(byFigure.get(e.target)!, e.isIntersecting);
+      },
+      { rootMargin: margin },
+    );
   const observers = [
     watch(NEAR, (p, on) => on && p.mount()),
     watch(VISIBLE, (p, on) => (p.visible = on)),

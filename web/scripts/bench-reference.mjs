@@ -13,8 +13,16 @@ const ctx = await chromium.launchPersistentContext(dir, {
   executablePath: '/usr/bin/chromium',
   headless: true,
   viewport: { width: 1100, height: 800 },
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const page = ctx.pages()[0] ?? (await ctx.newPage());
 await page.goto(url);
@@ -25,13 +33,18 @@ await figure.locator('select').selectOption('100000');
 await figure.locator('[data-action=play]').click();
 await page.waitForSelector('#benchmark table[data-done=true]', { timeout: 600_000 });
 const rows = (await figure.locator('tbody tr').allInnerTexts()).map((r) => r.split('\t'));
-const version = ctx.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''));
+const version =
+  ctx.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''));
 await ctx.close();
 rmSync(dir, { recursive: true, force: true });
 const methods = ['naive', 'sorted', 'swaps', 'wasm'];
 const out = methods.map((m, k) => {
-  const pts = rows.filter((r) => Number(r[k + 1]) >= 0 && r[k + 1] !== 'skipped').map((r) => `[${r[0].replace(/,/g, '')}, ${Number(r[k + 1])}]`);
+  const pts = rows
+    .filter((r) => Number(r[k + 1]) >= 0 && r[k + 1] !== 'skipped')
+    .map((r) => `[${r[0].replace(/,/g, '')}, ${Number(r[k + 1])}]`);
   return `  ${m}: [${pts.join(', ')}],`;
 });
 console.log(`export const REFERENCE_MACHINE = '${machine}, headless Chromium ${version}';\n`);
-console.log(`export const REFERENCE: Record<'naive' | 'sorted' | 'swaps' | 'wasm', ReadonlyArray<readonly [number, number]>> = {\n${out.join('\n')}\n};`);
+console.log(
+  `export const REFERENCE: Record<'naive' | 'sorted' | 'swaps' | 'wasm', ReadonlyArray<readonly [number, number]>> = {\n${out.join('\n')}\n};`,
+);

@@ -19,9 +19,13 @@ if (!existsSync(wasm) || !existsSync(join(generated, 'wasm-bytes.ts'))) {
 }
 
 function tsc(project, outDir, ...extra) {
-  const result = spawnSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(root, 'web', project), '--outDir', outDir, ...extra], {
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    join(root, 'node_modules', '.bin', 'tsc'),
+    ['-p', join(root, 'web', project), '--outDir', outDir, ...extra],
+    {
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
@@ -34,14 +38,20 @@ tsc('tsconfig.build-cannon.json', join(out, 'cjs'), '--module', 'CommonJS');
 // the root package.json says "type": "module"; this makes dist/cjs/*.js (and their .d.ts) CommonJS
 writeFileSync(join(out, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
 // require('sweep-prune/box-intersect') is the function itself, as require('box-intersect') is
-writeFileSync(join(out, 'cjs', 'box-intersect-require.js'), `'use strict';
+writeFileSync(
+  join(out, 'cjs', 'box-intersect-require.js'),
+  `'use strict';
 const m = require('./box-intersect.js');
 module.exports = Object.assign(m.boxIntersect, { boxIntersect: m.boxIntersect, default: m.boxIntersect, init: m.init, isInitialized: m.isInitialized });
-`);
-writeFileSync(join(out, 'cjs', 'box-intersect-require.d.ts'), `import { boxIntersect as fn, init, isInitialized } from './box-intersect.js';
+`,
+);
+writeFileSync(
+  join(out, 'cjs', 'box-intersect-require.d.ts'),
+  `import { boxIntersect as fn, init, isInitialized } from './box-intersect.js';
 declare const boxIntersect: typeof fn & { boxIntersect: typeof fn; default: typeof fn; init: typeof init; isInitialized: typeof isInitialized };
 export = boxIntersect;
-`);
+`,
+);
 mkdirSync(join(out, 'generated'), { recursive: true });
 copyFileSync(wasm, join(out, 'generated', 'sweep_prune.wasm'));
 

@@ -29,9 +29,11 @@ const cpu = opt('cpu', 1);
 // build the page once into a temporary directory and serve it
 const out = mkdtempSync(join(tmpdir(), 'demo-metrics-'));
 await new Promise((resolve, reject) => {
-  const build = spawn(join(root, 'node_modules/.bin/vite'),
+  const build = spawn(
+    join(root, 'node_modules/.bin/vite'),
     ['build', '--config', join(root, 'web/vite.config.ts'), '--outDir', out, '--emptyOutDir', '--logLevel', 'error'],
-    { cwd: root, stdio: 'inherit' });
+    { cwd: root, stdio: 'inherit' },
+  );
   build.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build exited ${code}`))));
 });
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm' };
@@ -53,8 +55,16 @@ const profile = mkdtempSync(join(tmpdir(), 'chromium-'));
 const context = await chromium.launchPersistentContext(profile, {
   executablePath: '/usr/bin/chromium',
   headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
   viewport: { width, height },
   deviceScaleFactor: dpr,
   isMobile: phone,
@@ -64,7 +74,9 @@ const page = context.pages()[0] ?? (await context.newPage());
 const errors = [];
 if (cpu > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
 page.on('pageerror', (e) => errors.push(e.message));
-page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+page.on('console', (m) => {
+  if (m.type() === 'error') errors.push(m.text());
+});
 await page.addInitScript(() => {
   const w = /** @type {any} */ (window);
   w.__longTasks = [];
@@ -80,8 +92,8 @@ await page.addInitScript(() => {
   }).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready'] });
 });
 
-const canvasBytes = () => page.evaluate(() =>
-  [...document.querySelectorAll('canvas')].reduce((s, c) => s + c.width * c.height * 4, 0));
+const canvasBytes = () =>
+  page.evaluate(() => [...document.querySelectorAll('canvas')].reduce((s, c) => s + c.width * c.height * 4, 0));
 
 await page.goto(url);
 await page.waitForSelector('html[data-ready=true]', { timeout: 60_000 });
@@ -101,7 +113,10 @@ const scroll = await page.evaluate(async (pxPerSecond) => {
   const sections = [...document.querySelectorAll('main section')];
   const chapterAt = () => {
     const mid = window.innerHeight / 2;
-    const s = sections.find((x) => { const r = x.getBoundingClientRect(); return r.top <= mid && r.bottom > mid; });
+    const s = sections.find((x) => {
+      const r = x.getBoundingClientRect();
+      return r.top <= mid && r.bottom > mid;
+    });
     return s ? s.id : '';
   };
   const bytes = () => [...document.querySelectorAll('canvas')].reduce((s, c) => s + c.width * c.height * 4, 0);
@@ -116,13 +131,18 @@ const scroll = await page.evaluate(async (pxPerSecond) => {
     let t0 = 0;
     let last = 0;
     const tick = (now) => {
-      if (!t0) { t0 = last = now; requestAnimationFrame(tick); return; }
+      if (!t0) {
+        t0 = last = now;
+        requestAnimationFrame(tick);
+        return;
+      }
       frames.push({ dt: now - last, chapter: chapterAt() });
       last = now;
       const y = Math.min(end, ((now - t0) / 1000) * pxPerSecond);
       window.scrollTo({ top: y, behavior: 'instant' }); // the page scrolls smoothly by default
       if (frames.length % 10 === 0) maxBytes = Math.max(maxBytes, bytes());
-      if (y >= end) resolve(undefined); else requestAnimationFrame(tick);
+      if (y >= end) resolve(undefined);
+      else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
   });
@@ -137,21 +157,41 @@ for (const f of scroll.frames) {
 }
 const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
 const longest = start.tasks.reduce((m, t) => Math.max(m, t.duration), 0);
-console.log(`viewport ${width}x${height} at DPR ${dpr}${phone ? ', phone emulation (touch, mobile)' : ''}` +
-  `${cpu > 1 ? `, CPU ${cpu}x slower` : ''}`);
-console.log(`canvas backing stores: ${mb(bytesAtLoad)} at load, ${mb(scroll.maxBytes)} at most while scrolling, ${mb(scroll.endBytes)} at the end`);
-console.log(`first screen: ready ${start.ready.toFixed(0)} ms, interactive ${start.interactive.toFixed(0)} ms; ` +
-  `${start.tasks.length} long tasks, longest ${longest.toFixed(0)} ms (${start.tasks.map((t) => t.duration.toFixed(0)).join(', ') || 'none'})`);
-console.log(`scroll at ${speed} px/s: ${fps(scroll.frames).toFixed(1)} fps average over ${scroll.frames.length} frames, ` +
-  `${scroll.frames.filter((f) => f.dt > 34).length} frames over 34 ms; ${scroll.tasks.length} long tasks, longest ` +
-  `${Math.max(0, ...scroll.tasks).toFixed(0)} ms`);
-console.log('per chapter: ' + [...byChapter].filter(([k]) => k).map(([k, fs]) => `${k} ${fps(fs).toFixed(1)}`).join(', '));
-const mounts = await page.evaluate(() => performance.getEntriesByType('measure')
-  .filter((m) => m.name.startsWith('mount ')).map((m) => [m.name.slice(6), m.duration]));
+console.log(
+  `viewport ${width}x${height} at DPR ${dpr}${phone ? ', phone emulation (touch, mobile)' : ''}` +
+    `${cpu > 1 ? `, CPU ${cpu}x slower` : ''}`,
+);
+console.log(
+  `canvas backing stores: ${mb(bytesAtLoad)} at load, ${mb(scroll.maxBytes)} at most while scrolling, ${mb(scroll.endBytes)} at the end`,
+);
+console.log(
+  `first screen: ready ${start.ready.toFixed(0)} ms, interactive ${start.interactive.toFixed(0)} ms; ` +
+    `${start.tasks.length} long tasks, longest ${longest.toFixed(0)} ms (${start.tasks.map((t) => t.duration.toFixed(0)).join(', ') || 'none'})`,
+);
+console.log(
+  `scroll at ${speed} px/s: ${fps(scroll.frames).toFixed(1)} fps average over ${scroll.frames.length} frames, ` +
+    `${scroll.frames.filter((f) => f.dt > 34).length} frames over 34 ms; ${scroll.tasks.length} long tasks, longest ` +
+    `${Math.max(0, ...scroll.tasks).toFixed(0)} ms`,
+);
+console.log(
+  'per chapter: ' +
+    [...byChapter]
+      .filter(([k]) => k)
+      .map(([k, fs]) => `${k} ${fps(fs).toFixed(1)}`)
+      .join(', '),
+);
+const mounts = await page.evaluate(() =>
+  performance
+    .getEntriesByType('measure')
+    .filter((m) => m.name.startsWith('mount '))
+    .map((m) => [m.name.slice(6), m.duration]),
+);
 const slowest = new Map();
 for (const [id, ms] of mounts) slowest.set(id, Math.max(slowest.get(id) ?? 0, ms));
-console.log(`figures built: ${mounts.length}, slowest build per chapter (ms): ` +
-  [...slowest].map(([id, ms]) => `${id} ${ms.toFixed(1)}`).join(', '));
+console.log(
+  `figures built: ${mounts.length}, slowest build per chapter (ms): ` +
+    [...slowest].map(([id, ms]) => `${id} ${ms.toFixed(1)}`).join(', '),
+);
 if (errors.length) console.log('page errors:', errors);
 
 await context.close();

@@ -17,11 +17,21 @@ const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'c
   deviceScaleFactor: Number(dpr),
   isMobile: true,
   hasTouch: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const page = ctx.pages()[0] ?? (await ctx.newPage());
-page.on('console', (m) => { if (m.type() === 'error') console.log('console error:', m.text()); });
+page.on('console', (m) => {
+  if (m.type() === 'error') console.log('console error:', m.text());
+});
 page.on('pageerror', (e) => console.log('page error:', e.message));
 await page.goto(url);
 await page.waitForSelector('html[data-ready=true]');

@@ -10,11 +10,21 @@ const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'c
   executablePath: '/usr/bin/chromium',
   headless: true,
   viewport: { width: Number(width), height: 900 },
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const page = await ctx.newPage();
-page.on('console', (m) => { if (m.type() === 'error') console.log('console error:', m.text()); });
+page.on('console', (m) => {
+  if (m.type() === 'error') console.log('console error:', m.text());
+});
 page.on('pageerror', (e) => console.log('page error:', e.message));
 await page.goto(url);
 await page.waitForTimeout(Number(wait));

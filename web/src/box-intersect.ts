@@ -22,7 +22,15 @@ export type Visitor<R> = (i: number, j: number) => R | undefined | void;
  * in `exact`, and for each kept box its index in the list and whether float32 changed any of its bounds.
  * A box is empty, and skipped as box-intersect skips it, when some axis has `!(lo <= hi)` (NaN or inverted).
  */
-function convert(boxes: ArrayLike<Box>, d: number, bounds: Float32Array, exact: Float64Array, first: number, index: Int32Array, inexact: Uint8Array): number {
+function convert(
+  boxes: ArrayLike<Box>,
+  d: number,
+  bounds: Float32Array,
+  exact: Float64Array,
+  first: number,
+  index: Int32Array,
+  inexact: Uint8Array,
+): number {
   const stride = 2 * d;
   let k = first;
   for (let i = 0, n = boxes.length; i < n; i++) {
@@ -113,7 +121,13 @@ function report<R>(pairs: Uint32Array, index: Int32Array, visit: Visitor<R> | un
  * pairs whose boxes float32 did not hold exactly tested again in float64 (sp_filter_pairs, on the float64 bounds
  * written beside the float32 ones), and the world destroyed before returning.
  */
-function engineIntersect<R>(raw: RawExports, red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, d: number, visit: Visitor<R> | undefined): Result<R> {
+function engineIntersect<R>(
+  raw: RawExports,
+  red: ArrayLike<Box>,
+  blue: ArrayLike<Box> | undefined,
+  d: number,
+  visit: Visitor<R> | undefined,
+): Result<R> {
   const total = blue === undefined ? red.length : red.length + blue.length;
   const stride = 2 * d;
   const index = new Int32Array(total);
@@ -136,13 +150,16 @@ function engineIntersect<R>(raw: RawExports, red: ArrayLike<Box>, blue: ArrayLik
     const bounds = new Float32Array(buffer, boundsPtr, total * stride);
     const inexact = new Uint8Array(buffer, flagsPtr, total);
     const redCount = convert(red, d, bounds, exact, 0, index, inexact);
-    const blueCount = blue === undefined || redCount === 0 ? 0 : convert(blue, d, bounds, exact, redCount, index, inexact);
+    const blueCount =
+      blue === undefined || redCount === 0 ? 0 : convert(blue, d, bounds, exact, redCount, index, inexact);
     if (redCount === 0 || (blue !== undefined && blueCount === 0)) return visit === undefined ? [] : undefined;
     r = raw.sp_add_boxes(world, boundsPtr, redCount + blueCount, ids);
     if (r !== 0) fail(raw, r);
     if (blue !== undefined) {
       // red pairs only with blue: category 1 / mask 2 against category 2 / mask 1
-      r = raw.sp_set_box_filters(world, ids, redCount, 1, 2) || raw.sp_set_box_filters(world, ids + redCount * 4, blueCount, 2, 1);
+      r =
+        raw.sp_set_box_filters(world, ids, redCount, 1, 2) ||
+        raw.sp_set_box_filters(world, ids + redCount * 4, blueCount, 2, 1);
       if (r !== 0) fail(raw, r);
     }
     r = raw.sp_update(world);
@@ -166,7 +183,10 @@ function engineIntersect<R>(raw: RawExports, red: ArrayLike<Box>, blue: ArrayLik
 
 function checkList(name: string, list: unknown): void {
   if (list == null || typeof list !== 'object' || typeof (list as ArrayLike<Box>).length !== 'number') {
-    throw new SweepPruneError('InvalidArgument', `boxIntersect: ${name} must be an array of boxes ([lo_0, .., lo_d-1, hi_0, .., hi_d-1] each), got ${list === null ? 'null' : typeof list}`);
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `boxIntersect: ${name} must be an array of boxes ([lo_0, .., lo_d-1, hi_0, .., hi_d-1] each), got ${list === null ? 'null' : typeof list}`,
+    );
   }
 }
 
@@ -178,7 +198,10 @@ function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, vis
   const m = blue === undefined ? n : blue.length;
   if (!(n > 0) || !(m > 0)) return empty;
   if (red[0] == null || typeof red[0].length !== 'number') {
-    throw new SweepPruneError('InvalidArgument', `boxIntersect: boxes[0] must be an array of 2 * d numbers (d lower bounds, then d upper bounds), got ${red[0] === null ? 'null' : typeof red[0]}`);
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `boxIntersect: boxes[0] must be an array of 2 * d numbers (d lower bounds, then d upper bounds), got ${red[0] === null ? 'null' : typeof red[0]}`,
+    );
   }
   const d = red[0].length >>> 1;
   if (d <= 0) return empty;
@@ -219,14 +242,22 @@ export function boxIntersect<R>(...args: unknown[]): [number, number][] | R | un
     case 1:
       return intersect<R>(a, undefined, undefined);
     case 2:
-      return typeof b === 'function' ? intersect<R>(a, undefined, b as Visitor<R>) : intersect<R>(a, b as ArrayLike<Box>, undefined);
+      return typeof b === 'function'
+        ? intersect<R>(a, undefined, b as Visitor<R>)
+        : intersect<R>(a, b as ArrayLike<Box>, undefined);
     case 3:
       if (typeof c !== 'function') {
-        throw new SweepPruneError('InvalidArgument', `boxIntersect(red, blue, visit): visit must be a function, got ${typeof c}; omit it to get the pairs as an array`);
+        throw new SweepPruneError(
+          'InvalidArgument',
+          `boxIntersect(red, blue, visit): visit must be a function, got ${typeof c}; omit it to get the pairs as an array`,
+        );
       }
       return intersect<R>(a, b as ArrayLike<Box>, c as Visitor<R>);
     default:
-      throw new SweepPruneError('InvalidArgument', `box-intersect: Invalid arguments (boxIntersect takes 1 to 3 arguments, got ${args.length})`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `box-intersect: Invalid arguments (boxIntersect takes 1 to 3 arguments, got ${args.length})`,
+      );
   }
 }
 

@@ -12,15 +12,24 @@ const MAX_BOXES = 1 << 22;
 export function boxCountOf(what: string, bounds: ArrayLike<number>, dimensions: number, count?: number): number {
   const stride = 2 * dimensions;
   if (bounds == null || typeof bounds !== 'object' || typeof bounds.length !== 'number') {
-    throw new SweepPruneError('InvalidArgument', `${what}: bounds must be a Float32Array (or an array) of ${stride} numbers per box, got ${bounds === null ? 'null' : typeof bounds}`);
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `${what}: bounds must be a Float32Array (or an array) of ${stride} numbers per box, got ${bounds === null ? 'null' : typeof bounds}`,
+    );
   }
   if (count === undefined) {
     if (bounds.length % stride !== 0) {
-      throw new SweepPruneError('InvalidDimensions', `${what}: bounds has ${bounds.length} numbers, not a multiple of ${stride} (each box is ${dimensions} mins then ${dimensions} maxes); pass count to use only the first boxes`);
+      throw new SweepPruneError(
+        'InvalidDimensions',
+        `${what}: bounds has ${bounds.length} numbers, not a multiple of ${stride} (each box is ${dimensions} mins then ${dimensions} maxes); pass count to use only the first boxes`,
+      );
     }
     count = bounds.length / stride;
   } else if (!Number.isInteger(count) || count < 0 || count * stride > bounds.length) {
-    throw new SweepPruneError('InvalidArgument', `${what}: count must be an integer from 0 to ${Math.floor(bounds.length / stride)} (the boxes in bounds), got ${count}`);
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `${what}: count must be an integer from 0 to ${Math.floor(bounds.length / stride)} (the boxes in bounds), got ${count}`,
+    );
   }
   if (count > MAX_BOXES) {
     throw new SweepPruneError('CapacityExceeded', `${what}: ${count} boxes; a world holds at most 4194304`);
@@ -32,14 +41,31 @@ export function boxCountOf(what: string, bounds: ArrayLike<number>, dimensions: 
  * The first box of `bounds` that addBox would refuse, as an error naming its index and values, or undefined.
  * Values are refused as addBox refuses them: not a number, NaN, ±Infinity or beyond float32; then min > max.
  */
-export function badBoxError(what: string, bounds: ArrayLike<number>, count: number, dimensions: number): SweepPruneError | undefined {
+export function badBoxError(
+  what: string,
+  bounds: ArrayLike<number>,
+  count: number,
+  dimensions: number,
+): SweepPruneError | undefined {
   const stride = 2 * dimensions;
   for (let i = 0, o = 0; i < count; i++, o += stride) {
     for (let a = 0; a < dimensions; a++) {
       const lo = bounds[o + a]!;
       const hi = bounds[o + dimensions + a]!;
-      if (typeof lo !== 'number' || typeof hi !== 'number' || !Number.isFinite(Math.fround(lo)) || !Number.isFinite(Math.fround(hi))) {
-        return boxError('InvalidBounds', what, bounds, i, dimensions, `min[${a}] and max[${a}] must be finite float32 numbers; NaN, Infinity and values beyond ±3.4028234663852886e38 are rejected`);
+      if (
+        typeof lo !== 'number' ||
+        typeof hi !== 'number' ||
+        !Number.isFinite(Math.fround(lo)) ||
+        !Number.isFinite(Math.fround(hi))
+      ) {
+        return boxError(
+          'InvalidBounds',
+          what,
+          bounds,
+          i,
+          dimensions,
+          `min[${a}] and max[${a}] must be finite float32 numbers; NaN, Infinity and values beyond ±3.4028234663852886e38 are rejected`,
+        );
       }
     }
     for (let a = 0; a < dimensions; a++) {
@@ -51,7 +77,14 @@ export function badBoxError(what: string, bounds: ArrayLike<number>, count: numb
   return undefined;
 }
 
-function boxError(code: 'InvalidBounds' | 'InvertedBounds', what: string, bounds: ArrayLike<number>, i: number, d: number, why: string): SweepPruneError {
+function boxError(
+  code: 'InvalidBounds' | 'InvertedBounds',
+  what: string,
+  bounds: ArrayLike<number>,
+  i: number,
+  d: number,
+  why: string,
+): SweepPruneError {
   const o = i * 2 * d;
   const values = Array.from({ length: 2 * d }, (_, k) => bounds[o + k]);
   return new SweepPruneError(
@@ -78,11 +111,23 @@ export function withStagedBoxes(
   try {
     const buffer = raw.memory.buffer; // after malloc, which may have grown memory
     const staged = new Float32Array(buffer, ptr, floats);
-    staged.set(bounds.length === floats ? bounds : ArrayBuffer.isView(bounds) ? (bounds as Float32Array).subarray(0, floats) : Array.prototype.slice.call(bounds, 0, floats));
+    staged.set(
+      bounds.length === floats
+        ? bounds
+        : ArrayBuffer.isView(bounds)
+          ? (bounds as Float32Array).subarray(0, floats)
+          : Array.prototype.slice.call(bounds, 0, floats),
+    );
     const idsPtr = ptr + floats * 4;
     if (ids !== undefined) new Uint32Array(buffer, idsPtr, count).set(ids);
     const result = call(ptr, idsPtr);
-    return { result, ids: result === 0 && ids === undefined ? new Uint32Array(raw.memory.buffer, idsPtr, count).slice() : new Uint32Array(0) };
+    return {
+      result,
+      ids:
+        result === 0 && ids === undefined
+          ? new Uint32Array(raw.memory.buffer, idsPtr, count).slice()
+          : new Uint32Array(0),
+    };
   } finally {
     if (ptr !== 0) raw.free(ptr);
     dropStaleViews(raw); // the call may have moved the world's arrays

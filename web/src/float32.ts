@@ -16,7 +16,8 @@ export function roundDown(x: number): number {
   const v = f32[0]!;
   if (v <= x) return v === -Infinity ? -FLT_MAX : v === Infinity ? FLT_MAX : v;
   if (v === Infinity) return FLT_MAX;
-  if (v === 0) i32[0] = 0x80000001 | 0; // x < 0 rounded to zero: the negative float32 nearest zero
+  if (v === 0)
+    i32[0] = 0x80000001 | 0; // x < 0 rounded to zero: the negative float32 nearest zero
   else i32[0]! += v > 0 ? -1 : 1;
   return f32[0] === -Infinity ? -FLT_MAX : f32[0]!; // below -FLT_MAX: clamped
 }
@@ -27,7 +28,8 @@ export function roundUp(x: number): number {
   const v = f32[0]!;
   if (v >= x) return v === Infinity ? FLT_MAX : v === -Infinity ? -FLT_MAX : v;
   if (v === -Infinity) return -FLT_MAX;
-  if (v === 0) i32[0] = 1; // x > 0 rounded to zero: the positive float32 nearest zero
+  if (v === 0)
+    i32[0] = 1; // x > 0 rounded to zero: the positive float32 nearest zero
   else i32[0]! += v > 0 ? 1 : -1;
   return f32[0] === Infinity ? FLT_MAX : f32[0]!; // above FLT_MAX: clamped
 }
@@ -39,7 +41,7 @@ export function storeDown(f: Float32Array, i: Int32Array, o: number, x: number):
   if (v > x) {
     if (v === Infinity) f[o] = FLT_MAX;
     else if (v === 0) i[o] = 0x80000001 | 0;
-    else if ((i[o]! += v > 0 ? -1 : 1), f[o] === -Infinity) f[o] = -FLT_MAX; // below -FLT_MAX: clamped
+    else if (((i[o]! += v > 0 ? -1 : 1), f[o] === -Infinity)) f[o] = -FLT_MAX; // below -FLT_MAX: clamped
   } else if (v === -Infinity || v === Infinity) {
     f[o] = v > 0 ? FLT_MAX : -FLT_MAX;
   }
@@ -52,7 +54,7 @@ export function storeUp(f: Float32Array, i: Int32Array, o: number, x: number): v
   if (v < x) {
     if (v === -Infinity) f[o] = -FLT_MAX;
     else if (v === 0) i[o] = 1;
-    else if ((i[o]! += v > 0 ? 1 : -1), f[o] === Infinity) f[o] = FLT_MAX; // above FLT_MAX: clamped
+    else if (((i[o]! += v > 0 ? 1 : -1), f[o] === Infinity)) f[o] = FLT_MAX; // above FLT_MAX: clamped
   } else if (v === Infinity || v === -Infinity) {
     f[o] = v > 0 ? FLT_MAX : -FLT_MAX;
   }

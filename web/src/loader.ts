@@ -14,7 +14,8 @@ export type WasmResponse = Global extends { Response: { prototype: infer R } } ?
 export type WasmUrl = Global extends { URL: { prototype: infer U } } ? U : never;
 
 /** What `init` accepts: nothing (the embedded module), wasm bytes, a compiled module, or a fetch Response / URL. */
-export type WasmSource = ArrayBuffer | ArrayBufferView | WasmModule | WasmResponse | PromiseLike<WasmResponse> | WasmUrl | string;
+export type WasmSource =
+  ArrayBuffer | ArrayBufferView | WasmModule | WasmResponse | PromiseLike<WasmResponse> | WasmUrl | string;
 
 // The part of the WebAssembly and fetch APIs this file uses, declared here for the same reason.
 interface ResponseLike {
@@ -64,13 +65,16 @@ function isLocalFile(source: string | { protocol: string }): boolean {
 async function readLocalFile(source: string | { href: string }): Promise<Uint8Array<ArrayBuffer>> {
   // process.getBuiltinModule (Node 20.16+, 22.3+) instead of `import('node:fs')`, which bundlers would try to resolve
   const fs = nodeProcess?.getBuiltinModule?.('fs/promises') as
-    | { readFile(path: unknown): Promise<Uint8Array<ArrayBuffer>> }
-    | undefined;
+    { readFile(path: unknown): Promise<Uint8Array<ArrayBuffer>> } | undefined;
   if (fs === undefined) {
     throw new Error(`cannot read ${String(source)} here; pass the bytes instead: init(await readFile(url))`);
   }
   if (typeof source !== 'string') return fs.readFile(source);
-  return fs.readFile(/^file:/i.test(source) && platform.URL ? new (platform.URL as unknown as new (s: string) => object)(source) : source);
+  return fs.readFile(
+    /^file:/i.test(source) && platform.URL
+      ? new (platform.URL as unknown as new (s: string) => object)(source)
+      : source,
+  );
 }
 
 async function instantiate(source: WasmSource): Promise<RawExports> {
@@ -141,7 +145,10 @@ export function initWith(source: () => WasmSource | Promise<WasmSource>): Promis
 /** The loaded engine; throws `NotInitialized` before `init()` has resolved. */
 export function getEngine(): RawExports {
   if (engine === undefined) {
-    throw new SweepPruneError('NotInitialized', 'sweep-prune is not initialised: `await init()` once before creating a World or PruneJuice.');
+    throw new SweepPruneError(
+      'NotInitialized',
+      'sweep-prune is not initialised: `await init()` once before creating a World or PruneJuice.',
+    );
   }
   return engine;
 }

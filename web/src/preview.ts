@@ -22,7 +22,11 @@ function describe(v: unknown): string {
   if (v === null || typeof v !== 'object') return scalar(v);
   // an object that names itself (its class has its own toString) says it best
   const toString = (v as { toString?: unknown }).toString;
-  if (typeof toString === 'function' && toString !== Object.prototype.toString && toString !== Array.prototype.toString) {
+  if (
+    typeof toString === 'function' &&
+    toString !== Object.prototype.toString &&
+    toString !== Array.prototype.toString
+  ) {
     return String(v);
   }
   if (Array.isArray(v)) {

@@ -68,15 +68,24 @@ export class PruneJuice<T> {
 
   constructor(extractors: Array<DimensionExtractor<T>>, sortFn?: SortFunction) {
     if (!Array.isArray(extractors) || extractors.length < 1) {
-      throw new SweepPruneError('InvalidDimensions', `new PruneJuice: extractors must be an array of { getStart, getEnd } objects, one per axis (at least one), got ${Array.isArray(extractors) ? 'an empty array' : preview(extractors)}`);
+      throw new SweepPruneError(
+        'InvalidDimensions',
+        `new PruneJuice: extractors must be an array of { getStart, getEnd } objects, one per axis (at least one), got ${Array.isArray(extractors) ? 'an empty array' : preview(extractors)}`,
+      );
     }
     extractors.forEach((e, i) => {
       if (e == null || typeof e.getStart !== 'function' || typeof e.getEnd !== 'function') {
-        throw new SweepPruneError('InvalidArgument', `new PruneJuice: extractors[${i}] must have getStart(t) and getEnd(t) functions, got ${preview(e)}`);
+        throw new SweepPruneError(
+          'InvalidArgument',
+          `new PruneJuice: extractors[${i}] must have getStart(t) and getEnd(t) functions, got ${preview(e)}`,
+        );
       }
     });
     if (sortFn !== undefined && typeof sortFn !== 'function') {
-      throw new SweepPruneError('InvalidArgument', `new PruneJuice: sortFn must be a function or undefined, got ${preview(sortFn)}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `new PruneJuice: sortFn must be a function or undefined, got ${preview(sortFn)}`,
+      );
     }
     this.#extractors = extractors.slice();
     this.#axes = Math.min(extractors.length, ENGINE_AXES);
@@ -94,7 +103,10 @@ export class PruneJuice<T> {
       throw new SweepPruneError('Disposed', `${what}: this PruneJuice was disposed; create a new PruneJuice`);
     }
     if (this.#reading) {
-      throw new SweepPruneError('InvalidArgument', `${what}: called from an extractor during getCollisionCandidates(); register and unregister objects between calls`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${what}: called from an extractor during getCollisionCandidates(); register and unregister objects between calls`,
+      );
     }
   }
 
@@ -102,7 +114,10 @@ export class PruneJuice<T> {
   register(item: T): void {
     this.#check('register');
     if (this.#index.has(item)) {
-      throw new SweepPruneError('AlreadyRegistered', `register: ${preview(item)} is already registered; unregister it first`);
+      throw new SweepPruneError(
+        'AlreadyRegistered',
+        `register: ${preview(item)} is already registered; unregister it first`,
+      );
     }
     let id: BoxId;
     try {
@@ -272,11 +287,20 @@ function restate(error: unknown, what: string): unknown {
   if (!(error instanceof SweepPruneError)) return error;
   switch (error.code) {
     case 'OutOfMemory':
-      return new SweepPruneError('OutOfMemory', `${what}: out of wasm memory (the module's limit is 2 GB); unregister objects or dispose() PruneJuice instances and Worlds you no longer use. Nothing changed`);
+      return new SweepPruneError(
+        'OutOfMemory',
+        `${what}: out of wasm memory (the module's limit is 2 GB); unregister objects or dispose() PruneJuice instances and Worlds you no longer use. Nothing changed`,
+      );
     case 'CapacityExceeded':
-      return new SweepPruneError('CapacityExceeded', `${what}: a PruneJuice holds at most 4194304 objects; unregister some first`);
+      return new SweepPruneError(
+        'CapacityExceeded',
+        `${what}: a PruneJuice holds at most 4194304 objects; unregister some first`,
+      );
     case 'TooManyWorlds':
-      return new SweepPruneError('TooManyWorlds', `${what}: every one of the 4194304 world slots is in use or retired (a slot serves 1023 PruneJuice instances or Worlds); dispose() the ones you no longer use`);
+      return new SweepPruneError(
+        'TooManyWorlds',
+        `${what}: every one of the 4194304 world slots is in use or retired (a slot serves 1023 PruneJuice instances or Worlds); dispose() the ones you no longer use`,
+      );
     default:
       return error;
   }

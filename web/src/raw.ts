@@ -38,7 +38,14 @@ export interface RawExports {
   sp_set_box_static(world: number, box: number, isStatic: number): number;
   sp_is_box_static(world: number, box: number): number;
   sp_query_box(world: number, mask: number): number;
-  sp_cast_ray(world: number, maxDistance: number, mask: number, blockMask: number, ignore: number, maxHits: number): number;
+  sp_cast_ray(
+    world: number,
+    maxDistance: number,
+    mask: number,
+    blockMask: number,
+    ignore: number,
+    maxHits: number,
+  ): number;
   sp_nearest(world: number, k: number, distance: number, mask: number): number;
   sp_add_boxes(world: number, bounds: number, count: number, outIds: number): number;
   sp_set_boxes(world: number, ids: number, bounds: number, count: number): number;

@@ -2,7 +2,21 @@
 // The exports both entries share. `index.ts` (wasm embedded) and `wasm-entry.ts` (wasm as a separate file) add
 // their own `init`.
 export { SweepPruneError, type ErrorCode } from './errors.js';
-export { World, slotOf, type BoxId, type WorldOptions, type Counters, type Endpoints, type RayHits, type RayHit, type RayOptions, type DistanceHits, type QueryCallback, type Slabs, type PairCallback } from './world.js';
+export {
+  World,
+  slotOf,
+  type BoxId,
+  type WorldOptions,
+  type Counters,
+  type Endpoints,
+  type RayHits,
+  type RayHit,
+  type RayOptions,
+  type DistanceHits,
+  type QueryCallback,
+  type Slabs,
+  type PairCallback,
+} from './world.js';
 export { PruneJuice, type DimensionExtractor, type SortFunction } from './prune-juice.js';
 export { isInitialized, type WasmSource } from './loader.js';
 

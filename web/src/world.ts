@@ -3,7 +3,15 @@
 import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { dropStaleViews, getEngine } from './loader.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
-import { COUNTER_OFFSETS, COUNTERS_BYTES, GENERATION_BITS, type RawExports, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from './raw.js';
+import {
+  COUNTER_OFFSETS,
+  COUNTERS_BYTES,
+  GENERATION_BITS,
+  type RawExports,
+  SCRATCH_MAX,
+  SCRATCH_MIN,
+  SCRATCH_OUT,
+} from './raw.js';
 
 /** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
 export type BoxId = number;
@@ -127,10 +135,16 @@ const ENDED = 2;
 
 function checkNumberArray(what: string, name: string, v: ArrayLike<number>, dimensions: number): void {
   if (v == null || typeof v.length !== 'number') {
-    throw new SweepPruneError('InvalidArgument', `${what}: ${name} must be an array of ${dimensions} numbers, got ${v === null ? 'null' : typeof v}`);
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `${what}: ${name} must be an array of ${dimensions} numbers, got ${v === null ? 'null' : typeof v}`,
+    );
   }
   if (v.length !== dimensions) {
-    throw new SweepPruneError('InvalidDimensions', `${what}: ${name} has ${count(v.length, 'coordinate')}; this world has ${count(dimensions, 'dimension')}`);
+    throw new SweepPruneError(
+      'InvalidDimensions',
+      `${what}: ${name} has ${count(v.length, 'coordinate')}; this world has ${count(dimensions, 'dimension')}`,
+    );
   }
 }
 
@@ -152,7 +166,10 @@ function describeBad(v: unknown): string {
 
 function checkCallback(what: string, fn: unknown): void {
   if (typeof fn !== 'function') {
-    throw new SweepPruneError('InvalidArgument', `${what}: fn must be a function (id, data, distance) => void, got ${typeof fn}`);
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `${what}: fn must be a function (id, data, distance) => void, got ${typeof fn}`,
+    );
   }
 }
 
@@ -202,15 +219,24 @@ export class World<T = unknown> {
   constructor(options: WorldOptions = {}) {
     const raw = getEngine();
     if (options === null || typeof options !== 'object') {
-      throw new SweepPruneError('InvalidArgument', `new World(options): options must be an object like { dimensions: 2 }, got ${options}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `new World(options): options must be an object like { dimensions: 2 }, got ${options}`,
+      );
     }
     const dimensions = options.dimensions ?? 2;
     const capacity = options.capacity ?? 0;
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4) {
-      throw new SweepPruneError('InvalidDimensions', `new World: options.dimensions must be 1, 2, 3 or 4, got ${dimensions}`);
+      throw new SweepPruneError(
+        'InvalidDimensions',
+        `new World: options.dimensions must be 1, 2, 3 or 4, got ${dimensions}`,
+      );
     }
     if (!Number.isInteger(capacity) || capacity < 0 || capacity > 1 << 22) {
-      throw new SweepPruneError('CapacityExceeded', `new World: options.capacity must be an integer from 0 to 4194304, got ${capacity}`);
+      throw new SweepPruneError(
+        'CapacityExceeded',
+        `new World: options.capacity must be an integer from 0 to 4194304, got ${capacity}`,
+      );
     }
     this.dimensions = dimensions;
     this.#scratch = raw.sp_scratch();
@@ -227,9 +253,13 @@ export class World<T = unknown> {
     const bytes = new Uint8Array(raw.memory.buffer, ptr);
     const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
     const hint =
-      code === 'StaleBox' ? ' Do not use an id after removeBox().' :
-      code === 'InvalidBox' ? ' Use an id returned by addBox() of this world.' :
-      code === 'OutOfMemory' ? ' The wasm module reached its memory limit (2 GB); remove boxes or dispose unused worlds.' : '';
+      code === 'StaleBox'
+        ? ' Do not use an id after removeBox().'
+        : code === 'InvalidBox'
+          ? ' Use an id returned by addBox() of this world.'
+          : code === 'OutOfMemory'
+            ? ' The wasm module reached its memory limit (2 GB); remove boxes or dispose unused worlds.'
+            : '';
     throw new SweepPruneError(code === 'Ok' ? 'InvalidArgument' : code, `${what}: ${text}.${hint}`, boxId);
   }
 
@@ -249,9 +279,15 @@ export class World<T = unknown> {
     for (let a = 0; a < d; a++) {
       const lo = min[a]!;
       const hi = max[a]!;
-      for (const [name, v] of [['min', lo], ['max', hi]] as const) {
+      for (const [name, v] of [
+        ['min', lo],
+        ['max', hi],
+      ] as const) {
         if (!isFloat32(v)) {
-          throw new SweepPruneError('InvalidBounds', `${what}: ${name}[${a}] ${describeBad(v)}; bounds must be numbers within the float32 range (for an unbounded box use ±3.4028234663852886e38)`);
+          throw new SweepPruneError(
+            'InvalidBounds',
+            `${what}: ${name}[${a}] ${describeBad(v)}; bounds must be numbers within the float32 range (for an unbounded box use ±3.4028234663852886e38)`,
+          );
         }
       }
       if (!(lo <= hi)) {
@@ -299,9 +335,14 @@ export class World<T = unknown> {
       const bad = badBoxError('addBoxes', bounds, n, d);
       if (bad !== undefined) throw bad;
     }
-    const { result, ids } = withStagedBoxes(raw, bounds, n, d, undefined, (b, out) => raw.sp_add_boxes(this.#id, b, n, out));
+    const { result, ids } = withStagedBoxes(raw, bounds, n, d, undefined, (b, out) =>
+      raw.sp_add_boxes(this.#id, b, n, out),
+    );
     if (result !== 0) {
-      throw (result === 1 || result === 2 ? badBoxError('addBoxes', bounds, n, d) : undefined) ?? World.#fail(raw, result, 'addBoxes');
+      throw (
+        (result === 1 || result === 2 ? badBoxError('addBoxes', bounds, n, d) : undefined) ??
+        World.#fail(raw, result, 'addBoxes')
+      );
     }
     // no data: a reused slot's data went to #removedData when its box was removed
     const owner = this.#owner;
@@ -321,13 +362,20 @@ export class World<T = unknown> {
     const raw = this.#engine('setBoxes');
     const d = this.dimensions;
     if (ids == null || typeof ids !== 'object' || typeof ids.length !== 'number') {
-      throw new SweepPruneError('InvalidArgument', `setBoxes: ids must be a Uint32Array (or an array) of box ids, got ${ids === null ? 'null' : typeof ids}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `setBoxes: ids must be a Uint32Array (or an array) of box ids, got ${ids === null ? 'null' : typeof ids}`,
+      );
     }
     const n = boxCountOf('setBoxes', bounds, d);
     if (n !== ids.length) {
-      throw new SweepPruneError('InvalidDimensions', `setBoxes: bounds holds ${n} boxes (${2 * d} numbers each) for ${ids.length} ids; give one box per id`);
+      throw new SweepPruneError(
+        'InvalidDimensions',
+        `setBoxes: bounds holds ${n} boxes (${2 * d} numbers each) for ${ids.length} ids; give one box per id`,
+      );
     }
-    const badId = (i: number, result: number): never => World.#fail(raw, result, `setBoxes: ids[${i}] (${ids[i]})`, ids[i]);
+    const badId = (i: number, result: number): never =>
+      World.#fail(raw, result, `setBoxes: ids[${i}] (${ids[i]})`, ids[i]);
     if (!(ids instanceof Uint32Array)) {
       for (let i = 0; i < n; i++) {
         const id = ids[i]!;
@@ -343,7 +391,10 @@ export class World<T = unknown> {
       for (let i = 0; i < n; i++) if (!raw.sp_is_box_valid(this.#id, ids[i]!)) badId(i, this.#whyInvalid(raw, ids[i]!));
     }
     if (result !== 0) {
-      throw (result === 1 || result === 2 ? badBoxError('setBoxes', bounds, n, d) : undefined) ?? World.#fail(raw, result, 'setBoxes');
+      throw (
+        (result === 1 || result === 2 ? badBoxError('setBoxes', bounds, n, d) : undefined) ??
+        World.#fail(raw, result, 'setBoxes')
+      );
     }
   }
 
@@ -417,9 +468,15 @@ export class World<T = unknown> {
   setBoxFilter(id: BoxId, category: number, mask: number): void {
     const raw = this.#engine('setBoxFilter');
     this.#checkLive(raw, 'setBoxFilter', id);
-    for (const [name, v] of [['category', category], ['mask', mask]] as const) {
+    for (const [name, v] of [
+      ['category', category],
+      ['mask', mask],
+    ] as const) {
       if (!Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
-        throw new SweepPruneError('InvalidArgument', `setBoxFilter(${id}): ${name} must be a 32-bit integer bit mask, got ${v}`);
+        throw new SweepPruneError(
+          'InvalidArgument',
+          `setBoxFilter(${id}): ${name} must be a 32-bit integer bit mask, got ${v}`,
+        );
       }
     }
     raw.sp_set_box_filter(this.#id, id, category >>> 0, mask >>> 0);
@@ -499,12 +556,20 @@ export class World<T = unknown> {
    */
   castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, maxDistance?: number, mask?: number): RayHits;
   castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions): RayHits;
-  castRay(origin: ArrayLike<number>, direction: ArrayLike<number>, options?: number | RayOptions, mask?: number): RayHits {
+  castRay(
+    origin: ArrayLike<number>,
+    direction: ArrayLike<number>,
+    options?: number | RayOptions,
+    mask?: number,
+  ): RayHits {
     const opts = typeof options === 'object' && options !== null ? options : { maxDistance: options, mask };
     const raw = this.#ray('castRay', origin, direction, opts);
     const [ids, distances, count, blocker] = this.#queryResult(raw);
     const buffer = raw.memory.buffer;
-    const hits: RayHits = { ids: new Uint32Array(buffer, ids, count).slice(), distances: new Float32Array(buffer, distances, count).slice() };
+    const hits: RayHits = {
+      ids: new Uint32Array(buffer, ids, count).slice(),
+      distances: new Float32Array(buffer, distances, count).slice(),
+    };
     if (blocker !== 0) hits.blocker = { id: blocker, distance: this.#blockerDistance(raw) };
     return hits;
   }
@@ -530,7 +595,12 @@ export class World<T = unknown> {
    * and may change the world and run queries.
    * @throws SweepPruneError as `castRay`, and `InvalidArgument` when fn is not a function
    */
-  forEachOnRay(origin: ArrayLike<number>, direction: ArrayLike<number>, fn: QueryCallback<T>, options: RayOptions = {}): BoxId | undefined {
+  forEachOnRay(
+    origin: ArrayLike<number>,
+    direction: ArrayLike<number>,
+    fn: QueryCallback<T>,
+    options: RayOptions = {},
+  ): BoxId | undefined {
     checkCallback('forEachOnRay', fn);
     const raw = this.#ray('forEachOnRay', origin, direction, options);
     const blocker = this.#queryResult(raw)[3];
@@ -543,10 +613,19 @@ export class World<T = unknown> {
   }
 
   // Validate a ray and its options, cast it; the result is in the scratch outputs.
-  #ray(what: string, origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions, hitLimit?: number): RawExports {
+  #ray(
+    what: string,
+    origin: ArrayLike<number>,
+    direction: ArrayLike<number>,
+    options: RayOptions,
+    hitLimit?: number,
+  ): RawExports {
     const raw = this.#engine(what);
     if (options === null || typeof options !== 'object') {
-      throw new SweepPruneError('InvalidArgument', `${what}: options must be an object like { maxHits: 1 }, got ${options}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${what}: options must be an object like { maxHits: 1 }, got ${options}`,
+      );
     }
     const d = this.dimensions;
     checkNumberArray(what, 'origin', origin, d);
@@ -556,9 +635,15 @@ export class World<T = unknown> {
     for (let a = 0; a < d; a++) {
       const o = origin[a]!;
       const v = direction[a]!;
-      for (const [name, x] of [['origin', o], ['direction', v]] as const) {
+      for (const [name, x] of [
+        ['origin', o],
+        ['direction', v],
+      ] as const) {
         if (!isFloat32(x)) {
-          throw new SweepPruneError('InvalidBounds', `${what}: ${name}[${a}] ${describeBad(x)}; give numbers within the float32 range`);
+          throw new SweepPruneError(
+            'InvalidBounds',
+            `${what}: ${name}[${a}] ${describeBad(x)}; give numbers within the float32 range`,
+          );
         }
       }
       len += v * v;
@@ -566,7 +651,12 @@ export class World<T = unknown> {
       f[SCRATCH_MAX / 4 + a] = v;
     }
     if (!(len > 0)) throw new SweepPruneError('InvalidBounds', `${what}: direction must not be the zero vector`);
-    const maxDistance = checkDistance(what, 'maxDistance', options.maxDistance ?? Infinity, 'Infinity for an unbounded ray');
+    const maxDistance = checkDistance(
+      what,
+      'maxDistance',
+      options.maxDistance ?? Infinity,
+      'Infinity for an unbounded ray',
+    );
     const mask = checkMask(what, 'mask', options.mask ?? 0xffffffff);
     const blockMask = checkMask(what, 'blockMask', options.blockMask ?? 0);
     const ignore = options.ignore ?? 0;
@@ -575,7 +665,10 @@ export class World<T = unknown> {
     }
     const maxHits = hitLimit ?? options.maxHits ?? 0;
     if (!Number.isInteger(maxHits) || maxHits < 0) {
-      throw new SweepPruneError('InvalidArgument', `${what}: maxHits must be an integer >= 0 (0 for every hit), got ${maxHits}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${what}: maxHits must be an integer >= 0 (0 for every hit), got ${maxHits}`,
+      );
     }
     const r = raw.sp_cast_ray(this.#id, maxDistance, mask, blockMask, ignore, Math.min(maxHits, 0x7fffffff));
     dropStaleViews(raw);
@@ -611,7 +704,13 @@ export class World<T = unknown> {
    * box (arguments after `fn` as in `nearest`). `fn` may return `false` to stop, and may change the world and query.
    * @throws SweepPruneError as `nearest`, and `InvalidArgument` when fn is not a function
    */
-  forEachNearest(point: ArrayLike<number>, k: number, fn: QueryCallback<T>, maxDistance = Infinity, mask = 0xffffffff): void {
+  forEachNearest(
+    point: ArrayLike<number>,
+    k: number,
+    fn: QueryCallback<T>,
+    maxDistance = Infinity,
+    mask = 0xffffffff,
+  ): void {
     checkCallback('forEachNearest', fn);
     this.#visit(this.#nearest('forEachNearest', point, k, maxDistance, mask), fn, true);
   }
@@ -650,15 +749,26 @@ export class World<T = unknown> {
     for (let a = 0; a < d; a++) {
       const v = point[a]!;
       if (!isFloat32(v)) {
-        throw new SweepPruneError('InvalidBounds', `${what}: point[${a}] ${describeBad(v)}; give numbers within the float32 range`);
+        throw new SweepPruneError(
+          'InvalidBounds',
+          `${what}: point[${a}] ${describeBad(v)}; give numbers within the float32 range`,
+        );
       }
       f[SCRATCH_MIN / 4 + a] = v;
     }
     if (k !== undefined && (!Number.isInteger(k) || k < 0)) {
-      throw new SweepPruneError('InvalidArgument', `${what}: k must be an integer >= 0 (the number of boxes wanted), got ${k}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${what}: k must be an integer >= 0 (the number of boxes wanted), got ${k}`,
+      );
     }
     const limit = checkDistance(what, k === undefined ? 'radius' : 'maxDistance', distance, 'Infinity for no limit');
-    const r = raw.sp_nearest(this.#id, k === undefined ? -1 : Math.min(k, 0x7fffffff), limit, checkMask(what, 'mask', mask));
+    const r = raw.sp_nearest(
+      this.#id,
+      k === undefined ? -1 : Math.min(k, 0x7fffffff),
+      limit,
+      checkMask(what, 'mask', mask),
+    );
     dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, what);
     return raw;
@@ -667,7 +777,10 @@ export class World<T = unknown> {
   #copyHits(raw: RawExports): DistanceHits {
     const [ids, distances, count] = this.#queryResult(raw);
     const buffer = raw.memory.buffer;
-    return { ids: new Uint32Array(buffer, ids, count).slice(), distances: new Float32Array(buffer, distances, count).slice() };
+    return {
+      ids: new Uint32Array(buffer, ids, count).slice(),
+      distances: new Float32Array(buffer, distances, count).slice(),
+    };
   }
 
   // Call fn for each result of the last query. The results are first copied into arrays the world keeps (a nested
@@ -678,7 +791,8 @@ export class World<T = unknown> {
     let ids = nested ? new Uint32Array(count) : this.#visitIds;
     let distances = nested ? new Float32Array(count) : this.#visitDistances;
     if (ids.length < count) ids = this.#visitIds = new Uint32Array(Math.max(count, 2 * ids.length));
-    if (distances.length < count) distances = this.#visitDistances = new Float32Array(Math.max(count, 2 * distances.length));
+    if (distances.length < count)
+      distances = this.#visitDistances = new Float32Array(Math.max(count, 2 * distances.length));
     const buffer = raw.memory.buffer;
     ids.set(new Uint32Array(buffer, idsPtr, count));
     if (withDistances) distances.set(new Float32Array(buffer, distancesPtr, count));
@@ -745,7 +859,10 @@ export class World<T = unknown> {
   reserve(capacity: number): void {
     const raw = this.#engine('reserve');
     if (!Number.isInteger(capacity) || capacity < 0 || capacity > 1 << 22) {
-      throw new SweepPruneError('CapacityExceeded', `reserve: capacity must be an integer from 0 to 4194304, got ${capacity}`);
+      throw new SweepPruneError(
+        'CapacityExceeded',
+        `reserve: capacity must be an integer from 0 to 4194304, got ${capacity}`,
+      );
     }
     const r = raw.sp_reserve(this.#id, capacity);
     dropStaleViews(raw);
@@ -800,7 +917,10 @@ export class World<T = unknown> {
 
   #notIterating(what: string): void {
     if (this.#iterating > 0) {
-      throw new SweepPruneError('Busy', `${what}: called inside a forEachPair/forEachBegan/forEachEnded callback of the same world, which would change the list being iterated; call it after the loop`);
+      throw new SweepPruneError(
+        'Busy',
+        `${what}: called inside a forEachPair/forEachBegan/forEachEnded callback of the same world, which would change the list being iterated; call it after the loop`,
+      );
     }
   }
 
@@ -871,7 +991,10 @@ export class World<T = unknown> {
   #forEach(which: number, what: string, fn: PairCallback<T>): void {
     const raw = this.#engine(what);
     if (typeof fn !== 'function') {
-      throw new SweepPruneError('InvalidArgument', `${what}: fn must be a function (a, b, dataA, dataB) => void, got ${typeof fn}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${what}: fn must be a function (a, b, dataA, dataB) => void, got ${typeof fn}`,
+      );
     }
     const ptr = raw.sp_pairs(this.#id, which);
     const n = 2 * new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
@@ -937,14 +1060,20 @@ export class World<T = unknown> {
   endpoints(axis: number): Endpoints {
     const raw = this.#engine('endpoints');
     if (!Number.isInteger(axis) || axis < 0 || axis >= this.dimensions) {
-      throw new SweepPruneError('InvalidDimensions', `endpoints: axis must be an integer from 0 to ${this.dimensions - 1}, got ${axis}`);
+      throw new SweepPruneError(
+        'InvalidDimensions',
+        `endpoints: axis must be an integer from 0 to ${this.dimensions - 1}, got ${axis}`,
+      );
     }
     const r = raw.sp_endpoints(this.#id, axis);
     dropStaleViews(raw);
     if (r !== 0) this.#failValidated(raw, r, 'endpoints');
     const buffer = raw.memory.buffer;
     const [valuesPtr, refsPtr, count] = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 3);
-    return { values: new Float32Array(buffer, valuesPtr!, count!).slice(), refs: new Uint32Array(buffer, refsPtr!, count!).slice() };
+    return {
+      values: new Float32Array(buffer, valuesPtr!, count!).slice(),
+      refs: new Uint32Array(buffer, refsPtr!, count!).slice(),
+    };
   }
 
   /**
@@ -958,7 +1087,11 @@ export class World<T = unknown> {
     const r = raw.sp_slabs(this.#id, statics ? 1 : 0);
     if (r !== 0) World.#fail(raw, r, 'slabs');
     const buffer = raw.memory.buffer;
-    const [sweepAxis, slabAxis, slabCount, entryCount, floors, starts, ids] = new Int32Array(buffer, this.#scratch + SCRATCH_OUT, 7);
+    const [sweepAxis, slabAxis, slabCount, entryCount, floors, starts, ids] = new Int32Array(
+      buffer,
+      this.#scratch + SCRATCH_OUT,
+      7,
+    );
     const slabs = slabCount!;
     return {
       sweepAxis: sweepAxis!,

@@ -118,4 +118,4 @@ typedef struct spCounters
 
 /// Default filter: category bit 0, collides with every category (as box2d's b2DefaultFilter).
 #define SP_DEFAULT_CATEGORY 0x00000001u
-#define SP_DEFAULT_MASK 0xFFFFFFFFu
+#define SP_DEFAULT_MASK		0xFFFFFFFFu

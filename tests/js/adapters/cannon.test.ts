@@ -23,8 +23,20 @@ type Label = Map<CANNON.Body, number>;
 
 /** Bodies of the scenes, numbered as they are made. */
 class Scene extends Labeled<CANNON.Body, CANNON.World> {
-  box(x: number, y: number, z: number, hx: number, hy: number, hz: number, options: CANNON.BodyOptions = { mass: 1 }): CANNON.Body {
-    const b = new CANNON.Body({ ...options, position: new CANNON.Vec3(x, y, z), shape: new CANNON.Box(new CANNON.Vec3(hx, hy, hz)) });
+  box(
+    x: number,
+    y: number,
+    z: number,
+    hx: number,
+    hy: number,
+    hz: number,
+    options: CANNON.BodyOptions = { mass: 1 },
+  ): CANNON.Body {
+    const b = new CANNON.Body({
+      ...options,
+      position: new CANNON.Vec3(x, y, z),
+      shape: new CANNON.Box(new CANNON.Vec3(hx, hy, hz)),
+    });
     b.quaternion.setFromEuler(this.rng() * 0.6, this.rng() * 0.6, this.rng() * 0.6);
     return this.add(b);
   }
@@ -56,7 +68,9 @@ function pairKeys(p1: readonly CANNON.Body[], p2: readonly CANNON.Body[], label:
 }
 
 function canonical(p1: CANNON.Body[], p2: CANNON.Body[], label: Label): void {
-  const list = p1.map((a, i): [CANNON.Body, CANNON.Body] => (label.get(a)! < label.get(p2[i]!)! ? [a, p2[i]!] : [p2[i]!, a]));
+  const list = p1.map((a, i): [CANNON.Body, CANNON.Body] =>
+    label.get(a)! < label.get(p2[i]!)! ? [a, p2[i]!] : [p2[i]!, a],
+  );
   list.sort((x, y) => label.get(x[0])! - label.get(y[0])! || label.get(x[1])! - label.get(y[1])!);
   list.forEach(([a, b], i) => {
     p1[i] = a;
@@ -110,7 +124,8 @@ class Checked extends SweepPruneBroadphase {
       o.dirty = true; // the world marks only its own broadphase dirty after each step
       o.collisionPairs(world, q1, q2);
       const expected = pairKeys(q1, q2, this.label);
-      if (keys.join(' ') !== expected.join(' ')) expect({ oracle: o.constructor.name, keys }).toEqual({ oracle: o.constructor.name, keys: expected });
+      if (keys.join(' ') !== expected.join(' '))
+        expect({ oracle: o.constructor.name, keys }).toEqual({ oracle: o.constructor.name, keys: expected });
     }
     this.pairs += keys.length;
   }
@@ -140,9 +155,15 @@ function withBoxes<T extends CANNON.Broadphase>(b: T, on: boolean): T {
 const newSAP = () => new (CANNON.SAPBroadphase as unknown as new () => CANNON.SAPBroadphase)();
 
 /** One world, ours checked against cannon's broadphases (same useBoundingBoxes) at every step. */
-function runChecked(def: SceneDef, boxes: boolean, seed = 1): { s: Scene; bp: Checked; pairs: number; maxSleeping: number } {
+function runChecked(
+  def: SceneDef,
+  boxes: boolean,
+  seed = 1,
+): { s: Scene; bp: Checked; pairs: number; maxSleeping: number } {
   const bp = withBoxes(new Checked(), boxes);
-  bp.oracles = boxes ? [withBoxes(new CANNON.NaiveBroadphase(), true), withBoxes(newSAP(), true)] : [new CANNON.NaiveBroadphase()];
+  bp.oracles = boxes
+    ? [withBoxes(new CANNON.NaiveBroadphase(), true), withBoxes(newSAP(), true)]
+    : [new CANNON.NaiveBroadphase()];
   const s = makeScene(def, bp, seed);
   let maxSleeping = 0;
   for (let i = 0; i < def.steps; i++) {
@@ -198,7 +219,8 @@ const level: SceneDef = {
     // 600 static platforms on three floors, 250 movers dropped onto them
     for (let i = 0; i < 20; i++) {
       for (let j = 0; j < 10; j++) {
-        for (let f = 0; f < 3; f++) s.box(i * 3, 1 + f * 3, j * 3 + (f % 2) * 1.5, 1.2, 0.15, 1.2, { mass: 0, type: CANNON.Body.STATIC });
+        for (let f = 0; f < 3; f++)
+          s.box(i * 3, 1 + f * 3, j * 3 + (f % 2) * 1.5, 1.2, 0.15, 1.2, { mass: 0, type: CANNON.Body.STATIC });
       }
     }
     for (let k = 0; k < 250; k++) {
@@ -217,7 +239,8 @@ const churn: SceneDef = {
   build(s) {
     s.ground();
     for (let k = 0; k < 150; k++) s.sphere(s.rng() * 10, 0.5 + s.rng() * 10, s.rng() * 10, 0.4);
-    for (let k = 0; k < 20; k++) s.box(k % 5 * 2.5, 0.3, Math.floor(k / 5) * 2.5, 1, 0.3, 1, { mass: 0, type: CANNON.Body.STATIC });
+    for (let k = 0; k < 20; k++)
+      s.box((k % 5) * 2.5, 0.3, Math.floor(k / 5) * 2.5, 1, 0.3, 1, { mass: 0, type: CANNON.Body.STATIC });
   },
   beforeStep(s, i) {
     if (i % 5 === 4) {
@@ -237,13 +260,21 @@ const filtered: SceneDef = {
     for (let k = 0; k < 8; k++) s.box(k * 3, 2, 0, 0.3, 2, 4, { mass: 0, type: CANNON.Body.STATIC }); // walls
     for (let k = 0; k < 4; k++) {
       // kinematic paddles, two by two at one height and heading for each other
-      s.box(k * 6, 0.8 + (k >> 1), 0, 1.5, 0.2, 1.5, { mass: 0, type: CANNON.Body.KINEMATIC, velocity: new CANNON.Vec3(k % 2 ? -3 : 3, 0, 0) });
+      s.box(k * 6, 0.8 + (k >> 1), 0, 1.5, 0.2, 1.5, {
+        mass: 0,
+        type: CANNON.Body.KINEMATIC,
+        velocity: new CANNON.Vec3(k % 2 ? -3 : 3, 0, 0),
+      });
     }
     for (let k = 0; k < 200; k++) {
       // three groups; masks that leave some groups out, one of them asymmetric
       const group = 1 << (k % 3);
       const mask = [-1, 1 | 4, 2 | 8][k % 3]!;
-      s.sphere(s.rng() * 22, 0.5 + s.rng() * 6, (s.rng() - 0.5) * 6, 0.3, { mass: 1, collisionFilterGroup: group, collisionFilterMask: mask });
+      s.sphere(s.rng() * 22, 0.5 + s.rng() * 6, (s.rng() - 0.5) * 6, 0.3, {
+        mass: 1,
+        collisionFilterGroup: group,
+        collisionFilterMask: mask,
+      });
     }
   },
   beforeStep(s, i) {
@@ -301,7 +332,8 @@ describe('sweep-prune/cannon: AABBs', () => {
       const [a, b] = [0, 1].map(() => {
         const body = new CANNON.Body({ mass: 1, position: position.clone() });
         body.quaternion.setFromEuler(i, 2 * i, 3 * i);
-        if (kind === 2) body.addShape(new CANNON.Sphere(radius), new CANNON.Vec3(0.5, 0, 0)); // off centre: the general path
+        if (kind === 2)
+          body.addShape(new CANNON.Sphere(radius), new CANNON.Vec3(0.5, 0, 0)); // off centre: the general path
         else body.addShape(kind === 0 ? new CANNON.Sphere(radius) : new CANNON.Box(new CANNON.Vec3(radius, 1, 1)));
         return body;
       }) as [CANNON.Body, CANNON.Body];
@@ -352,7 +384,8 @@ describe('sweep-prune/cannon: queries', () => {
     const bp = new SweepPruneBroadphase();
     const world = new CANNON.World({ broadphase: bp });
     const e = 0.1 + 1e-12; // not a float32 value
-    const sphere = (x: number) => new CANNON.Body({ mass: 1, shape: new CANNON.Sphere(e), position: new CANNON.Vec3(x, 0, 0) });
+    const sphere = (x: number) =>
+      new CANNON.Body({ mass: 1, shape: new CANNON.Sphere(e), position: new CANNON.Vec3(x, 0, 0) });
     const a = sphere(0);
     const b = sphere(2 * e); // touches a at x = e exactly, in float64
     const c = sphere(-2 * e - 1e-15); // 1e-15 short of a's face: both faces round to one float32 value
@@ -360,7 +393,12 @@ describe('sweep-prune/cannon: queries', () => {
     plane.position.set(0, -5, 0);
     plane.quaternion.setFromEuler(-Math.PI / 2, 0, 0);
     for (const body of [a, b, c, plane]) world.addBody(body);
-    const label: Label = new Map([[a, 0], [b, 1], [c, 2], [plane, 3]]);
+    const label: Label = new Map([
+      [a, 0],
+      [b, 1],
+      [c, 2],
+      [plane, 3],
+    ]);
     const pairsOf = (broadphase: CANNON.Broadphase) => {
       const p1: CANNON.Body[] = [];
       const p2: CANNON.Body[] = [];
@@ -418,7 +456,8 @@ describe('sweep-prune/cannon: lifetime and errors', () => {
     const b = new CANNON.Body({ mass: 1, shape: new CANNON.Sphere(1) });
     world.addBody(b);
     const code = (f: () => unknown) => thrown(f)?.code;
-    const box = (lo: number[], hi: number[]) => new CANNON.AABB({ lowerBound: new CANNON.Vec3(...lo), upperBound: new CANNON.Vec3(...hi) });
+    const box = (lo: number[], hi: number[]) =>
+      new CANNON.AABB({ lowerBound: new CANNON.Vec3(...lo), upperBound: new CANNON.Vec3(...hi) });
     expect(code(() => bp.aabbQuery(world, undefined as unknown as CANNON.AABB))).toBe('InvalidArgument');
     expect(code(() => bp.aabbQuery(world, box([0, NaN, 0], [1, 1, 1])))).toBe('InvalidBounds');
     expect(code(() => bp.aabbQuery(world, box([0, 0, 2], [1, 1, 1])))).toBe('InvertedBounds');

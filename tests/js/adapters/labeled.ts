@@ -8,7 +8,10 @@ export class Labeled<B, W extends { addBody(body: B): unknown; removeBody(body: 
   readonly rng: () => number;
   #next = 0;
 
-  constructor(readonly world: W, seed: number) {
+  constructor(
+    readonly world: W,
+    seed: number,
+  ) {
     this.rng = mulberry32(seed);
   }
 

@@ -16,7 +16,9 @@ const { Bodies, Body, Collision, Composite, Composites, Detector, Engine, Pairs,
 
 // a SweepPruneError with this code, its message matching
 function expectCode(fn: () => unknown, code: string, message = /./): void {
-  expect(fn).toThrow(expect.objectContaining({ name: 'SweepPruneError', code, message: expect.stringMatching(message) }));
+  expect(fn).toThrow(
+    expect.objectContaining({ name: 'SweepPruneError', code, message: expect.stringMatching(message) }),
+  );
 }
 
 describe('before init()', () => {
@@ -41,10 +43,20 @@ const scenes: Record<string, Scene> = {
   // boxes and polygons in stacks falling on a floor
   stacks: (world) => {
     walls(world, 800, 600);
-    Composite.add(world, Composites.stack(100, 100, 10, 6, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 30, 30)));
-    Composite.add(world, Composites.pyramid(450, 0, 9, 6, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 32, 32)));
-    Composite.add(world, Composites.stack(420, 250, 6, 3, 4, 4, (x: number, y: number, column: number) =>
-      column % 2 ? Bodies.circle(x, y, 12) : Bodies.polygon(x, y, 5, 14)));
+    Composite.add(
+      world,
+      Composites.stack(100, 100, 10, 6, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 30, 30)),
+    );
+    Composite.add(
+      world,
+      Composites.pyramid(450, 0, 9, 6, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 32, 32)),
+    );
+    Composite.add(
+      world,
+      Composites.stack(420, 250, 6, 3, 4, 4, (x: number, y: number, column: number) =>
+        column % 2 ? Bodies.circle(x, y, 12) : Bodies.polygon(x, y, 5, 14),
+      ),
+    );
   },
   // a grid of static platforms (touching on x, as matter's sweep sees them) and circles falling through it
   staticHeavy: (world, random) => {
@@ -69,11 +81,7 @@ const scenes: Record<string, Scene> = {
     for (let k = 0; k < 12; k++) {
       const x = 100 + (k % 6) * 110;
       const y = 100 + Math.floor(k / 6) * 150;
-      const parts = [
-        Bodies.rectangle(x, y, 60, 12),
-        Bodies.rectangle(x, y, 12, 60),
-        Bodies.circle(x + 30, y, 9),
-      ];
+      const parts = [Bodies.rectangle(x, y, 60, 12), Bodies.rectangle(x, y, 12, 60), Bodies.circle(x + 30, y, 9)];
       Composite.add(world, Body.create({ parts, angle: random() }));
     }
     // a chain in one non-colliding group (negative): its links never collide with each other
@@ -82,17 +90,30 @@ const scenes: Record<string, Scene> = {
       Composite.add(world, Bodies.rectangle(300 + k * 22, 40 + k * 3, 30, 10, { collisionFilter: { group } }));
     }
     // a rope of constraints: sleeping links are still moved by their constraints
-    const rope = Composites.stack(560, 60, 8, 1, 6, 0, (x: number, y: number) => Bodies.rectangle(x, y, 20, 8, { collisionFilter: { group: Body.nextGroup(true) } }));
+    const rope = Composites.stack(560, 60, 8, 1, 6, 0, (x: number, y: number) =>
+      Bodies.rectangle(x, y, 20, 8, { collisionFilter: { group: Body.nextGroup(true) } }),
+    );
     Composites.chain(rope, 0.5, 0, -0.5, 0, { stiffness: 0.8, length: 2 });
-    Composite.add(rope, Matter.Constraint.create({ bodyB: rope.bodies[0]!, pointB: { x: -10, y: 0 }, pointA: { x: 550, y: 60 }, stiffness: 0.5 }));
+    Composite.add(
+      rope,
+      Matter.Constraint.create({
+        bodyB: rope.bodies[0]!,
+        pointB: { x: -10, y: 0 },
+        pointA: { x: 550, y: 60 },
+        stiffness: 0.5,
+      }),
+    );
     Composite.add(world, rope);
     const red = 0x2;
     const blue = 0x4;
     for (let k = 0; k < 30; k++) {
       const cat = k % 2 ? red : blue;
-      Composite.add(world, Bodies.rectangle(60 + random() * 680, 300 + random() * 200, 20, 20, {
-        collisionFilter: { category: cat, mask: 0x1 | cat },
-      }));
+      Composite.add(
+        world,
+        Bodies.rectangle(60 + random() * 680, 300 + random() * 200, 20, 20, {
+          collisionFilter: { category: cat, mask: 0x1 | cat },
+        }),
+      );
     }
   },
 };
@@ -100,8 +121,10 @@ const scenes: Record<string, Scene> = {
 // ---- stepping and comparing
 
 // fields of matter 0.20 that @types/matter-js 0.20 does not declare
-const pairList = (pairs: Matter.Pairs) => (pairs as unknown as { list: (Matter.Pair & { contactCount: number })[] }).list;
-const lastCollisions = (engine: Matter.Engine) => (engine.detector as unknown as { collisions: Matter.Collision[] }).collisions;
+const pairList = (pairs: Matter.Pairs) =>
+  (pairs as unknown as { list: (Matter.Pair & { contactCount: number })[] }).list;
+const lastCollisions = (engine: Matter.Engine) =>
+  (engine.detector as unknown as { collisions: Matter.Collision[] }).collisions;
 
 /** Part id pairs of a step's collisions, lower id first, sorted. */
 function collisionKeys(collisions: Matter.Collision[], name: (id: number) => number): string[] {
@@ -191,9 +214,12 @@ describe('sweep-prune/matter', () => {
       try {
         for (let s = 0; s < 300; s++) {
           if (s % 7 === 0) {
-            const b = random() < 0.5
-              ? Bodies.circle(50 + random() * 900, -50, 8)
-              : Body.create({ parts: [Bodies.rectangle(500 + random() * 300, -40, 40, 8), Bodies.rectangle(500, -40, 8, 40)] });
+            const b =
+              random() < 0.5
+                ? Bodies.circle(50 + random() * 900, -50, 8)
+                : Body.create({
+                    parts: [Bodies.rectangle(500 + random() * 300, -40, 40, 8), Bodies.rectangle(500, -40, 8, 40)],
+                  });
             added.push(b);
             Composite.add(engine.world, b);
           }
@@ -240,7 +266,10 @@ describe('sweep-prune/matter', () => {
           if (s === 150) {
             // a body made static by hand, and a static one made dynamic
             Body.setStatic(added[0]!, true);
-            Body.setStatic(Composite.allBodies(engine.world).find((b) => b.isStatic && b.angle === 0)!, false);
+            Body.setStatic(
+              Composite.allBodies(engine.world).find((b) => b.isStatic && b.angle === 0)!,
+              false,
+            );
           }
           Engine.update(engine, 1000 / 60);
         }
@@ -255,7 +284,10 @@ describe('sweep-prune/matter', () => {
       const detector = ours();
       const engine = Engine.create({ detector, enableSleeping: true });
       walls(engine.world, 800, 600);
-      Composite.add(engine.world, Composites.stack(50, 300, 25, 12, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 26, 24)));
+      Composite.add(
+        engine.world,
+        Composites.stack(50, 300, 25, 12, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 26, 24)),
+      );
       const check = checkEveryStep(detector);
       const staticBoxes: number[] = [];
       try {
@@ -312,20 +344,31 @@ describe('sweep-prune/matter', () => {
         update(pairs, collisions, timestamp);
         list.sort((a, b) => byIds(a.collision, b.collision));
       };
-      restore.push(() => void (Collision.collides = collides), () => void (Pairs.update = update));
+      restore.push(
+        () => void (Collision.collides = collides),
+        () => void (Pairs.update = update),
+      );
     });
     afterAll(() => restore.forEach((r) => r()));
 
     // Both worlds are built by the same code; a body's name is its rank among its world's ids (parts included).
     function names(world: Matter.World): (id: number) => number {
-      const ids = Composite.allBodies(world).flatMap((b) => b.parts.map((p) => p.id)).sort((a, b) => a - b);
+      const ids = Composite.allBodies(world)
+        .flatMap((b) => b.parts.map((p) => p.id))
+        .sort((a, b) => a - b);
       const rank = new Map(ids.map((id, i) => [id, i]));
       return (id) => rank.get(id) ?? -1;
     }
 
     function pairState(engine: Matter.Engine, name: (id: number) => number): unknown[] {
       return pairList(engine.pairs).map((p) => [
-        name(p.bodyA.id), name(p.bodyB.id), p.isActive, p.contactCount, p.collision.depth, p.collision.normal.x, p.collision.normal.y,
+        name(p.bodyA.id),
+        name(p.bodyB.id),
+        p.isActive,
+        p.contactCount,
+        p.collision.depth,
+        p.collision.normal.x,
+        p.collision.normal.y,
       ]);
     }
 
@@ -400,7 +443,11 @@ describe('sweep-prune/matter', () => {
 
     test('query arguments are checked', () => {
       const detector = ours();
-      expectCode(() => detector.region({ min: { x: 0, y: NaN }, max: { x: 1, y: 1 } }), 'InvalidBounds', /region: bounds/);
+      expectCode(
+        () => detector.region({ min: { x: 0, y: NaN }, max: { x: 1, y: 1 } }),
+        'InvalidBounds',
+        /region: bounds/,
+      );
       expectCode(() => detector.region(null as never), 'InvalidBounds', /region/);
       expectCode(() => detector.point({ x: Infinity, y: 0 }), 'InvalidBounds', /point: point/);
       expectCode(() => detector.ray({ x: 0, y: 0 }, { x: 1, y: NaN }), 'InvalidBounds', /ray: endPoint/);
@@ -419,7 +466,11 @@ describe('sweep-prune/matter', () => {
       expect(detector.disposed).toBe(true);
       expect(world.disposed).toBe(true);
       detector.dispose();
-      expectCode(() => Engine.update(engine, 1000 / 60), 'Disposed', /Detector\.collisions: this SweepPruneDetector was disposed/);
+      expectCode(
+        () => Engine.update(engine, 1000 / 60),
+        'Disposed',
+        /Detector\.collisions: this SweepPruneDetector was disposed/,
+      );
       expectCode(() => detector.region({ min: { x: 0, y: 0 }, max: { x: 1, y: 1 } }), 'Disposed');
       expectCode(() => detector.world, 'Disposed');
     });
@@ -448,7 +499,7 @@ describe('sweep-prune/matter', () => {
         const f = new Float32Array([v]);
         const i = new Int32Array(f.buffer);
         if (v === 0) return up ? 1.401298464324817e-45 : -1.401298464324817e-45;
-        i[0]! += (v > 0) === up ? 1 : -1;
+        i[0]! += v > 0 === up ? 1 : -1;
         return f[0]!;
       };
       const values = fc.oneof(

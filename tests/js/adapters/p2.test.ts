@@ -155,7 +155,16 @@ function runTwins(def: SceneDef, seed = 2): number {
     if (a.join(' ') !== b.join(' ')) expect({ step: i, pairs: b }).toEqual({ step: i, pairs: a });
     pairs += a.length;
   }
-  const state = (s: Scene) => s.live.map((b) => [s.label.get(b), b.position[0], b.position[1], b.angle, b.velocity[0], b.velocity[1], b.sleepState]);
+  const state = (s: Scene) =>
+    s.live.map((b) => [
+      s.label.get(b),
+      b.position[0],
+      b.position[1],
+      b.angle,
+      b.velocity[0],
+      b.velocity[1],
+      b.sleepState,
+    ]);
   expect(state(ours)).toEqual(state(sap));
   (ours.world.broadphase as SweepPruneBroadphase).dispose();
   return pairs;
@@ -268,7 +277,11 @@ describe('sweep-prune/p2: AABBs', () => {
     let fast = 0;
     for (let i = 0; i < 5000; i++) {
       const make = () => {
-        const b = new p2.Body({ mass: 1, position: [(rng() - 0.5) * 10 ** (rng() * 6), (rng() - 0.5) * 100], angle: (rng() - 0.5) * 20 });
+        const b = new p2.Body({
+          mass: 1,
+          position: [(rng() - 0.5) * 10 ** (rng() * 6), (rng() - 0.5) * 100],
+          angle: (rng() - 0.5) * 20,
+        });
         return b;
       };
       const seed = Math.floor(rng() * 2 ** 31);
@@ -276,10 +289,13 @@ describe('sweep-prune/p2: AABBs', () => {
         const r = mulberry32(seed);
         const kind = i % 4;
         const shape =
-          kind === 0 ? new p2.Circle({ radius: r() * 3 }) :
-          kind === 1 ? new p2.Box({ width: r() * 5, height: r() * 5, angle: r() * 7 }) :
-          kind === 2 ? new p2.Box({ width: 1, height: 2 }) :
-          new p2.Capsule({ length: 2, radius: 0.5 });
+          kind === 0
+            ? new p2.Circle({ radius: r() * 3 })
+            : kind === 1
+              ? new p2.Box({ width: r() * 5, height: r() * 5, angle: r() * 7 })
+              : kind === 2
+                ? new p2.Box({ width: 1, height: 2 })
+                : new p2.Capsule({ length: 2, radius: 0.5 });
         b.addShape(shape, kind === 2 ? [0.1 + r(), 0] : undefined); // off centre: the general path
 
         return b;
@@ -313,7 +329,12 @@ describe('sweep-prune/p2: queries', () => {
       const cast = (broadphase: p2.Broadphase): string[] => {
         world.broadphase = broadphase;
         const found: string[] = [];
-        const ray = new p2.Ray({ mode: p2.Ray.ALL, from, to, callback: (r) => found.push(`${s.label.get(r.body!)}:${r.fraction}`) });
+        const ray = new p2.Ray({
+          mode: p2.Ray.ALL,
+          from,
+          to,
+          callback: (r) => found.push(`${s.label.get(r.body!)}:${r.fraction}`),
+        });
         world.raycast(new p2.RaycastResult(), ray);
         return found.sort();
       };
@@ -321,7 +342,10 @@ describe('sweep-prune/p2: queries', () => {
       expect(cast(bp)).toEqual(expected);
       hits += expected.length;
 
-      const aabb = new p2.AABB({ lowerBound: [Math.min(from[0], to[0]), Math.min(from[1], to[1])], upperBound: [Math.max(from[0], to[0]), Math.max(from[1], to[1])] });
+      const aabb = new p2.AABB({
+        lowerBound: [Math.min(from[0], to[0]), Math.min(from[1], to[1])],
+        upperBound: [Math.max(from[0], to[0]), Math.max(from[1], to[1])],
+      });
       const labels = (list: p2.Body[]) => list.map((b) => s.label.get(b)!).sort((a, b) => a - b);
       expect(labels(bp.aabbQuery(world, aabb, []))).toEqual(labels(bp.oracle.aabbQuery(world, aabb, [])));
     }
@@ -382,8 +406,12 @@ describe('sweep-prune/p2: lifetime and errors', () => {
     world.addBody(b);
     const code = (f: () => unknown) => thrown(f)?.code;
     expect(code(() => bp.aabbQuery(world))).toBe('InvalidArgument');
-    expect(code(() => bp.aabbQuery(world, new p2.AABB({ lowerBound: [NaN, 0], upperBound: [1, 1] })))).toBe('InvalidBounds');
-    expect(code(() => bp.aabbQuery(world, new p2.AABB({ lowerBound: [2, 0], upperBound: [1, 1] })))).toBe('InvertedBounds');
+    expect(code(() => bp.aabbQuery(world, new p2.AABB({ lowerBound: [NaN, 0], upperBound: [1, 1] })))).toBe(
+      'InvalidBounds',
+    );
+    expect(code(() => bp.aabbQuery(world, new p2.AABB({ lowerBound: [2, 0], upperBound: [1, 1] })))).toBe(
+      'InvertedBounds',
+    );
     expect(code(() => bp.setWorld(null as unknown as p2.World))).toBe('InvalidArgument');
     expect(bp.aabbQuery(world, new p2.AABB({ lowerBound: [0.5, 0.5], upperBound: [3, 3] }))).toEqual([b]);
     bp.dispose();

@@ -20,7 +20,9 @@ import * as separate from 'sweep-prune/wasm';
 import { SweepPruneDetector, useSweepPrune, type MatterBodyLike, type MatterModule } from 'sweep-prune/matter';
 
 // sweep-prune/matter's types resolve without matter-js or its @types installed
-export function matterDetector<B extends MatterBodyLike, P, C>(Matter: MatterModule<B, P, C>): SweepPruneDetector<B, P, C> {
+export function matterDetector<B extends MatterBodyLike, P, C>(
+  Matter: MatterModule<B, P, C>,
+): SweepPruneDetector<B, P, C> {
   const detector = new SweepPruneDetector(Matter);
   const bodies: B[] = detector.region({ min: { x: 0, y: 0 }, max: { x: 1, y: 1 } });
   const hits: C[] = detector.ray({ x: 0, y: 0 }, { x: 1, y: 1 });
@@ -91,5 +93,14 @@ export async function run(source?: WasmSource): Promise<number> {
   const viaWasmEntry = new separate.PruneJuice<Sprite>(extractors);
   viaWasmEntry.dispose();
 
-  return pairs.length + began.length + counters.pairs + endpoints.values.length + endpoints.refs.length + slot + size + Number(ready);
+  return (
+    pairs.length +
+    began.length +
+    counters.pairs +
+    endpoints.values.length +
+    endpoints.refs.length +
+    slot +
+    size +
+    Number(ready)
+  );
 }

@@ -18,13 +18,23 @@ function runMatterScene(Matter, SweepPruneDetector) {
   const keys = [];
   for (const engine of engines) {
     Composite.add(engine.world, Bodies.rectangle(400, 600, 800, 50, { isStatic: true }));
-    Composite.add(engine.world, Composites.stack(200, 300, 10, 5, 0, 0, (x, y) => Bodies.rectangle(x, y, 30, 30)));
-    const ids = Composite.allBodies(engine.world).map((b) => b.id).sort((a, b) => a - b);
+    Composite.add(
+      engine.world,
+      Composites.stack(200, 300, 10, 5, 0, 0, (x, y) => Bodies.rectangle(x, y, 30, 30)),
+    );
+    const ids = Composite.allBodies(engine.world)
+      .map((b) => b.id)
+      .sort((a, b) => a - b);
     const rank = (id) => ids.indexOf(id);
     const steps = [];
     for (let s = 0; s < 120; s++) {
       Engine.update(engine, 1000 / 60);
-      steps.push(engine.detector.collisions.map((c) => `${rank(c.bodyA.id)}:${rank(c.bodyB.id)}`).sort().join(' '));
+      steps.push(
+        engine.detector.collisions
+          .map((c) => `${rank(c.bodyA.id)}:${rank(c.bodyB.id)}`)
+          .sort()
+          .join(' '),
+      );
     }
     keys.push(steps);
   }

@@ -25,9 +25,20 @@ init().then(() => {
   p2World.on('postBroadphase', (e) => (p2Pairs = e.pairs.length / 2));
   p2World.step(1 / 60);
   const cannonWorld = new CANNON.World({ broadphase: new CannonBroadphase() });
-  for (let k = 0; k < 10; k++) cannonWorld.addBody(new CANNON.Body({ mass: 1, shape: new CANNON.Sphere(0.5), position: new CANNON.Vec3(k * 0.5, 0, 0) }));
+  for (let k = 0; k < 10; k++)
+    cannonWorld.addBody(
+      new CANNON.Body({ mass: 1, shape: new CANNON.Sphere(0.5), position: new CANNON.Vec3(k * 0.5, 0, 0) }),
+    );
   cannonWorld.step(1 / 60);
-  console.log(JSON.stringify({ before, p2Pairs, sapPairs, cannonContacts: cannonWorld.contacts.length, resolved: require.resolve('sweep-prune/p2') }));
+  console.log(
+    JSON.stringify({
+      before,
+      p2Pairs,
+      sapPairs,
+      cannonContacts: cannonWorld.contacts.length,
+      resolved: require.resolve('sweep-prune/p2'),
+    }),
+  );
   p2World.broadphase.dispose();
   cannonWorld.broadphase.dispose();
 });

@@ -2,7 +2,21 @@
 const boxIntersect = require('sweep-prune/box-intersect');
 
 boxIntersect.init().then(() => {
-  const red = [[0, 0, 0, 8, 1, 1], [0, 0, 0, 1, 8, 1], [0, 0, 0, 1, 1, 8]];
-  const blue = [[5, 0, 0, 6, 10, 10], [0, 5, 0, 10, 6, 10], [0, 0, 5, 10, 10, 10]];
-  console.log(JSON.stringify({ type: typeof boxIntersect, pairs: boxIntersect(red, blue).sort(), resolved: require.resolve('sweep-prune/box-intersect') }));
+  const red = [
+    [0, 0, 0, 8, 1, 1],
+    [0, 0, 0, 1, 8, 1],
+    [0, 0, 0, 1, 1, 8],
+  ];
+  const blue = [
+    [5, 0, 0, 6, 10, 10],
+    [0, 5, 0, 10, 6, 10],
+    [0, 0, 5, 10, 10, 10],
+  ];
+  console.log(
+    JSON.stringify({
+      type: typeof boxIntersect,
+      pairs: boxIntersect(red, blue).sort(),
+      resolved: require.resolve('sweep-prune/box-intersect'),
+    }),
+  );
 });

@@ -9,5 +9,17 @@ try {
   notInitialized = error.code === 'NotInitialized';
 }
 await init();
-const boxes = [[1, 1, 2, 2], [0, -1, 3, 2], [2, 1, 4, 5], [0.5, 3, 1, 10]];
-console.log(JSON.stringify({ notInitialized, shared: isInitialized(), pairs: boxIntersect(boxes).sort(), early: boxIntersect(boxes, (i, j) => (j === 2 ? 2 : undefined)) }));
+const boxes = [
+  [1, 1, 2, 2],
+  [0, -1, 3, 2],
+  [2, 1, 4, 5],
+  [0.5, 3, 1, 10],
+];
+console.log(
+  JSON.stringify({
+    notInitialized,
+    shared: isInitialized(),
+    pairs: boxIntersect(boxes).sort(),
+    early: boxIntersect(boxes, (i, j) => (j === 2 ? 2 : undefined)),
+  }),
+);

@@ -5,5 +5,7 @@ const { runMatterScene } = require('./matter-scene.cjs');
 
 init().then(() => {
   const Matter = require(process.argv[2]);
-  console.log(JSON.stringify({ ...runMatterScene(Matter, SweepPruneDetector), resolved: require.resolve('sweep-prune/matter') }));
+  console.log(
+    JSON.stringify({ ...runMatterScene(Matter, SweepPruneDetector), resolved: require.resolve('sweep-prune/matter') }),
+  );
 });

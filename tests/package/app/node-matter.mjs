@@ -7,4 +7,9 @@ const require = createRequire(import.meta.url);
 const { runMatterScene } = require('./matter-scene.cjs');
 await init();
 const Matter = require(process.argv[2]);
-console.log(JSON.stringify({ ...runMatterScene(Matter, SweepPruneDetector), resolved: import.meta.resolve('sweep-prune/matter') }));
+console.log(
+  JSON.stringify({
+    ...runMatterScene(Matter, SweepPruneDetector),
+    resolved: import.meta.resolve('sweep-prune/matter'),
+  }),
+);

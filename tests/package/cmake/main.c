@@ -11,9 +11,9 @@ int main( void )
 	if ( spCreateWorld( &def, &world ) != sp_resultOk )
 		return 1;
 	spBoxId a, b, c;
-	spWorld_AddBox( world, (float[]){ 0, 0 }, (float[]){ 2, 2 }, &a );
-	spWorld_AddBox( world, (float[]){ 2, 1 }, (float[]){ 3, 3 }, &b ); // touches a: closed intervals overlap
-	spWorld_AddBox( world, (float[]){ 5, 5 }, (float[]){ 6, 6 }, &c );
+	spWorld_AddBox( world, ( float[] ){ 0, 0 }, ( float[] ){ 2, 2 }, &a );
+	spWorld_AddBox( world, ( float[] ){ 2, 1 }, ( float[] ){ 3, 3 }, &b ); // touches a: closed intervals overlap
+	spWorld_AddBox( world, ( float[] ){ 5, 5 }, ( float[] ){ 6, 6 }, &c );
 	spResult result = spWorld_Update( world );
 	int count = 0;
 	const uint32_t* pairs = spWorld_GetPairs( world, &count );

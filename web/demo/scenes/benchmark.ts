@@ -121,7 +121,8 @@ class Benchmark implements Scene {
     label.textContent = 'Largest N ';
     const select = document.createElement('select');
     select.dataset.option = 'max';
-    for (const n of [1000, 10_000, 100_000]) select.add(new Option(n.toLocaleString('en-US'), String(n), false, n === max));
+    for (const n of [1000, 10_000, 100_000])
+      select.add(new Option(n.toLocaleString('en-US'), String(n), false, n === max));
     label.append(select);
     this.#table = document.createElement('table');
     this.#table.className = 'bench-table';
@@ -227,11 +228,19 @@ class Benchmark implements Scene {
     g.clear('#07080c');
     // margins and offsets are for the full-size chart; on a small screen they grow with the labels' minimum size
     const u = Math.max(1, g.unit);
-    const L = 64 * u, R = 24 * u, T = 20 * u, B = 50 * u;
-    const w = g.width - L - R, h = g.height - T - B;
-    const nMin = 100, nMax = 100_000, msMin = 0.001, msMax = 1000;
+    const L = 64 * u,
+      R = 24 * u,
+      T = 20 * u,
+      B = 50 * u;
+    const w = g.width - L - R,
+      h = g.height - T - B;
+    const nMin = 100,
+      nMax = 100_000,
+      msMin = 0.001,
+      msMax = 1000;
     const px = (n: number): number => L + (Math.log10(n / nMin) / Math.log10(nMax / nMin)) * w;
-    const py = (ms: number): number => T + h - (Math.log10(Math.max(ms, msMin) / msMin) / Math.log10(msMax / msMin)) * h;
+    const py = (ms: number): number =>
+      T + h - (Math.log10(Math.max(ms, msMin) / msMin) / Math.log10(msMax / msMin)) * h;
     for (let e = -3; e <= 3; e++) {
       const y = py(10 ** e);
       g.line(L, y, L + w, y, '#222', 1);
@@ -245,7 +254,14 @@ class Benchmark implements Scene {
     const budget = py(1000 / 60);
     g.line(L, budget, L + w, budget, '#666', 1, [4, 4]);
     const small = u > 1.2;
-    g.text(small ? '60 fps (16.7 ms)' : 'one 60 fps frame (16.7 ms)', L + w - 4 * u, budget - 8 * u, '#999', 11, 'right');
+    g.text(
+      small ? '60 fps (16.7 ms)' : 'one 60 fps frame (16.7 ms)',
+      L + w - 4 * u,
+      budget - 8 * u,
+      '#999',
+      11,
+      'right',
+    );
     // the legend on a backing, over the budget line where they meet
     const labels = METHODS.map((m) => (small ? m.short : m.label));
     ctx.font = `normal ${g.fontSize(12)}px ui-sans-serif, system-ui, sans-serif`;
@@ -266,7 +282,14 @@ class Benchmark implements Scene {
       for (const [n, ms] of pts) marker(g, m.shape, px(n), py(ms), 3 * u, m.color);
     }
     ctx.globalAlpha = 1;
-    g.text(`faint, dashed: ${small ? 'reference run' : REFERENCE_MACHINE}`, L + w - 4 * u, T + h - 10 * u, '#999', 11, 'right');
+    g.text(
+      `faint, dashed: ${small ? 'reference run' : REFERENCE_MACHINE}`,
+      L + w - 4 * u,
+      T + h - 10 * u,
+      '#999',
+      11,
+      'right',
+    );
     METHODS.forEach((m, k) => {
       const pts = this.results.get(m.key)!.filter((r) => r.ms !== undefined);
       ctx.beginPath();
@@ -290,22 +313,41 @@ class Benchmark implements Scene {
 
   panel(): void {
     const fmt = (r: Result | undefined): string =>
-      r === undefined ? '…' : r.ms === undefined ? 'skipped' : r.ms < 0.1 ? r.ms.toFixed(3) : r.ms < 10 ? r.ms.toFixed(2) : r.ms.toFixed(1);
+      r === undefined
+        ? '…'
+        : r.ms === undefined
+          ? 'skipped'
+          : r.ms < 0.1
+            ? r.ms.toFixed(3)
+            : r.ms < 10
+              ? r.ms.toFixed(2)
+              : r.ms.toFixed(1);
     const rows = this.sizes.map((n, i) => {
       const [naive, sorted, swaps, wasm] = METHODS.map((m) => this.results.get(m.key)![i]);
       const counts = [naive, sorted, swaps, wasm].filter((r) => r && r.ms !== undefined).map((r) => r!.pairs);
       const agree = counts.length > 1 ? (counts.every((c) => c === counts[0]) ? '✓' : '✗') : '';
       const speedup = sorted?.ms && wasm?.ms ? `${(sorted.ms / wasm.ms).toFixed(1)}×` : '';
-      return `<tr><td>${n.toLocaleString('en-US')}</td><td>${fmt(naive)}</td><td>${fmt(sorted)}</td><td>${fmt(swaps)}</td><td>${fmt(wasm)}</td>` +
-        `<td>${speedup}</td><td>${wasm ? wasm.pairs.toLocaleString('en-US') : ''} ${agree}</td></tr>`;
+      return (
+        `<tr><td>${n.toLocaleString('en-US')}</td><td>${fmt(naive)}</td><td>${fmt(sorted)}</td><td>${fmt(swaps)}</td><td>${fmt(wasm)}</td>` +
+        `<td>${speedup}</td><td>${wasm ? wasm.pairs.toLocaleString('en-US') : ''} ${agree}</td></tr>`
+      );
     });
     // the exponent of each line over its largest decade: what the complexity table predicts, measured
     const k = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(2));
-    const measured = METHODS.map((m) => slope(this.results.get(m.key)!.filter((r) => r.ms !== undefined).map((r) => [r.n, r.ms!] as const)));
+    const measured = METHODS.map((m) =>
+      slope(
+        this.results
+          .get(m.key)!
+          .filter((r) => r.ms !== undefined)
+          .map((r) => [r.n, r.ms!] as const),
+      ),
+    );
     const reference = METHODS.map((m) => slope(REFERENCE[m.key]));
-    const foot = `<tr class="slope"><th>slope</th>${measured.map((x) => `<td>${k(x)}</td>`).join('')}<td colspan="2">yours</td></tr>` +
+    const foot =
+      `<tr class="slope"><th>slope</th>${measured.map((x) => `<td>${k(x)}</td>`).join('')}<td colspan="2">yours</td></tr>` +
       `<tr class="slope ref"><th>slope</th>${reference.map((x) => `<td>${k(x)}</td>`).join('')}<td colspan="2">reference</td></tr>`;
-    const html = '<thead><tr><th>N</th><th>naive JS</th><th>sorted JS</th><th>swap JS</th><th>wasm</th><th>sorted ÷ wasm</th><th>pairs</th></tr></thead>' +
+    const html =
+      '<thead><tr><th>N</th><th>naive JS</th><th>sorted JS</th><th>swap JS</th><th>wasm</th><th>sorted ÷ wasm</th><th>pairs</th></tr></thead>' +
       `<tbody>${rows.join('')}</tbody><tfoot>${foot}</tfoot>`;
     if (this.#table.innerHTML !== html) this.#table.innerHTML = html;
     this.#table.dataset.done = String(this.done);
@@ -314,7 +356,11 @@ class Benchmark implements Scene {
   stats(): Stat[] {
     const n = this.sizes[this.#size];
     return [
-      { key: 'state', label: 'now', value: this.done ? 'done' : `N = ${n!.toLocaleString('en-US')}, ${METHODS[this.#method]!.label}` },
+      {
+        key: 'state',
+        label: 'now',
+        value: this.done ? 'done' : `N = ${n!.toLocaleString('en-US')}, ${METHODS[this.#method]!.label}`,
+      },
       { key: 'frame', label: 'frames measured', value: this.#frames },
       { key: 'pairs', label: 'pairs', value: this.#pairs },
       ...(this.#engine ? engineStats(this.#engine.world) : []),

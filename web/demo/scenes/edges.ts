@@ -74,7 +74,9 @@ class Edges extends BallScene {
     const pairs = this.world!.pairs;
     const names: string[] = [];
     for (let i = 0; i < pairs.length; i += 2) {
-      names.push(`${this.balls.indexOf(this.ballOf(pairs[i]!)) + 1} and ${this.balls.indexOf(this.ballOf(pairs[i + 1]!)) + 1}`);
+      names.push(
+        `${this.balls.indexOf(this.ballOf(pairs[i]!)) + 1} and ${this.balls.indexOf(this.ballOf(pairs[i + 1]!)) + 1}`,
+      );
     }
     const said = this.#focus
       ? `${this.#inside.size} of the balls inside the span of the highlighted ball.`

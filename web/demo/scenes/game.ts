@@ -8,7 +8,18 @@ import { World, type BoxId } from 'sweep-prune';
 import type { Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 import { collide, makeBalls, rng, type Ball } from '../sim.js';
-import { BEGAN, BEGAN_GLYPH, DOOR_FILL, ENDED, ENDED_GLYPH, LIT_FILL, NEAREST, QUERY, RAY, WALL_FILL } from '../palette.js';
+import {
+  BEGAN,
+  BEGAN_GLYPH,
+  DOOR_FILL,
+  ENDED,
+  ENDED_GLYPH,
+  LIT_FILL,
+  NEAREST,
+  QUERY,
+  RAY,
+  WALL_FILL,
+} from '../palette.js';
 
 // '#' a wall block, 'g' a door block, '.' floor; one character per TILE x TILE square
 const LEVEL = [
@@ -61,7 +72,6 @@ const FLASH_FRAMES = 18;
 const DOOR_HOLD = 150;
 const DOOR_MOVE = 2 * TILE;
 
-
 interface Block {
   kind: 'wall' | 'door';
   col: number;
@@ -103,7 +113,12 @@ function bounceOffBlock(b: Ball, x0: number, y0: number, x1: number, y1: number)
     push = b.r - d;
   } else {
     // the centre is inside (the door slid onto the ball): leave through the nearest side
-    const sides: Array<[number, number, number]> = [[b.x - x0, -1, 0], [x1 - b.x, 1, 0], [b.y - y0, 0, -1], [y1 - b.y, 0, 1]];
+    const sides: Array<[number, number, number]> = [
+      [b.x - x0, -1, 0],
+      [x1 - b.x, 1, 0],
+      [b.y - y0, 0, -1],
+      [y1 - b.y, 0, 1],
+    ];
     const [depth, sx, sy] = sides.reduce((m, s) => (s[0] < m[0] ? s : m));
     nx = sx;
     ny = sy;
@@ -161,7 +176,14 @@ class Arena implements Scene {
       [...line].forEach((c, col) => {
         if (c === '.') return;
         const door = c === 'g';
-        const block: Block = { kind: door ? 'door' : 'wall', col, row, dir: door ? (row < 13 ? -1 : 1) : 0, id: 0, flash: 0 };
+        const block: Block = {
+          kind: door ? 'door' : 'wall',
+          col,
+          row,
+          dir: door ? (row < 13 ? -1 : 1) : 0,
+          id: 0,
+          flash: 0,
+        };
         block.id = world.addBox([col * TILE, row * TILE], [(col + 1) * TILE, (row + 1) * TILE], block);
         world.setBoxStatic(block.id, true);
         world.setBoxFilter(block.id, WALL, RED | BLUE);
@@ -176,7 +198,8 @@ class Arena implements Scene {
     const spots: Array<Array<[number, number, number]>> = [[], []];
     LEVEL.forEach((line, row) => {
       for (let col = 0; col < line.length; col++) {
-        if (open(col, row)) spots[col < line.length / 2 ? 0 : 1]!.push([(col + 0.5) * TILE, (row + 0.5) * TILE, BALL_R]);
+        if (open(col, row))
+          spots[col < line.length / 2 ? 0 : 1]!.push([(col + 0.5) * TILE, (row + 0.5) * TILE, BALL_R]);
       }
     });
     this.runners = [];
@@ -266,7 +289,7 @@ class Arena implements Scene {
 
   #hitBlock(ball: Ball, block: Block): void {
     const x = block.col * TILE;
-    const y = block.row * TILE + (block.dir * this.doorOffset);
+    const y = block.row * TILE + block.dir * this.doorOffset;
     bounceOffBlock(ball, x, y, x + TILE, y + TILE);
   }
 
@@ -275,10 +298,13 @@ class Arena implements Scene {
     const cycle = 2 * (DOOR_HOLD + DOOR_MOVE);
     const t = this.doorClock++ % cycle;
     const offset =
-      t < DOOR_HOLD ? 0 :
-      t < DOOR_HOLD + DOOR_MOVE ? t - DOOR_HOLD :
-      t < 2 * DOOR_HOLD + DOOR_MOVE ? DOOR_MOVE :
-      cycle - t;
+      t < DOOR_HOLD
+        ? 0
+        : t < DOOR_HOLD + DOOR_MOVE
+          ? t - DOOR_HOLD
+          : t < 2 * DOOR_HOLD + DOOR_MOVE
+            ? DOOR_MOVE
+            : cycle - t;
     this.doorMoved = offset !== this.doorOffset;
     if (!this.doorMoved) return; // still: the static index is left alone
     this.doorOpening = offset > this.doorOffset;
@@ -299,7 +325,12 @@ class Arena implements Scene {
   /** Began/ended pairs arrive with the objects given to addBox. */
   #event(p: Entity | undefined, q: Entity | undefined, began: boolean): void {
     if (p?.kind === 'ball' && q?.kind === 'ball') {
-      this.rings.push({ x: (p.ball.x + q.ball.x) / 2, y: (p.ball.y + q.ball.y) / 2, color: began ? BEGAN : ENDED, age: 0 });
+      this.rings.push({
+        x: (p.ball.x + q.ball.x) / 2,
+        y: (p.ball.y + q.ball.y) / 2,
+        color: began ? BEGAN : ENDED,
+        age: 0,
+      });
       const [r, b] = p.team === 0 ? [p, q] : [q, p];
       this.lastContact = `${nameOf(r)} ${began ? 'met' : 'left'} ${nameOf(b)} (frame ${this.step})`;
     } else if (began) {
@@ -431,26 +462,34 @@ class Arena implements Scene {
     this.#summary.dataset.door = this.doorState;
     this.#summary.innerHTML =
       `frame ${this.step}: <b class="began">${BEGAN_GLYPH} ${c.began} began</b> <b class="ended">${ENDED_GLYPH} ${c.ended} ended</b>` +
-      ` · door ${this.doorState}` + (this.lastContact ? ` · last: ${this.lastContact}` : '');
+      ` · door ${this.doorState}` +
+      (this.lastContact ? ` · last: ${this.lastContact}` : '');
     const f = (v: number): string => v.toFixed(1).padStart(6);
-    const lines = [`castRay from (${this.eye.x.toFixed(0)}, ${this.eye.y.toFixed(0)}) toward the pointer: ${this.rayIds.length} hits, nearest first`];
+    const lines = [
+      `castRay from (${this.eye.x.toFixed(0)}, ${this.eye.y.toFixed(0)}) toward the pointer: ${this.rayIds.length} hits, nearest first`,
+    ];
     this.rayIds.slice(0, LISTED_HITS).forEach((id, i) => {
       lines.push(`  ${i + 1}  ${f(this.rayDistances[i]!)}  ${nameOf(world.dataOf(id))}`);
     });
     if (this.rayIds.length > LISTED_HITS) lines.push(`     … ${this.rayIds.length - LISTED_HITS} more`);
     const shot = this.shot && `${nameOf(world.dataOf(this.shot.id))} at ${this.shot.distance.toFixed(1)}`;
     lines.push(`firstHit, walls block (the gun): ${shot ?? 'nothing'}`);
-    const near = this.nearestBall && `${nameOf(world.dataOf(this.nearestBall.id))} at ${this.nearestBall.distance.toFixed(1)}`;
+    const near =
+      this.nearestBall && `${nameOf(world.dataOf(this.nearestBall.id))} at ${this.nearestBall.distance.toFixed(1)}`;
     lines.push(`nearest ball to the eye: ${near ?? 'none'}`);
     const kinds = new Map<string, number>();
     for (const id of this.inside) {
       const e = world.dataOf(id);
-      const k = e?.kind === 'ball' ? TEAMS[e.team].name : e?.kind ?? '?';
+      const k = e?.kind === 'ball' ? TEAMS[e.team].name : (e?.kind ?? '?');
       kinds.set(k, (kinds.get(k) ?? 0) + 1);
     }
     const breakdown = [...kinds].map(([k, n]) => `${n} ${k}`).join(', ');
-    lines.push(`queryBox ${QUERY_W} × ${QUERY_H} at the pointer: ${this.inside.size} boxes${breakdown ? ` (${breakdown})` : ''}`);
-    lines.push(`queryPoint at the pointer: ${this.under.map((id) => nameOf(world.dataOf(id))).join(', ') || 'nothing'}`);
+    lines.push(
+      `queryBox ${QUERY_W} × ${QUERY_H} at the pointer: ${this.inside.size} boxes${breakdown ? ` (${breakdown})` : ''}`,
+    );
+    lines.push(
+      `queryPoint at the pointer: ${this.under.map((id) => nameOf(world.dataOf(id))).join(', ') || 'nothing'}`,
+    );
     const text = lines.join('\n');
     if (this.#out.textContent !== text) this.#out.textContent = text;
     const o = this.#out.dataset;

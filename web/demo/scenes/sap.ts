@@ -63,7 +63,9 @@ class EngineScene extends BallScene {
 
   protected override drawOver(): void {
     if (!this.slabView || !this.world) return;
-    this.facts = drawSlabs(this.surface, this.world, (id) => (this.world!.isBoxValid(id) ? this.ballOf(id) : undefined));
+    this.facts = drawSlabs(this.surface, this.world, (id) =>
+      this.world!.isBoxValid(id) ? this.ballOf(id) : undefined,
+    );
   }
 
   panel(): void {

@@ -196,7 +196,11 @@ class Scale implements Scene {
     return [
       { key: 'frame', label: 'frame', value: this.step },
       { key: 'pairs', label: 'pairs, last frame', value: this.pairs },
-      { key: 'updateMs', label: `ms per update (${this.useJs ? 'sorted JS' : 'engine'}), mean of ${WINDOW}`, value: mean(this.#updateMs).toFixed(2) },
+      {
+        key: 'updateMs',
+        label: `ms per update (${this.useJs ? 'sorted JS' : 'engine'}), mean of ${WINDOW}`,
+        value: mean(this.#updateMs).toFixed(2),
+      },
       { key: 'fps', label: 'frames per second, last second', value: this.fps.toFixed(0) },
       ...(this.useJs ? [] : [{ key: 'slabs', label: 'engine slabs, last update', value: c.slabs }]),
     ];

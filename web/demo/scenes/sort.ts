@@ -33,7 +33,10 @@ class SortScene extends BallScene {
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
     this.quick = setup.options.data.sort === 'quick';
-    this.edges = this.balls.flatMap((ball) => [{ ball, isLeft: true }, { ball, isLeft: false }]);
+    this.edges = this.balls.flatMap((ball) => [
+      { ball, isLeft: true },
+      { ball, isLeft: false },
+    ]);
     this.useWorld(1);
   }
 
@@ -122,7 +125,11 @@ class SortScene extends BallScene {
       { key: 'frame', label: 'frame', value: this.step },
       { key: 'lastComparisons', label: 'comparisons, last sort', value: this.last.comparisons },
       { key: 'lastSwaps', label: 'swaps, last sort', value: this.last.swaps },
-      { key: 'comparisons', label: `${this.quick ? 'quicksort' : 'insertion sort'} comparisons, this pass so far`, value: this.comparisons },
+      {
+        key: 'comparisons',
+        label: `${this.quick ? 'quicksort' : 'insertion sort'} comparisons, this pass so far`,
+        value: this.comparisons,
+      },
       { key: 'swaps', label: 'swaps, this pass so far', value: this.swaps },
       { key: 'engineSwaps', label: 'engine endpoint swaps, last update', value: c.endpointSwaps },
     ];

@@ -33,7 +33,10 @@ class SwapCases extends BallScene {
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
     this.syncEveryStep = false; // one update per frame, in detect(): its began and ended are this frame's
-    this.edges = this.balls.flatMap((ball) => [{ ball, isLeft: true }, { ball, isLeft: false }]);
+    this.edges = this.balls.flatMap((ball) => [
+      { ball, isLeft: true },
+      { ball, isLeft: false },
+    ]);
     this.edges.sort((p, q) => edgeX(p) - edgeX(q));
     this.useWorld(1);
     this.#strip = new EdgeStrip(setup.panel, 'The four edges, sorted (the last pass boxed)');
@@ -62,7 +65,10 @@ class SwapCases extends BallScene {
         this.cases.push(kind);
         this.#last = { a: moving, b: passed, kind };
         const what = kind === 'began' ? `${BEGAN_GLYPH} began` : kind === 'ended' ? `${ENDED_GLYPH} ended` : 'nothing';
-        this.#lines.unshift({ text: `${this.#name(moving.ball)}${glyph(moving)} passed ${this.#name(passed.ball)}${glyph(passed)}: ${glyph(moving)}${glyph(passed)} → ${what}`, kind });
+        this.#lines.unshift({
+          text: `${this.#name(moving.ball)}${glyph(moving)} passed ${this.#name(passed.ball)}${glyph(passed)}: ${glyph(moving)}${glyph(passed)} → ${what}`,
+          kind,
+        });
         this.#lines.length = Math.min(this.#lines.length, LOG_LINES);
       }
     }
@@ -91,7 +97,11 @@ class SwapCases extends BallScene {
       marked.set(ref(last.a), c);
       marked.set(ref(last.b), c);
     }
-    this.#strip.update(this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })), (b) => this.#name(b), marked);
+    this.#strip.update(
+      this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })),
+      (b) => this.#name(b),
+      marked,
+    );
     const count = (k: Case): number => this.cases.filter((c) => c === k).length;
     const html =
       `passes so far (JS): <b class="began">${BEGAN_GLYPH} ${count('began')} began</b> <b class="ended">${ENDED_GLYPH} ${count('ended')} ended</b> ` +

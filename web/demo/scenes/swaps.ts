@@ -127,8 +127,19 @@ class Swaps extends BallScene {
   panel(): void {
     const f = this.flash;
     const ref = (e: Edge): number => (this.balls.indexOf(e.ball) << 1) | (e.isLeft ? 0 : 1);
-    const marked = new Map<number, string>(f ? [[ref(f.a), f.color], [ref(f.b), f.color]] : []);
-    this.#strip.update(this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })), (b) => this.#name(b), marked);
+    const marked = new Map<number, string>(
+      f
+        ? [
+            [ref(f.a), f.color],
+            [ref(f.b), f.color],
+          ]
+        : [],
+    );
+    this.#strip.update(
+      this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })),
+      (b) => this.#name(b),
+      marked,
+    );
     const h = this.held;
     const same = (p: number, q: number): string => (p === q ? '=' : '≠');
     const html =

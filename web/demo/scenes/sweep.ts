@@ -109,7 +109,11 @@ class Sweep extends BallScene {
       const h = this.held;
       s.push(
         { key: 'reported', label: 'pairs reported, this sweep so far', value: this.reported },
-        { key: 'held', label: 'last full sweep: reported vs engine', value: h ? `${h.reported} ${h.reported === h.engine ? '=' : '≠'} ${h.engine}` : '–' },
+        {
+          key: 'held',
+          label: 'last full sweep: reported vs engine',
+          value: h ? `${h.reported} ${h.reported === h.engine ? '=' : '≠'} ${h.engine}` : '–',
+        },
       );
     }
     return s;

@@ -61,10 +61,16 @@ class Transitivity extends BallScene {
     ];
     let verdict: string;
     if (!sorted) {
-      lines.push('<span class="note">Not sorted by left edge: no deduction.</span>', '<span class="note">Drag the balls into the order A, B, C.</span>');
+      lines.push(
+        '<span class="note">Not sorted by left edge: no deduction.</span>',
+        '<span class="note">Drag the balls into the order A, B, C.</span>',
+      );
       verdict = 'unsorted';
     } else if (!ab) {
-      lines.push('A ends before B starts, and C starts after B.', '<b class="true">Deduce: intersects(A, C) is false. Skip it.</b>');
+      lines.push(
+        'A ends before B starts, and C starts after B.',
+        '<b class="true">Deduce: intersects(A, C) is false. Skip it.</b>',
+      );
       verdict = 'skip';
     } else {
       lines.push(`A reaches past B.left: can't skip.`, `intersects(A, C) returns ${fmt(intersects(a, c))}`);
@@ -119,7 +125,12 @@ class Transitivity extends BallScene {
     };
     pair(0, 1, right(a), left(b), AB);
     pair(1, 2, right(b), left(c), BC);
-    const say = verdict === 'skip' ? 'A ends before B starts: skip A–C' : verdict === 'test' ? 'A reaches past B.left: test A–C' : 'not in A, B, C order: no deduction';
+    const say =
+      verdict === 'skip'
+        ? 'A ends before B starts: skip A–C'
+        : verdict === 'test'
+          ? 'A reaches past B.left: test A–C'
+          : 'not in A, B, C order: no deduction';
     g.text(say, 10, 16, verdict === 'skip' ? AB : verdict === 'test' ? '#ddd' : ENDED, 15, 'left', '700');
     this.surface.canvas.dataset.verdict = verdict;
   }
@@ -127,7 +138,8 @@ class Transitivity extends BallScene {
   override stats(): Stat[] {
     const pairs = this.world!.pairs;
     const names: string[] = [];
-    for (let i = 0; i < pairs.length; i += 2) names.push(`${this.ballOf(pairs[i]!).label}–${this.ballOf(pairs[i + 1]!).label}`);
+    for (let i = 0; i < pairs.length; i += 2)
+      names.push(`${this.ballOf(pairs[i]!).label}–${this.ballOf(pairs[i + 1]!).label}`);
     return [
       { key: 'frame', label: 'frame', value: this.step },
       { key: 'candidates', label: 'engine: overlapping boxes, last update', value: names.join(' ') || 'none' },

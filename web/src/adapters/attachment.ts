@@ -46,7 +46,10 @@ export class Attachment<W extends object, B extends object> {
   attach(world: W): void {
     const boxes = this.#live('setWorld');
     if (world == null || !Array.isArray(this.#engine.bodies(world))) {
-      throw new SweepPruneError('InvalidArgument', `${this.#engine.name}.setWorld: world must be ${this.#engine.worldName}, got ${String(world)}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${this.#engine.name}.setWorld: world must be ${this.#engine.worldName}, got ${String(world)}`,
+      );
     }
     this.#detach();
     boxes.reconcile(this.#engine.bodies(world));
@@ -69,7 +72,10 @@ export class Attachment<W extends object, B extends object> {
     if (world != null && world !== this.#world) this.attach(world);
     const attached = this.#world;
     if (attached === undefined) {
-      throw new SweepPruneError('InvalidArgument', `${this.#engine.name}.${what}: no world to search; pass the world, or attach with setWorld(world)`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${this.#engine.name}.${what}: no world to search; pass the world, or attach with setWorld(world)`,
+      );
     }
     const bodies = this.#engine.bodies(attached);
     if (boxes.size !== bodies.length) boxes.reconcile(bodies); // bodies changed with no event
@@ -84,10 +90,16 @@ export class Attachment<W extends object, B extends object> {
       const lo = tmp[a]!;
       const hi = tmp[d + a]!;
       if (Number.isNaN(lo) || Number.isNaN(hi)) {
-        throw new SweepPruneError('InvalidBounds', `${this.#engine.name}.${what}: aabb has NaN on axis ${a} (lowerBound ${lo}, upperBound ${hi})`);
+        throw new SweepPruneError(
+          'InvalidBounds',
+          `${this.#engine.name}.${what}: aabb has NaN on axis ${a} (lowerBound ${lo}, upperBound ${hi})`,
+        );
       }
       if (lo > hi) {
-        throw new SweepPruneError('InvertedBounds', `${this.#engine.name}.${what}: aabb lowerBound (${lo}) is above upperBound (${hi}) on axis ${a}`);
+        throw new SweepPruneError(
+          'InvertedBounds',
+          `${this.#engine.name}.${what}: aabb lowerBound (${lo}) is above upperBound (${hi}) on axis ${a}`,
+        );
       }
     }
   }
@@ -104,7 +116,10 @@ export class Attachment<W extends object, B extends object> {
     result: B[],
   ): B[] {
     if (aabb == null || aabb.lowerBound == null || aabb.upperBound == null) {
-      throw new SweepPruneError('InvalidArgument', `${this.#engine.name}.aabbQuery: aabb must be an AABB of ${this.#engine.worldName}'s engine, got ${String(aabb)}`);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${this.#engine.name}.aabbQuery: aabb must be an AABB of ${this.#engine.worldName}'s engine, got ${String(aabb)}`,
+      );
     }
     const tmp = this.#tmp;
     read(aabb, tmp);

@@ -121,16 +121,27 @@ interface Entry<B> {
 function checkBounds(what: string, bounds: MatterBounds): void {
   const b = bounds as Partial<MatterBounds> | null | undefined;
   const ok =
-    b != null && b.min != null && b.max != null && Number.isFinite(b.min.x) && Number.isFinite(b.min.y) &&
-    Number.isFinite(b.max.x) && Number.isFinite(b.max.y);
+    b != null &&
+    b.min != null &&
+    b.max != null &&
+    Number.isFinite(b.min.x) &&
+    Number.isFinite(b.min.y) &&
+    Number.isFinite(b.max.x) &&
+    Number.isFinite(b.max.y);
   if (!ok) {
-    throw new SweepPruneError('InvalidBounds', `${what}: bounds must be { min: { x, y }, max: { x, y } } of finite numbers, got ${JSON.stringify(bounds)}`);
+    throw new SweepPruneError(
+      'InvalidBounds',
+      `${what}: bounds must be { min: { x, y }, max: { x, y } } of finite numbers, got ${JSON.stringify(bounds)}`,
+    );
   }
 }
 
 function checkPoint(what: string, name: string, p: MatterVector): void {
   if (p == null || !Number.isFinite(p.x) || !Number.isFinite(p.y)) {
-    throw new SweepPruneError('InvalidBounds', `${what}: ${name} must be { x, y } of finite numbers, got ${JSON.stringify(p)}`);
+    throw new SweepPruneError(
+      'InvalidBounds',
+      `${what}: ${name} must be { x, y } of finite numbers, got ${JSON.stringify(p)}`,
+    );
   }
 }
 
@@ -148,9 +159,11 @@ function checkPoint(what: string, name: string, p: MatterVector): void {
  *
  * `await init()` from `sweep-prune` before creating one. Owns wasm memory: call `dispose()` when done with it.
  */
-export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = unknown, C = unknown>
-  implements DetectorFields<B, P, C>
-{
+export class SweepPruneDetector<
+  B extends MatterBodyLike = MatterBodyLike,
+  P = unknown,
+  C = unknown,
+> implements DetectorFields<B, P, C> {
   /** The bodies between which collisions are found; set by matter (`Detector.setBodies`) when the world changes. */
   bodies: B[] = [];
   /** The collisions found by the last step (reused from step to step, as matter does). */
@@ -191,15 +204,25 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
    */
   constructor(Matter: MatterModule<B, P, C>) {
     if (!isInitialized()) {
-      throw new SweepPruneError('NotInitialized', "new SweepPruneDetector: sweep-prune is not initialised: `await init()` (from 'sweep-prune') once before creating a detector");
+      throw new SweepPruneError(
+        'NotInitialized',
+        "new SweepPruneDetector: sweep-prune is not initialised: `await init()` (from 'sweep-prune') once before creating a detector",
+      );
     }
     const m = Matter as Partial<MatterModule<B, P, C>> | null | undefined;
     if (
-      m == null || typeof m.Detector?.collisions !== 'function' || typeof m.Detector.canCollide !== 'function' ||
-      typeof m.Collision?.collides !== 'function' || typeof m.Query?.ray !== 'function' ||
-      typeof m.Vertices?.contains !== 'function' || m.Body == null
+      m == null ||
+      typeof m.Detector?.collisions !== 'function' ||
+      typeof m.Detector.canCollide !== 'function' ||
+      typeof m.Collision?.collides !== 'function' ||
+      typeof m.Query?.ray !== 'function' ||
+      typeof m.Vertices?.contains !== 'function' ||
+      m.Body == null
     ) {
-      throw new SweepPruneError('InvalidArgument', 'new SweepPruneDetector(Matter): pass the matter-js module (0.19 or later), e.g. `import Matter from "matter-js"`');
+      throw new SweepPruneError(
+        'InvalidArgument',
+        'new SweepPruneDetector(Matter): pass the matter-js module (0.19 or later), e.g. `import Matter from "matter-js"`',
+      );
     }
     this.#matter = Matter;
     this.#hooks = installHooks(Matter);
@@ -234,7 +257,8 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
       const b = sb << 2;
       const minXA = b64[a]!;
       const minXB = b64[b]!;
-      if (minXA > b64[b + 2]! || minXB > b64[a + 2]! || b64[a + 3]! < b64[b + 1]! || b64[a + 1]! > b64[b + 3]!) continue;
+      if (minXA > b64[b + 2]! || minXB > b64[a + 2]! || b64[a + 3]! < b64[b + 1]! || b64[a + 1]! > b64[b + 3]!)
+        continue;
       let bodyA = bySlot[sa]!.body;
       let bodyB = bySlot[sb]!.body;
       if (!canCollide(bodyA.collisionFilter, bodyB.collisionFilter)) continue;
@@ -277,7 +301,10 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
   #sync(what: string): World {
     const world = this.#world;
     if (world === undefined) {
-      throw new SweepPruneError('Disposed', `${what}: this SweepPruneDetector was disposed; create a new one (and give it to the engine)`);
+      throw new SweepPruneError(
+        'Disposed',
+        `${what}: this SweepPruneDetector was disposed; create a new one (and give it to the engine)`,
+      );
     }
     if (this.bodies !== this.#syncedBodies || this.bodies.length !== this.#syncedLength) this.#syncMembers(world);
     const view = world.bounds; // taken after the boxes were added (which may grow wasm memory)
@@ -453,8 +480,11 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
   #queryWorld(what: string): World {
     const world = this.#world;
     if (
-      world === undefined || this.#stale || this.#cursor !== this.#hooks.start + this.#hooks.log.length ||
-      this.bodies !== this.#syncedBodies || this.bodies.length !== this.#syncedLength
+      world === undefined ||
+      this.#stale ||
+      this.#cursor !== this.#hooks.start + this.#hooks.log.length ||
+      this.bodies !== this.#syncedBodies ||
+      this.bodies.length !== this.#syncedLength
     ) {
       return this.#sync(what);
     }
@@ -534,7 +564,8 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
     // the ray is a rectangle about the segment, half its width to each side; the slack covers matter's float64
     // rotation of its vertices
     const half = (rayWidth || 0) / 2;
-    const slack = half + 1e-9 * (1 + Math.abs(startPoint.x) + Math.abs(startPoint.y) + Math.abs(endPoint.x) + Math.abs(endPoint.y));
+    const slack =
+      half + 1e-9 * (1 + Math.abs(startPoint.x) + Math.abs(startPoint.y) + Math.abs(endPoint.x) + Math.abs(endPoint.y));
     const found = this.#candidates(
       world,
       Math.min(startPoint.x, endPoint.x) - slack,
@@ -542,7 +573,12 @@ export class SweepPruneDetector<B extends MatterBodyLike = MatterBodyLike, P = u
       Math.max(startPoint.x, endPoint.x) + slack,
       Math.max(startPoint.y, endPoint.y) + slack,
     );
-    return this.#matter.Query.ray(found.map((e) => e.body), startPoint, endPoint, rayWidth);
+    return this.#matter.Query.ray(
+      found.map((e) => e.body),
+      startPoint,
+      endPoint,
+      rayWidth,
+    );
   }
 
   /** The detector's World (one box per body; its slots are not body ids). For statistics such as `counters`. */
@@ -590,7 +626,10 @@ export function useSweepPrune<B extends MatterBodyLike, P, C>(
   engine: MatterEngineLike<B, P, C>,
 ): SweepPruneDetector<B, P, C> {
   if (engine == null || typeof engine !== 'object' || engine.detector == null) {
-    throw new SweepPruneError('InvalidArgument', 'useSweepPrune(Matter, engine): engine must be a matter engine (Matter.Engine.create())');
+    throw new SweepPruneError(
+      'InvalidArgument',
+      'useSweepPrune(Matter, engine): engine must be a matter engine (Matter.Engine.create())',
+    );
   }
   const detector = new SweepPruneDetector(Matter);
   detector.bodies = (engine.detector.bodies ?? []).slice(0);
