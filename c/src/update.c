@@ -13,6 +13,7 @@
 // insertion sorts keep each slab sorted for O(n + swaps) on coherent frames (a rebuild otherwise), and slabs
 // keep the candidates (pairs overlapping on the sweep axis and sharing a slab) close to the real pairs.
 // Static boxes cost nothing while they stay still beyond a comparison of their bounds with a cached copy.
+// The engine's design, file by file and step by step: docs/design.md.
 #include "update.h"
 
 #include "build.h"

@@ -120,6 +120,9 @@ spWorld* spGetWorldPtr( spWorldId id );
 /// number of slots used so far (live, free or retired).
 int spSetWorldSlotLimit( int limit );
 
+/// Grow every per-slot array of the world to hold `need` slots. All or nothing.
+spResult spReserveSlots( spWorld* w, int need );
+
 /// True if a filter may refuse a pair: any but a full mask with a non-zero category (spWorld_SetBoxFilter).
 static inline int spHasFilter( uint32_t category, uint32_t mask )
 {
