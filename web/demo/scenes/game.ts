@@ -9,6 +9,22 @@ import type { Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 import { collide, makeBalls, rng, type Ball } from '../sim.js';
 import {
+  BALL_R,
+  BLUE,
+  bounceOffBlock,
+  doorOffsetAt,
+  LEVEL,
+  nameOf,
+  RED,
+  SPEED,
+  TEAMS,
+  TILE,
+  WALL,
+  type Block,
+  type Entity,
+  type Runner,
+} from './arena.js';
+import {
   BEGAN,
   BEGAN_GLYPH,
   DOOR_FILL,
@@ -21,117 +37,16 @@ import {
   WALL_FILL,
 } from '../palette.js';
 
-// '#' a wall block, 'g' a door block, '.' floor; one character per TILE x TILE square
-const LEVEL = [
-  '########################################',
-  '#......................................#',
-  '#......................................#',
-  '#..######.......#......#.......######..#',
-  '#..#............#......#............#..#',
-  '#..#............#......#............#..#',
-  '#...............#......#...............#',
-  '#.......###..................###.......#',
-  '#.......###........##........###.......#',
-  '#..................##..................#',
-  '#....#.............##.............#....#',
-  '#....#.............gg.............#....#',
-  '#....#####.........gg.........#####....#',
-  '#..................gg..................#',
-  '#..................gg..................#',
-  '#....#####.........##.........#####....#',
-  '#....#.............##.............#....#',
-  '#....#......###....##....###......#....#',
-  '#...........###..........###...........#',
-  '#...#..............................#...#',
-  '#...#...........#......#...........#...#',
-  '#...#...........#......#...........#...#',
-  '#...#######.....#......#.....#######...#',
-  '#......................................#',
-  '#......................................#',
-  '########################################',
-];
-const TILE = 15;
-
-// collision categories: a ball pairs with the other team and with walls, never with its own team
-const RED = 1;
-const BLUE = 2;
-const WALL = 4;
-const TEAMS = [
-  { name: 'red', category: RED, mask: BLUE | WALL, color: 'hsl(0 85% 68%)' },
-  { name: 'blue', category: BLUE, mask: RED | WALL, color: 'hsl(205 85% 65%)' },
-] as const;
-
-const BALL_R = 7;
-const SPEED = 2.6;
 const EYE_R = 12;
 const QUERY_W = 100;
 const QUERY_H = 70;
 const LISTED_HITS = 4;
 const FLASH_FRAMES = 18;
-// the door: closed, then opening (its halves slide 2 tiles into the wall above and below), open, closing
-const DOOR_HOLD = 150;
-const DOOR_MOVE = 2 * TILE;
-
-interface Block {
-  kind: 'wall' | 'door';
-  col: number;
-  row: number;
-  /** The door's halves slide up (-1) or down (+1) when it opens; 0 for walls. */
-  dir: number;
-  id: BoxId;
-  flash: number;
-}
-
-interface Runner {
-  kind: 'ball';
-  ball: Ball;
-  team: 0 | 1;
-}
-
-type Entity = Block | Runner;
-
 interface Ring {
   x: number;
   y: number;
   color: string;
   age: number;
-}
-
-const nameOf = (e: Entity | undefined): string =>
-  !e ? '?' : e.kind === 'ball' ? e.ball.label! : `${e.kind} (${e.col}, ${e.row})`;
-
-/** Push a ball out of an axis-aligned block and reflect its velocity; false if they do not touch. */
-function bounceOffBlock(b: Ball, x0: number, y0: number, x1: number, y1: number): boolean {
-  let nx = b.x - Math.min(x1, Math.max(x0, b.x));
-  let ny = b.y - Math.min(y1, Math.max(y0, b.y));
-  const d = Math.hypot(nx, ny);
-  if (d >= b.r) return false;
-  let push: number;
-  if (d > 0) {
-    nx /= d;
-    ny /= d;
-    push = b.r - d;
-  } else {
-    // the centre is inside (the door slid onto the ball): leave through the nearest side
-    const sides: Array<[number, number, number]> = [
-      [b.x - x0, -1, 0],
-      [x1 - b.x, 1, 0],
-      [b.y - y0, 0, -1],
-      [y1 - b.y, 0, 1],
-    ];
-    const [depth, sx, sy] = sides.reduce((m, s) => (s[0] < m[0] ? s : m));
-    nx = sx;
-    ny = sy;
-    push = depth + b.r;
-  }
-  b.x += nx * push;
-  b.y += ny * push;
-  const vn = b.vx * nx + b.vy * ny;
-  if (vn < 0) {
-    b.vx -= 2 * vn * nx;
-    b.vy -= 2 * vn * ny;
-  }
-  return true;
 }
 
 class Arena implements Scene {
@@ -293,18 +208,9 @@ class Arena implements Scene {
     bounceOffBlock(ball, x, y, x + TILE, y + TILE);
   }
 
-  /** Closed for DOOR_HOLD frames, slides open a pixel per frame, open for DOOR_HOLD, slides shut. */
+  /** The door's halves follow its schedule (doorOffsetAt); the static index is rebuilt only on frames it moves. */
   #moveDoor(): void {
-    const cycle = 2 * (DOOR_HOLD + DOOR_MOVE);
-    const t = this.doorClock++ % cycle;
-    const offset =
-      t < DOOR_HOLD
-        ? 0
-        : t < DOOR_HOLD + DOOR_MOVE
-          ? t - DOOR_HOLD
-          : t < 2 * DOOR_HOLD + DOOR_MOVE
-            ? DOOR_MOVE
-            : cycle - t;
+    const offset = doorOffsetAt(this.doorClock++);
     this.doorMoved = offset !== this.doorOffset;
     if (!this.doorMoved) return; // still: the static index is left alone
     this.doorOpening = offset > this.doorOffset;
