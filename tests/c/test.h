@@ -118,3 +118,50 @@ int PairsMinus( const uint32_t* a, int aCount, const uint32_t* b, int bCount, ui
 /// Full check of a world against the mirror after spWorld_Update: pairs, began and ended.
 /// `prev`/`prevCount` hold the oracle's pairs of the previous update and are replaced by the current ones.
 int CheckWorld( spWorldId world, const Mirror* m, uint32_t** prev, int* prevCount );
+
+/// Everything a user can observe of a world without calling something that may change it (tests/c/state.c): its
+/// sizes, bounds, pair lists, counters, and for each id the test knows about whether it is valid and its box.
+typedef struct State
+{
+	int valid, dimensions, boxes, floatCount;
+	size_t byteCount;
+	float* bounds;
+	int pairCount[3];
+	uint32_t* pairs[3];
+	spCounters counters;
+	uint32_t lastInvalid;
+	int idCount;
+	uint32_t* ids;	 // the ids the test knows about...
+	int* idValid;	 // ...whether each is valid...
+	float* idBounds; // ...and what GetBox reads for the valid ones
+	int* idResult;	 // ...and what RemoveBox would say is wrong with the others (via IsBoxValid + GetBox)
+} State;
+
+/// A malloc'd copy of `bytes` bytes of `p` (one byte more, so a copy of nothing is not null).
+void* Dup( const void* p, size_t bytes );
+State Capture( spWorldId w, const uint32_t* ids, int idCount );
+void Release( State* s );
+/// 1 if nothing observable differs (byteCount only when checkBytes: a failed allocation may leave a scratch array
+/// larger); otherwise 0, with the first difference printed for `line`.
+int SameStateAt( const State* x, const State* y, int line, int checkBytes );
+/// Capture the state after a call, compare it with `before` (unless `skip`), and release both.
+int SameAfter( State* before, spWorldId w, const uint32_t* ids, int idCount, int skip, int line, int checkBytes );
+/// Compare `before` with the world as it is now (nothing released).
+int SameAsNow( const State* before, spWorldId w, const uint32_t* ids, int idCount, int line, int checkBytes );
+
+/// Run the failing call between two captures and require that nothing changed.
+#define UNCHANGED( w, ids, n, call, expected )                                                                         \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		State before_ = Capture( w, ids, n );                                                                          \
+		spResult r_ = ( call );                                                                                        \
+		State after_ = Capture( w, ids, n );                                                                           \
+		int same_ = SameStateAt( &before_, &after_, __LINE__, 1 );                                                     \
+		Release( &before_ );                                                                                           \
+		Release( &after_ );                                                                                            \
+		if ( r_ != ( expected ) )                                                                                      \
+			fprintf( stderr, "%s:%d: %s returned %d (%s)\n", __FILE__, __LINE__, #call, (int)r_,                       \
+					 spResultString( r_ ) );                                                                           \
+		ENSURE( r_ == ( expected ) );                                                                                  \
+		ENSURE( same_ );                                                                                               \
+	} while ( 0 )
