@@ -38,6 +38,18 @@ static spResult spResolveBox( const spWorld* w, spBoxId boxId, int* outSlot )
 	return sp_resultInvalidBox;
 }
 
+// The world and slot of a live box, or why not: sp_resultInvalidWorld, then spResolveBox's answer.
+static spResult spFindBox( spWorldId worldId, spBoxId boxId, spWorld** outWorld, int* outSlot )
+{
+	spWorld* w = spGetWorldPtr( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	*outWorld = w;
+	return spResolveBox( w, boxId, outSlot );
+}
+
 // Put a validated box in the next free slot. The caller has made room: a free slot, or slotCount < slotCapacity.
 static uint32_t spPlaceBox( spWorld* w, const float* min, const float* max )
 {
@@ -161,13 +173,9 @@ spResult spWorld_AddBoxes( spWorldId worldId, const float* bounds, int count, sp
 
 spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
-	{
-		return sp_resultInvalidWorld;
-	}
+	spWorld* w;
 	int slot;
-	spResult r = spResolveBox( w, boxId, &slot );
+	spResult r = spFindBox( worldId, boxId, &w, &slot );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -199,13 +207,9 @@ spResult spWorld_RemoveBox( spWorldId worldId, spBoxId boxId )
 
 spResult spWorld_SetBox( spWorldId worldId, spBoxId boxId, const float* min, const float* max )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
-	{
-		return sp_resultInvalidWorld;
-	}
+	spWorld* w;
 	int slot;
-	spResult r = spResolveBox( w, boxId, &slot );
+	spResult r = spFindBox( worldId, boxId, &w, &slot );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -277,13 +281,9 @@ spResult spWorld_SetBoxes( spWorldId worldId, const spBoxId* boxIds, const float
 
 spResult spWorld_SetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t category, uint32_t mask )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
-	{
-		return sp_resultInvalidWorld;
-	}
+	spWorld* w;
 	int slot;
-	spResult r = spResolveBox( w, boxId, &slot );
+	spResult r = spFindBox( worldId, boxId, &w, &slot );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -296,13 +296,9 @@ spResult spWorld_SetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t catego
 
 spResult spWorld_GetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t* category, uint32_t* mask )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
-	{
-		return sp_resultInvalidWorld;
-	}
+	spWorld* w;
 	int slot;
-	spResult r = spResolveBox( w, boxId, &slot );
+	spResult r = spFindBox( worldId, boxId, &w, &slot );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -318,13 +314,9 @@ spResult spWorld_GetBoxFilter( spWorldId worldId, spBoxId boxId, uint32_t* categ
 
 spResult spWorld_SetBoxStatic( spWorldId worldId, spBoxId boxId, bool isStatic )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
-	{
-		return sp_resultInvalidWorld;
-	}
+	spWorld* w;
 	int slot;
-	spResult r = spResolveBox( w, boxId, &slot );
+	spResult r = spFindBox( worldId, boxId, &w, &slot );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -371,13 +363,9 @@ bool spWorld_IsBoxStatic( spWorldId worldId, spBoxId boxId )
 
 spResult spWorld_GetBox( spWorldId worldId, spBoxId boxId, float* min, float* max )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
-	{
-		return sp_resultInvalidWorld;
-	}
+	spWorld* w;
 	int slot;
-	spResult r = spResolveBox( w, boxId, &slot );
+	spResult r = spFindBox( worldId, boxId, &w, &slot );
 	if ( r != sp_resultOk )
 	{
 		return r;
