@@ -1,28 +1,12 @@
 // Run the page's benchmark (largest N 100 000) in headless Chromium and print its results as the reference run
 // drawn faint under the reader's (web/demo/scenes/benchmark-reference.ts):
 //   node web/scripts/bench-reference.mjs <url of the page, e.g. a `npm start` server> "<machine description>"
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [url, machine = 'this machine'] = process.argv.slice(2);
 if (!url) throw new Error('usage: bench-reference.mjs <url> "<machine>"');
-const dir = mkdtempSync(join(tmpdir(), 'chromium-'));
-const ctx = await chromium.launchPersistentContext(dir, {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
+const ctx = await launchChromium({
   viewport: { width: 1100, height: 800 },
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
 });
 const page = ctx.pages()[0] ?? (await ctx.newPage());
 await page.goto(url);
@@ -36,7 +20,6 @@ const rows = (await figure.locator('tbody tr').allInnerTexts()).map((r) => r.spl
 const version =
   ctx.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''));
 await ctx.close();
-rmSync(dir, { recursive: true, force: true });
 const methods = ['naive', 'sorted', 'swaps', 'wasm'];
 const out = methods.map((m, k) => {
   const pts = rows

@@ -2,31 +2,18 @@
 //   node web/scripts/screenshot-chapters.mjs <url> <out-dir> [width=390] [dpr=2]
 // Writes <out-dir>/00-header.png, one <nn>-<chapter id>.png per section and one per figure, and prints console errors and any
 // element wider than the screen. Used to look at the page on a phone-sized screen while working on it.
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [url, out, width = '390', dpr = '2'] = process.argv.slice(2);
 if (!url || !out) throw new Error('usage: screenshot-chapters.mjs <url> <out-dir> [width] [dpr]');
 mkdirSync(out, { recursive: true });
-const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-')), {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
+const ctx = await launchChromium({
   viewport: { width: Number(width), height: 844 },
   deviceScaleFactor: Number(dpr),
   isMobile: true,
   hasTouch: true,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
 });
 const page = ctx.pages()[0] ?? (await ctx.newPage());
 page.on('console', (m) => {

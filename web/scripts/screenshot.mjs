@@ -1,25 +1,10 @@
 // Screenshot a page in headless Chromium: node web/scripts/screenshot.mjs <url> <out.png> [waitMs] [width] [fullPage]
 // Prints console errors. Used to look at the demo while working on it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
 const [url, out, wait = '1500', width = '1000', full = ''] = process.argv.slice(2);
-const ctx = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chromium-')), {
-  executablePath: '/usr/bin/chromium',
-  headless: true,
+const ctx = await launchChromium({
   viewport: { width: Number(width), height: 900 },
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
 });
 const page = await ctx.newPage();
 page.on('console', (m) => {
