@@ -2,6 +2,7 @@
 // World.addBoxes / World.setBoxes: many boxes through one staging block in wasm memory and one call, validated as
 // addBox validates one box (every box before anything changes; errors name the box's index).
 import { SweepPruneError } from './errors.js';
+import { isFloat32 } from './float32.js';
 import { dropStaleViews } from './loader.js';
 import type { RawExports } from './raw.js';
 
@@ -52,12 +53,7 @@ export function badBoxError(
     for (let a = 0; a < dimensions; a++) {
       const lo = bounds[o + a]!;
       const hi = bounds[o + dimensions + a]!;
-      if (
-        typeof lo !== 'number' ||
-        typeof hi !== 'number' ||
-        !Number.isFinite(Math.fround(lo)) ||
-        !Number.isFinite(Math.fround(hi))
-      ) {
+      if (!isFloat32(lo) || !isFloat32(hi)) {
         return boxError(
           'InvalidBounds',
           what,

@@ -6,6 +6,11 @@
 
 /** The largest float32 value. */
 export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** A number float32 holds as a finite value: not NaN, not infinite, not beyond ±FLOAT32_MAX once rounded. */
+export function isFloat32(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(Math.fround(v));
+}
 const FLT_MAX = FLOAT32_MAX;
 const f32 = new Float32Array(1);
 const i32 = new Int32Array(f32.buffer);

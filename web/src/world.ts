@@ -3,6 +3,7 @@
 import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { dropStaleViews, getEngine } from './loader.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
+import { isFloat32 } from './float32.js';
 import {
   COUNTER_OFFSETS,
   COUNTERS_BYTES,
@@ -152,11 +153,6 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
-// A number that float32 cannot hold (beyond ±3.4028234663852886e38) becomes Infinity in the engine.
-function isFloat32(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(Math.fround(v));
-}
-
 function describeBad(v: unknown): string {
   if (typeof v !== 'number') return `is ${v === null ? 'null' : typeof v}, not a number`;
   if (Number.isNaN(v)) return 'is NaN';
@@ -299,8 +295,8 @@ export class World<T = unknown> {
   }
 
   /**
-   * Add a box with bounds `min` and `max` (`dimensions` finite numbers each, `min[a] <= max[a]`; stored as
-   * float32). Returns its id. The box takes part in pairs from the next `update()`.
+   * Add a box with bounds `min` and `max` (`dimensions` numbers within the float32 range each, `min[a] <= max[a]`;
+   * stored as float32). Returns its id. The box takes part in pairs from the next `update()`.
    * May grow wasm memory: views taken before this call must be taken again.
    * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `CapacityExceeded`, `OutOfMemory`, `Disposed`
    */
