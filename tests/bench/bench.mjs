@@ -2,11 +2,11 @@
 // libraries taking turns run by run (see takeTurns).
 // Prints the median ms per run (one-shot) or per frame (motion), mean±std and min, and each library's time as a
 // multiple of sweep-prune's; writes tests/bench/results/bench-js.json. Every run's pair count is checked.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { compileWrapper, importWrapper } from './compile.mjs';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
 import { benchMatter } from './matter.mjs';
@@ -20,31 +20,8 @@ const quick = args.includes('--quick');
 const verbose = args.includes('--verbose');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
-// The TypeScript wrapper, compiled as is (the wasm is embedded by web/scripts/setup.sh).
-const out = `${root}build/bench/js`;
-execFileSync(
-  `${root}node_modules/.bin/tsc`,
-  [
-    `${root}web/src/index.ts`,
-    `${root}web/src/adapters/matter.ts`,
-    `${root}web/src/box-intersect.ts`,
-    '--outDir',
-    out,
-    '--target',
-    'es2022',
-    '--module',
-    'esnext',
-    '--moduleResolution',
-    'bundler',
-    '--skipLibCheck',
-    '--lib',
-    'es2022,dom,esnext.disposable',
-    '--types',
-    'node',
-  ],
-  { stdio: 'inherit' },
-);
-const sp = await import(pathToFileURL(`${out}/index.js`).href);
+compileWrapper(['index.ts', 'adapters/matter.ts', 'box-intersect.ts']);
+const sp = await importWrapper('index.js');
 await sp.init();
 await initPeers();
 const PruneJuiceOriginal = createRequire(import.meta.url)('@b3gm/prune-juice').default;
@@ -336,12 +313,12 @@ if (want('p2-es') || want('cannon-es')) await (await import('./physics-p2-cannon
 if (want('matter')) {
   results.push({
     workload: 'matter-js',
-    rows: benchMatter(await import(pathToFileURL(`${out}/adapters/matter.js`).href), { quick }),
+    rows: benchMatter(await importWrapper('adapters/matter.js'), { quick }),
   });
   save();
 }
 if (want('box-intersect')) {
-  const { boxIntersect } = await import(pathToFileURL(`${out}/box-intersect.js`).href);
+  const { boxIntersect } = await importWrapper('box-intersect.js');
   results.push({ workload: 'box-intersect drop-in', rows: boxIntersectBench(boxIntersect, { quick }) });
   save();
 }

@@ -4,45 +4,26 @@
 // Each broadphase steps its own copy of one seeded scene (the copies differ only by the order of the pairs handed to
 // the narrowphase); the worlds take turns step by step, so machine noise falls on all of them. Printed: the median
 // ms per step of the broadphase call and of the whole world.step, and each peer's time as a multiple of ours.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as p2 from 'p2-es';
 import * as CANNON from 'cannon-es';
+import { compileWrapper, importWrapper } from './compile.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const now = () => performance.now();
 
-// The wrapper and the adapters, compiled as they are. Two programs: p2-es and cannon-es declare the same global
-// module names, so their types cannot be checked together (the emitted JS is the same either way).
+// The wrapper and the adapters, compiled as they are: p2-es and cannon-es in programs of their own (their types
+// clash).
 async function load() {
-  const out = `${root}build/bench/physics`;
-  const tsc = `${root}node_modules/.bin/tsc`;
-  const flags = [
-    '--outDir',
-    out,
-    '--rootDir',
-    `${root}web/src`,
-    '--target',
-    'es2022',
-    '--module',
-    'esnext',
-    '--moduleResolution',
-    'bundler',
-    '--skipLibCheck',
-    '--lib',
-    'es2022,dom,esnext.disposable',
-    '--types',
-    'node',
-  ];
-  execFileSync(tsc, [`${root}web/src/index.ts`, `${root}web/src/adapters/p2.ts`, ...flags], { stdio: 'inherit' });
-  execFileSync(tsc, [`${root}web/src/adapters/cannon.ts`, ...flags], { stdio: 'inherit' });
-  const sp = await import(pathToFileURL(`${out}/index.js`).href);
+  compileWrapper(['index.ts', 'adapters/p2.ts']);
+  compileWrapper(['adapters/cannon.ts']);
+  const sp = await importWrapper('index.js');
   await sp.init();
   return {
-    P2Ours: (await import(pathToFileURL(`${out}/adapters/p2.js`).href)).SweepPruneBroadphase,
-    CannonOurs: (await import(pathToFileURL(`${out}/adapters/cannon.js`).href)).SweepPruneBroadphase,
+    P2Ours: (await importWrapper('adapters/p2.js')).SweepPruneBroadphase,
+    CannonOurs: (await importWrapper('adapters/cannon.js')).SweepPruneBroadphase,
   };
 }
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Set-up shared by `npm start` and `npm test`: install what is missing (Emscripten, and Chromium for the browser
-# tests, from apt; npm packages), then build the wasm module and embed it.
-#   bash web/scripts/setup.sh [--browser]
+# Set-up shared by `npm start` and `npm test`: install what is missing (Emscripten; for the tests Chromium and
+# clang-format; from apt; npm packages), then build the wasm module and embed it.
+#   bash web/scripts/setup.sh [--test]    (--test: also what npm test needs: Chromium, clang-format)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 need=()
 command -v emcc >/dev/null 2>&1 || need+=(emscripten)
-if [[ "${1:-}" == "--browser" ]] && ! command -v chromium >/dev/null 2>&1; then need+=(chromium); fi
-if [[ "${1:-}" == "--browser" ]] && ! command -v clang-format >/dev/null 2>&1; then need+=(clang-format); fi
+if [[ "${1:-}" == "--test" ]]; then
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v clang-format >/dev/null 2>&1 || need+=(clang-format)
+fi
 if (( ${#need[@]} )); then
   cmd="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${need[*]}"
   if [[ $(id -u) == 0 ]]; then
