@@ -3,6 +3,7 @@
 // it changes anything.
 #include "world.h"
 
+#include <float.h>
 #include <string.h>
 
 // The box of `slot` leaves the moving boxes' index (removed, or made static): the next update's refresh drops its
@@ -88,6 +89,64 @@ static uint32_t spPlaceBox( spWorld* w, const float* min, const float* max )
 	return bits;
 }
 
+// True if every box of `bounds` is finite and ordered (-FLT_MAX <= min <= max <= FLT_MAX on every axis, which NaN
+// fails too), as spCheckBounds finds them, in one pass with no branch per box.
+SP_FORCE_INLINE bool spBoundsValidIn( const float* bounds, int count, int d )
+{
+	const int stride = 2 * d;
+	int valid = 1;
+	for ( int i = 0; i < count; ++i )
+	{
+		const float* b = bounds + (size_t)i * stride;
+		for ( int a = 0; a < d; ++a )
+		{
+			valid &= ( b[a] >= -FLT_MAX ) & ( b[a] <= b[d + a] ) & ( b[d + a] <= FLT_MAX );
+		}
+	}
+	return valid != 0;
+}
+
+// spBoundsValidIn with the dimension count a constant for the common ones
+static bool spBoundsAllValid( const float* bounds, int count, int d )
+{
+	switch ( d )
+	{
+		case 2:
+			return spBoundsValidIn( bounds, count, 2 );
+		case 3:
+			return spBoundsValidIn( bounds, count, 3 );
+		default:
+			return spBoundsValidIn( bounds, count, d );
+	}
+}
+
+// spPlaceBox for `count` validated boxes in new slots (the free list empty, room reserved), array by array: the
+// same slots, ids and state as one spPlaceBox per box, without a pass over every array per box.
+static void spPlaceFreshBoxes( spWorld* w, const float* bounds, int count, spBoxId* outBoxes )
+{
+	SP_ASSERT( w->freeHead < 0 && w->slotCount + count <= w->slotCapacity );
+	SP_ASSERT( w->orderCount + count <= w->orderCapacity );
+	const int first = w->slotCount;
+	memcpy( w->bounds + (size_t)first * w->stride, bounds, sizeof( float ) * (size_t)w->stride * (size_t)count );
+	for ( int k = 0; k < count; ++k )
+	{
+		const int slot = first + k;
+		const uint32_t bits = (uint32_t)slot << SP_GENERATION_BITS | 1u;
+		w->generations[slot] = 1;
+		w->flags[slot] = SP_FLAG_IN_ORDER;
+		w->categories[slot] = SP_DEFAULT_CATEGORY;
+		w->masks[slot] = SP_DEFAULT_MASK;
+		w->ids[slot] = bits;
+		w->order[w->orderCount + k] = slot;
+		outBoxes[k].bits = bits;
+	}
+	w->orderCount += count;
+	w->slotCount += count;
+	w->boxCount += count;
+	w->structureVersion += (uint32_t)count;
+	w->newMovers += count;
+}
+
 // Make room for `count` more boxes: free slots first, then new ones. All or nothing.
 static spResult spReserveBoxes( spWorld* w, int count )
 {
@@ -149,13 +208,17 @@ spResult spWorld_AddBoxes( spWorldId worldId, const float* bounds, int count, sp
 		return sp_resultNullArgument;
 	}
 	const int d = w->dimensions;
-	for ( int i = 0; i < count; ++i )
+	// one pass with no branch per box; only a failed batch is checked box by box, for the first bad box's error
+	if ( !spBoundsAllValid( bounds, count, d ) )
 	{
-		const float* b = bounds + (size_t)i * w->stride;
-		spResult r = spCheckBounds( b, b + d, d );
-		if ( r != sp_resultOk )
+		for ( int i = 0; i < count; ++i )
 		{
-			return r;
+			const float* b = bounds + (size_t)i * w->stride;
+			spResult r = spCheckBounds( b, b + d, d );
+			if ( r != sp_resultOk )
+			{
+				return r;
+			}
 		}
 	}
 	spResult r = spReserveBoxes( w, count );
@@ -163,10 +226,15 @@ spResult spWorld_AddBoxes( spWorldId worldId, const float* bounds, int count, sp
 	{
 		return r;
 	}
-	for ( int i = 0; i < count; ++i )
+	int i = 0;
+	for ( ; i < count && w->freeHead >= 0; ++i )
 	{
 		const float* b = bounds + (size_t)i * w->stride;
 		outBoxes[i].bits = spPlaceBox( w, b, b + d );
+	}
+	if ( i < count )
+	{
+		spPlaceFreshBoxes( w, bounds + (size_t)i * w->stride, count - i, outBoxes + i );
 	}
 	return sp_resultOk;
 }

@@ -13,7 +13,7 @@ typedef struct spBuildScratch
 	int* slabCounts;  // the entry count per slab (slabCount + 2 ints), then summed: where each slab starts
 	int* slabCursors; // the next place of each slab while the entries are written (slabCount + 1 ints)
 	int slabCapacity;
-	// many boxes only: the boxes in entry layout grouped by slab, before each slab's sort
+	// many boxes only: one slab's entries gathered in sorted order (room for the largest slab)
 	float* packed;
 	uint32_t* packedIds;
 	int packedCapacity;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Sorting a frame's pairs by id (lower id, then higher): a counting sort by the slot of the lower id, or a radix
-// sort of the slots when the pairs are few among many slots.
+// Sorting a frame's pairs by id (lower id, then higher): counting sorts by the slots, or a radix sort of the slots
+// when the pairs are few among many slots.
 #include "pairs.h"
 
 #include <string.h>
@@ -219,14 +219,34 @@ static void spCountingSortPairs( const spPair* in, int count, spPair* out, spPai
 	}
 }
 
+// One counting pass of an LSD sort: `in` scattered stably into `out` by the slot of b (high == 1) or of a, with
+// `start` (slotCount + 1 counters) as the cursors.
+static void spCountPairsBySlot( const spPair* in, int count, spPair* out, int* start, int slotCount, int high )
+{
+	memset( start, 0, sizeof( int ) * ( (size_t)slotCount + 1 ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		start[( ( high ? in[i].b : in[i].a ) >> SP_GENERATION_BITS ) + 1] += 1;
+	}
+	for ( int s = 0; s < slotCount; ++s )
+	{
+		start[s + 1] += start[s];
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		out[start[( high ? p.b : p.a ) >> SP_GENERATION_BITS]++] = p;
+	}
+}
+
 void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int* histograms,
 				  int slotCount )
 {
-	// Ids compare in slot order (a live slot has one id). A counting sort by the slot of a (one pass to count, one
-	// to scatter), then each run of one a, usually a few pairs, by b. Above SP_PAIR_COUNTING_SLOTS slots the
-	// counters and the scatter targets no longer fit in cache: the pairs are first scattered by the high bits of
-	// the slot of a into blocks of SP_PAIR_COUNTING_BLOCK slots, and each block (a few thousand pairs) is sorted
-	// so in cache. A few pairs among many slots (the began and ended events of a coherent frame), where clearing
+	// Ids compare in slot order (a live slot has one id). Two counting sorts, by the slot of b then of a (each one
+	// pass to count, one to scatter). Above SP_PAIR_COUNTING_SLOTS slots the counters and the scatter targets no
+	// longer fit in cache: the pairs are first scattered by the high bits of the slot of a into blocks of
+	// SP_PAIR_COUNTING_BLOCK slots, and each block (a few thousand pairs) is sorted by a, then each run of one a by
+	// b, in cache. A few pairs among many slots (the began and ended events of a coherent frame), where clearing
 	// and summing a counter per slot would cost more than the pairs, take the radix sort.
 	if ( count < slotCount / 4 )
 	{
@@ -235,7 +255,10 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 	}
 	if ( slotCount <= SP_PAIR_COUNTING_SLOTS )
 	{
-		spCountingSortPairs( in, count, out, scratch, start, 0, slotCount );
+		// LSD: stably by the slot of b, then by the slot of a; no branch per pair (an insertion sort of each run of
+		// one a by b missed a branch about once a pair: the runs come in sweep order)
+		spCountPairsBySlot( in, count, scratch, start, slotCount, 1 );
+		spCountPairsBySlot( scratch, count, out, start, slotCount, 0 );
 		return;
 	}
 	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
