@@ -1,7 +1,55 @@
 // npm run bench -- --only=cold: from nothing to the first pairs through the JS API: a new World, every box added,
-// one update. World.addBoxes (one call into wasm) against addBox per box, taking turns run by run. The same against
-// the textbook box-pruning reference, native and in wasm, is `npm run bench:c -- "cold start 2D"`.
+// one update. World.addBoxes (one call into wasm) against addBox per box, and against the textbook box-pruning
+// reference (tests/bench/box_pruning.c) compiled to wasm with the engine's flags, the boxes copied in from the same
+// Float32Array: the three take turns run by run. Natively and in wasm from C: `npm run bench:c -- "cold start 2D"`.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { uniform } from './scenes.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// box_pruning.c as a standalone module, with the flags the engine's module is compiled with (CMakeLists.txt),
+// compiled again when the source is newer than the module
+function loadReference() {
+  const source = `${root}tests/bench/box_pruning.c`;
+  const out = `${root}build/bench/box_pruning.wasm`;
+  let stale = true;
+  try {
+    stale = statSync(out).mtimeMs < statSync(source).mtimeMs;
+  } catch {}
+  if (stale) {
+    mkdirSync(`${root}build/bench`, { recursive: true });
+    execFileSync('emcc', [
+      ...['-O3', '-msimd128', '-mbulk-memory', '-DNDEBUG', '-ffp-contract=off', '--no-entry', '-sSTANDALONE_WASM'],
+      ...['-sALLOW_MEMORY_GROWTH', '-sINITIAL_MEMORY=16MB', '-sTOTAL_STACK=64KB', '-sMAXIMUM_MEMORY=2GB'],
+      ...['-sEXPORTED_FUNCTIONS=_BoxPruning,_malloc,_free', source, '-o', out],
+    ]);
+  }
+  const module = new WebAssembly.Module(readFileSync(out));
+  // the module's imports (abort, memory growth) are never reached but must be given
+  const imports = {};
+  for (const { module: m, name, kind } of WebAssembly.Module.imports(module)) {
+    if (kind !== 'function') throw new Error(`box_pruning.wasm imports a ${kind}: ${m}.${name}`);
+    (imports[m] ??= {})[name] = () => {
+      if (name !== 'emscripten_notify_memory_growth') throw new Error(`box_pruning.wasm called ${m}.${name}`);
+    };
+  }
+  const { exports } = new WebAssembly.Instance(module, imports);
+  exports._initialize?.();
+  return exports;
+}
+
+// The reference from nothing to its pairs in wasm memory: the boxes copied in, sorted and swept. Returns the pair
+// count; its memory is freed after the clock stops, as the world's is disposed of.
+function runReference(ref, flat, n) {
+  const bounds = ref.malloc(flat.byteLength);
+  new Float32Array(ref.memory.buffer, bounds, flat.length).set(flat);
+  const out = ref.malloc(8); // the pair list's pointer and capacity
+  new Int32Array(ref.memory.buffer, out, 2).fill(0);
+  const count = ref.BoxPruning(bounds, n, 2, out, out + 4);
+  return { count, release: () => [new Int32Array(ref.memory.buffer, out, 1)[0], out, bounds].forEach(ref.free) };
+}
 
 function median(times) {
   const s = [...times].sort((a, b) => a - b);
@@ -12,6 +60,7 @@ export function coldStartBench(sp, { quick = false } = {}) {
   const sizes = quick ? [1e4, 1e5] : [1e4, 1e5, 1e6];
   console.log('\n## cold start 2D through the JS API: new World, add every box, one update (ms)');
   const rows = [];
+  const ref = loadReference();
   for (const n of sizes) {
     const flat = new Float32Array(uniform(n, 2, 1, 1001));
     const ways = [
@@ -22,14 +71,30 @@ export function coldStartBench(sp, { quick = false } = {}) {
           for (let i = 0; i < n; i++) w.addBox(flat.subarray(4 * i, 4 * i + 2), flat.subarray(4 * i + 2, 4 * i + 4));
         },
       },
+      { name: 'box pruning reference', reference: true },
     ];
     const runs = n <= 1e4 ? 15 : n <= 1e5 ? 7 : 3;
+    // untimed rounds first: V8 compiles wasm with its baseline compiler and swaps in optimised code only once a
+    // function has run enough, so the first small runs time the baseline code (of either side)
+    const warm = n <= 1e4 ? 10 : 1;
     const times = ways.map(() => []);
     const counts = new Set();
-    for (let r = 0; r <= runs; r++) {
+    for (let r = 1 - warm; r <= runs; r++) {
       for (let k = 0; k < ways.length; k++) {
-        const way = (r + k) % ways.length;
-        globalThis.gc?.();
+        const way = (r + warm + k) % ways.length;
+        // the garbage of addBox per box (two views a box) collected before and after it, outside every timed run;
+        // not before every run: a full collection leaves the caches cold, and the larger working set pays more
+        const garbage = ways[way].name === 'addBox per box';
+        if (garbage) globalThis.gc?.();
+        if (ways[way].reference) {
+          const t0 = performance.now();
+          const { count, release } = runReference(ref, flat, n);
+          const t = performance.now() - t0;
+          counts.add(count);
+          release();
+          if (r > 0) times[way].push(t);
+          continue;
+        }
         const t0 = performance.now();
         const w = new sp.World({ dimensions: 2 });
         ways[way].add(w);
@@ -37,16 +102,29 @@ export function coldStartBench(sp, { quick = false } = {}) {
         const t = performance.now() - t0;
         counts.add(w.pairCount);
         w.dispose();
+        if (garbage) globalThis.gc?.();
         if (r > 0) times[way].push(t);
       }
     }
-    if (counts.size !== 1) throw new Error(`cold start n=${n}: the two ways found different pair counts`);
-    const [bulk, single] = times.map(median);
+    if (counts.size !== 1) throw new Error(`cold start n=${n}: the three ways found different pair counts`);
+    const [bulk, single, reference] = times.map(median);
     const runRatio = median(times[0].map((t, r) => times[1][r] / t));
-    rows.push({ n, bulk, single, ratio: single / bulk, runRatio });
+    const referenceRunRatio = median(times[0].map((t, r) => times[2][r] / t));
+    rows.push({
+      n,
+      bulk,
+      single,
+      ratio: single / bulk,
+      runRatio,
+      reference,
+      referenceRatio: reference / bulk,
+      referenceRunRatio,
+    });
     console.log(
-      `n=${n.toLocaleString('en')}: addBoxes ${bulk.toFixed(1)} ms, addBox per box ${single.toFixed(1)} ms, ` +
-        `${(single / bulk).toFixed(2)}x (medians of ${runs}; run by run ${runRatio.toFixed(2)}x)`,
+      `n=${n.toLocaleString('en')}: addBoxes ${bulk.toFixed(2)} ms, addBox per box ${single.toFixed(1)} ms, ` +
+        `${(single / bulk).toFixed(2)}x (run by run ${runRatio.toFixed(2)}x); box pruning reference (wasm) ` +
+        `${reference.toFixed(2)} ms, ${(reference / bulk).toFixed(2)}x (run by run ` +
+        `${referenceRunRatio.toFixed(2)}x); medians of ${runs}`,
     );
   }
   return rows;
