@@ -41,34 +41,27 @@ static bool spReservePacked( spBuildScratch* scratch, int n, int stride )
 	return spGrowArrays( &scratch->packedCapacity, spGrownCapacity( scratch->packedCapacity, n ), arrays, 2 );
 }
 
-// The first and last slab a box touches (0 and 0 with one slab). Computed again where the boxes are copied, not
-// stored between the two passes: two multiplications a box cost less than writing and reading back 8 bytes a box.
-SP_FORCE_INLINE void spSlabRange( const spIndex* index, const float* b, int d, int* s0, int* s1 )
-{
-	if ( index->slabAxis < 0 )
-	{
-		*s0 = *s1 = 0;
-		return;
-	}
-	*s0 = spSlabOf( index, b[index->slabAxis] );
-	*s1 = spSlabOf( index, b[d + index->slabAxis] );
-}
-
-// The entry count of each slab s in counts[s + 1] (counts has slabCount + 2 elements). Reads the bounds in the
-// order of `slots`. Most boxes touch one or two slabs: the second is counted without a branch, as spScatterSlabs
-// writes it.
+// The slab range of each box of `slots` (range[2i], range[2i + 1]) and the entry count of each slab s in
+// counts[s + 1] (counts has slabCount + 2 elements). Reads the bounds in the order of `slots`. Most boxes touch
+// one or two slabs: the second is counted without a branch, as spScatterSlabs writes it.
 static void spCountSlabs( const spIndex* plan, const float* bounds, const int* slots, int n, int stride, int d,
-						  int* counts )
+						  int* range, int* counts )
 {
 	if ( plan->slabAxis < 0 )
 	{
+		for ( int i = 0; i < 2 * n; ++i )
+			range[i] = 0;
 		counts[1] = n;
 		return;
 	}
+	const int lo = plan->slabAxis, hi = d + plan->slabAxis;
 	for ( int i = 0; i < n; ++i )
 	{
-		int s0, s1;
-		spSlabRange( plan, bounds + (size_t)slots[i] * stride, d, &s0, &s1 );
+		const float* b = bounds + (size_t)slots[i] * stride;
+		const int s0 = spSlabOf( plan, b[lo] );
+		const int s1 = spSlabOf( plan, b[hi] );
+		range[2 * i] = s0;
+		range[2 * i + 1] = s1;
 		counts[s0 + 1] += 1;
 		counts[s0 + 2] += s1 > s0;
 		for ( int s = s0 + 2; s <= s1; ++s )
@@ -82,9 +75,9 @@ static void spCountSlabs( const spIndex* plan, const float* bounds, const int* s
 // at cursor[s] in `e` and `ids` (the next place of slab s), and track each slab's largest extent on the sweep
 // axis. The copy into a second slab is written unconditionally, to the spare entry at `spare` when there is none.
 static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* index, const spWorld* world,
-																	  const int* slots, const int* perm, int n, int d,
-																	  int axis, int* cursor, int spare, float* e,
-																	  uint32_t* ids )
+																	  const int* slots, const int* perm,
+																	  const int* range, int n, int d, int axis,
+																	  int* cursor, int spare, float* e, uint32_t* ids )
 {
 	const int stride = 2 * d;
 	const float* bounds = world->bounds;
@@ -97,8 +90,8 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* i
 		float box[2 * SP_MAX_DIMENSIONS];
 		spPackBox( box, bounds + (size_t)slot * stride, d, axis );
 		const float width = box[1] - box[0];
-		int s0, s1;
-		spSlabRange( index, bounds + (size_t)slot * stride, d, &s0, &s1 );
+		const int s0 = range[2 * i];
+		const int s1 = range[2 * i + 1];
 		const uint32_t id = worldIds[slot];
 		const int two = s1 > s0;
 		const int dst0 = cursor[s0]++;
@@ -125,8 +118,8 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* i
 
 // spScatterSlabs for 2D: a box is one vector, shuffled into entry layout in a register (through a stack copy, as
 // spPackBox writes it, the two halves' stores and the whole load missed the store forwarding: a fifth of the build).
-static void spScatterSlabs2D( spIndex* index, const spWorld* world, const int* slots, const int* perm, int n, int axis,
-							  int* cursor, int spare, float* e, uint32_t* ids )
+static void spScatterSlabs2D( spIndex* index, const spWorld* world, const int* slots, const int* perm, const int* range,
+							  int n, int axis, int* cursor, int spare, float* e, uint32_t* ids )
 {
 	const float* bounds = world->bounds;
 	const uint32_t* worldIds = world->ids;
@@ -138,8 +131,8 @@ static void spScatterSlabs2D( spIndex* index, const spWorld* world, const int* s
 		const spF4 b = spF4Load( bounds + (size_t)slot * 4 );
 		const spF4 box = axis == 0 ? spF4EntryX( b ) : spF4EntryY( b );
 		const float width = spF4Lane( box, 1 ) - spF4Lane( box, 0 );
-		int s0, s1;
-		spSlabRange( index, bounds + (size_t)slot * 4, 2, &s0, &s1 );
+		const int s0 = range[2 * i];
+		const int s1 = range[2 * i + 1];
 		const uint32_t id = worldIds[slot];
 		const int two = s1 > s0;
 		const int dst0 = cursor[s0]++;
@@ -218,15 +211,17 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	// the slab axis in the entry layout: after the sweep axis, the other axes in increasing order
 	const int slabAt = plan.slabAxis < 0 ? 0 : 2 + 2 * ( plan.slabAxis < axis ? plan.slabAxis : plan.slabAxis - 1 );
 
-	// scratch: the entry count per slab, the slabs' cursors
+	// scratch: first and last slab per box, the entry count per slab, the slabs' cursors
 	const spArray slabScratch[] = { { (void**)&scratch->slabCounts, sizeof( int ), 1 },
 									{ (void**)&scratch->slabCursors, sizeof( int ), 1 } };
-	if ( !spGrowArrays( &scratch->slabCapacity, spGrownCapacity( scratch->slabCapacity, slabCount + 2 ), slabScratch,
+	if ( !spGrow( (void**)&scratch->range, &scratch->rangeCapacity, 2 * n, sizeof( int ) ) ||
+		 !spGrowArrays( &scratch->slabCapacity, spGrownCapacity( scratch->slabCapacity, slabCount + 2 ), slabScratch,
 						2 ) )
 		return false;
+	int* range = scratch->range;
 	int* counts = scratch->slabCounts;
 	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
-	spCountSlabs( &plan, world->bounds, slots, n, stride, d, counts );
+	spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
 	int largest = 0;
 	for ( int s = 0; s < slabCount; ++s )
 	{
@@ -295,13 +290,13 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	switch ( d )
 	{
 		case 2:
-			spScatterSlabs2D( index, world, slots, perm, n, axis, cursor, entries, e, ids );
+			spScatterSlabs2D( index, world, slots, perm, range, n, axis, cursor, entries, e, ids );
 			break;
 		case 3:
-			spScatterSlabs( index, world, slots, perm, n, 3, axis, cursor, entries, e, ids );
+			spScatterSlabs( index, world, slots, perm, range, n, 3, axis, cursor, entries, e, ids );
 			break;
 		default:
-			spScatterSlabs( index, world, slots, perm, n, d, axis, cursor, entries, e, ids );
+			spScatterSlabs( index, world, slots, perm, range, n, d, axis, cursor, entries, e, ids );
 			break;
 	}
 	index->entryCount = entries;
@@ -317,6 +312,7 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 
 SP_COLD void spFreeBuildScratch( spBuildScratch* scratch )
 {
+	spFree( scratch->range );
 	spFree( scratch->slabCounts );
 	spFree( scratch->slabCursors );
 	spFree( scratch->packed );
@@ -329,7 +325,7 @@ SP_COLD void spFreeBuildScratch( spBuildScratch* scratch )
 
 SP_COLD size_t spBuildScratchByteCount( const spBuildScratch* scratch, int stride )
 {
-	return (size_t)scratch->slabCapacity * 2 * sizeof( int ) +
+	return (size_t)scratch->rangeCapacity * sizeof( int ) + (size_t)scratch->slabCapacity * 2 * sizeof( int ) +
 		   (size_t)scratch->packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
 		   (size_t)scratch->sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) );
 }

@@ -8,6 +8,8 @@
 /// The build's scratch, owned by the world and shared by its two indexes' builds (one runs after the other).
 typedef struct spBuildScratch
 {
+	int* range; // first and last slab per box (two ints per box)
+	int rangeCapacity;
 	int* slabCounts;  // the entry count per slab (slabCount + 2 ints), then summed: where each slab starts
 	int* slabCursors; // the next place of each slab while the entries are written (slabCount + 1 ints)
 	int slabCapacity;
