@@ -88,7 +88,17 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* i
 		const int i = perm != NULL ? perm[k] : k;
 		const int slot = slots[i];
 		float box[2 * SP_MAX_DIMENSIONS];
-		spPackBox( box, bounds + (size_t)slot * stride, d, axis );
+		if ( d == 2 )
+		{
+			// one vector shuffled in a register and stored whole: spPackBox's stores of the halves, read back as one
+			// record by the copies below, missed the store forwarding (a fifth of the build's time)
+			const spF4 b = spF4Load( bounds + (size_t)slot * 4 );
+			spF4Store( box, axis == 0 ? spF4EntryX( b ) : spF4EntryY( b ) );
+		}
+		else
+		{
+			spPackBox( box, bounds + (size_t)slot * stride, d, axis );
+		}
 		const float width = box[1] - box[0];
 		const int s0 = range[2 * i];
 		const int s1 = range[2 * i + 1];
@@ -110,46 +120,6 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* i
 		{
 			const int dst = cursor[s]++;
 			memcpy( e + (size_t)dst * stride, box, sizeof( float ) * (size_t)stride );
-			ids[dst] = id;
-			maxWidth[s] = width > maxWidth[s] ? width : maxWidth[s];
-		}
-	}
-}
-
-// spScatterSlabs for 2D: a box is one vector, shuffled into entry layout in a register (through a stack copy, as
-// spPackBox writes it, the two halves' stores and the whole load missed the store forwarding: a fifth of the build).
-static void spScatterSlabs2D( spIndex* index, const spWorld* world, const int* slots, const int* perm, const int* range,
-							  int n, int axis, int* cursor, int spare, float* e, uint32_t* ids )
-{
-	const float* bounds = world->bounds;
-	const uint32_t* worldIds = world->ids;
-	float* maxWidth = index->slabMaxWidth;
-	for ( int k = 0; k < n; ++k )
-	{
-		const int i = perm != NULL ? perm[k] : k;
-		const int slot = slots[i];
-		const spF4 b = spF4Load( bounds + (size_t)slot * 4 );
-		const spF4 box = axis == 0 ? spF4EntryX( b ) : spF4EntryY( b );
-		const float width = spF4Lane( box, 1 ) - spF4Lane( box, 0 );
-		const int s0 = range[2 * i];
-		const int s1 = range[2 * i + 1];
-		const uint32_t id = worldIds[slot];
-		const int two = s1 > s0;
-		const int dst0 = cursor[s0]++;
-		const int next = cursor[s0 + 1];
-		const int dst1 = two ? next : spare;
-		cursor[s0 + 1] = next + two;
-		spF4Store( e + (size_t)dst0 * 4, box );
-		spF4Store( e + (size_t)dst1 * 4, box );
-		ids[dst0] = id;
-		ids[dst1] = id;
-		maxWidth[s0] = width > maxWidth[s0] ? width : maxWidth[s0];
-		const int w1 = two ? s0 + 1 : s0;
-		maxWidth[w1] = width > maxWidth[w1] ? width : maxWidth[w1];
-		for ( int s = s0 + 2; s <= s1; ++s )
-		{
-			const int dst = cursor[s]++;
-			spF4Store( e + (size_t)dst * 4, box );
 			ids[dst] = id;
 			maxWidth[s] = width > maxWidth[s] ? width : maxWidth[s];
 		}
@@ -290,7 +260,7 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	switch ( d )
 	{
 		case 2:
-			spScatterSlabs2D( index, world, slots, perm, range, n, axis, cursor, entries, e, ids );
+			spScatterSlabs( index, world, slots, perm, range, n, 2, axis, cursor, entries, e, ids );
 			break;
 		case 3:
 			spScatterSlabs( index, world, slots, perm, range, n, 3, axis, cursor, entries, e, ids );
