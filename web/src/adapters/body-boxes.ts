@@ -60,7 +60,7 @@ export class BodyBoxes<B extends object> {
   constructor(owner: object, dimensions: number) {
     this.dimensions = dimensions;
     this.#stride = 2 * dimensions + 3;
-    this.#world = new World<B>({ dimensions });
+    this.#world = new World<B>({ dimensions, events: false }); // the pairs alone: no sort of them by id
     this.#tmp = new Float64Array(this.#stride);
     this.#seen = new Float64Array(16 * this.#stride);
     this.#min = new Array<number>(dimensions).fill(0);

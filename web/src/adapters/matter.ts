@@ -230,7 +230,7 @@ export class SweepPruneDetector<
     this.#canCollide = Matter.Detector.canCollide;
     this.#hooks = installHooks(Matter);
     this.#cursor = this.#hooks.start + this.#hooks.log.length;
-    this.#world = new World({ dimensions: 2 });
+    this.#world = new World({ dimensions: 2, events: false }); // the pairs alone: no sort of them by id
     // matter's Detector.collisions(detector) calls this (see installHooks)
     Object.defineProperty(this, HOOK, { value: () => this.#collisions() });
   }
