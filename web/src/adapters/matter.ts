@@ -596,7 +596,10 @@ export class SweepPruneDetector<
     );
   }
 
-  /** The detector's World (one box per body; its slots are not body ids). For statistics such as `counters`. */
+  /**
+   * The detector's World (one box per body; its slots are not body ids). For statistics such as `counters`; it is
+   * created with `events: false`, so it has no `began` and `ended` lists.
+   */
   get world(): World {
     const world = this.#world;
     if (world === undefined) throw new SweepPruneError('Disposed', 'world: this SweepPruneDetector was disposed');
