@@ -144,6 +144,8 @@ static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, 
 //   sorted by id, and the public pairs are this update's place pairs as ids, in place order.
 // - Otherwise this update's pairs are sorted by id (and the last update's too, when they were in place order)
 //   and diffed.
+// - Without events (spWorld_SetEvents), the public pairs are this update's place pairs as ids, then the pairs
+//   with static boxes, unsorted; began and ended are empty.
 bool spMakePairLists( spWorld* w )
 {
 	const int cur = w->current, nxt = 1 - cur;
@@ -160,7 +162,21 @@ bool spMakePairLists( spWorld* w )
 	const int most = total > prev->count ? total : prev->count;
 	const int was = prevPlaces->count;
 	const int slots = w->slotCount;
-	if ( carry )
+	if ( w->noEvents )
+	{
+		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, total, sizeof( spPair ) ) )
+			return false;
+		spPlacePairsToIds( index->ids, nextPlaces->data, mp, next->data );
+		if ( ms > 0 )
+		{
+			memcpy( next->data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
+		}
+		next->count = total;
+		w->began.count = 0;
+		w->ended.count = 0;
+		w->pairsSorted[nxt] = 0;
+	}
+	else if ( carry )
 	{
 		// carried pairs in found; began and ended candidates in eventScratch (began first), then sorted by id
 		// into began and ended through found

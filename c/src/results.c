@@ -23,6 +23,17 @@ spResult spWorld_Update( spWorldId worldId )
 	return r;
 }
 
+spResult spWorld_SetEvents( spWorldId worldId, bool enabled )
+{
+	spWorld* w = spGetWorldPtr( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	w->noEvents = !enabled;
+	return sp_resultOk;
+}
+
 spBoxId spWorld_GetLastInvalidBox( spWorldId worldId )
 {
 	spWorld* w = spGetWorldPtr( worldId );

@@ -71,6 +71,7 @@ typedef struct spWorld
 	int pairsSorted[2];		// pairs[k] is sorted by (a, b) (after an update that diffed by id)
 	int staticPairCount[2]; // pairs[k] has pairs with a static box
 	int current;
+	int noEvents; // spWorld_SetEvents( false ): updates make the pairs only, with no began and ended
 	// The moving pairs of each update as place pairs (places of entries in the moving boxes' index, lower place
 	// first), sorted: the sweep writes placePairs[1 - current]. When an index is a refresh of the last update's,
 	// the last update's place pairs are carried over to the new places (refreshScratch.remap) and diffed with this

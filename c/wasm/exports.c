@@ -149,6 +149,11 @@ SP_EXPORT const uint32_t* sp_pairs( uint32_t world, int which )
 }
 
 // The pairs as handed to users: a copy the world never reads back. out[0] = count, out[1] = pointer.
+SP_EXPORT int sp_set_events( uint32_t world, int enabled )
+{
+	return spWorld_SetEvents( ( spWorldId ){ world }, enabled != 0 );
+}
+
 SP_EXPORT int sp_copy_pairs( uint32_t world )
 {
 	const uint32_t* p = 0;

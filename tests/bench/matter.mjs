@@ -1,7 +1,10 @@
 // npm run bench -- --only=matter: matter-js stepped with its own detector and with sweep-prune/matter, side by side.
-// Two identical engines per scene, one per detector, take turns step by step (so both see the same phases of this
-// machine's speed). Timed: the whole Engine.update, and Detector.collisions alone (matter's broadphase fused with its
-// narrowphase: both detectors run the same Collision.collides on the same candidate pairs).
+// Each scene is run several times, each run with two fresh identical engines, one per detector, that take turns step
+// by step (each step the other one goes first, so both see the same phases of this machine's speed). Timed: the whole
+// Engine.update, and Detector.collisions alone (matter's broadphase fused with its narrowphase: both detectors run
+// the same Collision.collides on the same candidate pairs). Printed per scene: the ratio of the two medians of each
+// run (matter / ours), their median over the runs and their spread (min to max), and the step-by-step ratio's
+// median and interquartile range over all runs.
 // Scenes: a static-heavy level (a 71 x 71 grid of static platforms, 300 circles, sleeping on), and matter's own
 // stress examples `stress2` (450 boxes in a stack) and `stress3` (684 mixed polygons).
 import { createRequire } from 'node:module';
@@ -25,6 +28,8 @@ function level(width) {
     options: { enableSleeping: true },
     warmup: 240,
     steps: 240,
+    runs: 3,
+    level: true,
     build(world) {
       const platforms = [];
       for (let i = 0; i < 71; i++) {
@@ -52,7 +57,8 @@ const scenes = {
   'matter stress2 (450 boxes)': {
     options: {},
     warmup: 60,
-    steps: 360,
+    steps: 150,
+    runs: 5,
     build(world) {
       Composite.add(
         world,
@@ -64,7 +70,8 @@ const scenes = {
   'matter stress3 (684 polygons)': {
     options: { positionIterations: 10, velocityIterations: 10 },
     warmup: 60,
-    steps: 360,
+    steps: 150,
+    runs: 5,
     build(world) {
       Common._seed = 0; // Common.random is seeded: both engines get the same bodies
       const scale = 0.3;
@@ -115,7 +122,53 @@ function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[s.length >> 1];
 }
+const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const ENGINES = ['matter', 'sweep-prune'];
+
+/** matter / ours: the median over the runs of each run's ratio of medians, its spread, and the step-by-step ratio. */
+function ratioStats(runs, key) {
+  const perRun = runs.map((r) => median(r.matter[key]) / median(r['sweep-prune'][key]));
+  const perStep = runs.flatMap((r) => r.matter[key].map((m, i) => m / r['sweep-prune'][key][i]));
+  return {
+    median: median(perRun),
+    min: Math.min(...perRun),
+    max: Math.max(...perRun),
+    runs: perRun,
+    step: { median: median(perStep), q1: quantile(perStep, 0.25), q3: quantile(perStep, 0.75) },
+  };
+}
+
+/** One run of a scene: two fresh engines taking turns; per-step times, and the state at the end. */
+function runScene(adapter, scene, steps, timing) {
+  const restore = scene.canonical ? canonicalOrder() : () => {};
+  const detector = new adapter.SweepPruneDetector(Matter);
+  const engines = {
+    matter: Engine.create({ ...scene.options }),
+    'sweep-prune': Engine.create({ ...scene.options, detector }),
+  };
+  for (const engine of Object.values(engines)) scene.build(engine.world);
+  const times = { matter: { update: [], detector: [] }, 'sweep-prune': { update: [], detector: [] } };
+  try {
+    for (let s = 0; s < scene.warmup + steps; s++) {
+      for (const which of s % 2 ? ENGINES : [...ENGINES].reverse()) {
+        timing.detectorMs = 0;
+        const t = now();
+        Engine.update(engines[which], 1000 / 60);
+        const update = now() - t;
+        if (s >= scene.warmup) {
+          times[which].update.push(update);
+          times[which].detector.push(timing.detectorMs);
+          times[which].rest ??= [];
+          times[which].rest.push(update - timing.detectorMs);
+        }
+      }
+    }
+  } finally {
+    restore();
+  }
+  return { engines, detector, times };
+}
 
 /**
  * Run every scene; `adapter` is the compiled sweep-prune/matter module (after `init()`). Returns one row per scene.
@@ -125,40 +178,26 @@ export function benchMatter(adapter, { quick = false, log = console.log } = {}) 
   const probe = new adapter.SweepPruneDetector(Matter);
   probe.dispose();
   const collisions = Matter.Detector.collisions;
-  let detectorMs = 0;
+  const timing = { detectorMs: 0 };
   Matter.Detector.collisions = (detector) => {
     const t = now();
     const result = collisions(detector);
-    detectorMs += now() - t;
+    timing.detectorMs += now() - t;
     return result;
   };
   const rows = [];
   try {
     for (const [name, scene] of Object.entries(scenes)) {
-      const restore = scene.canonical ? canonicalOrder() : () => {};
-      const detector = new adapter.SweepPruneDetector(Matter);
-      const engines = {
-        matter: Engine.create({ ...scene.options }),
-        'sweep-prune': Engine.create({ ...scene.options, detector }),
-      };
-      for (const engine of Object.values(engines)) scene.build(engine.world);
-      const times = { matter: { update: [], detector: [] }, 'sweep-prune': { update: [], detector: [] } };
       const steps = quick ? scene.steps >> 2 : scene.steps;
-      for (let s = 0; s < scene.warmup + steps; s++) {
-        // the engines take turns; each step the other one goes first
-        const order = s % 2 ? ['matter', 'sweep-prune'] : ['sweep-prune', 'matter'];
-        for (const which of order) {
-          detectorMs = 0;
-          const t = now();
-          Engine.update(engines[which], 1000 / 60);
-          const update = now() - t;
-          if (s >= scene.warmup) {
-            times[which].update.push(update);
-            times[which].detector.push(detectorMs);
-          }
-        }
+      const runCount = quick ? 2 : scene.runs;
+      const runs = [];
+      let last;
+      for (let r = 0; r < runCount; r++) {
+        if (last) last.detector.dispose();
+        last = runScene(adapter, scene, steps, timing);
+        runs.push(last.times);
       }
-      restore();
+      const { engines, detector } = last;
       const state = (engine) =>
         Composite.allBodies(engine.world)
           .map((b) => `${b.position.x},${b.position.y},${b.angle}`)
@@ -171,11 +210,10 @@ export function benchMatter(adapter, { quick = false, log = console.log } = {}) 
       // the broadphase alone: Detector.collisions on the last state with Collision.collides stubbed (no narrowphase)
       const collides = Matter.Collision.collides;
       Matter.Collision.collides = () => null;
-      const broad = {};
+      const broad = { matter: [], 'sweep-prune': [] };
       try {
-        for (const which of Object.keys(engines)) broad[which] = [];
         for (let r = 0; r < 200; r++) {
-          for (const which of r % 2 ? ['matter', 'sweep-prune'] : ['sweep-prune', 'matter']) {
+          for (const which of r % 2 ? ENGINES : [...ENGINES].reverse()) {
             const t = now();
             collisions(engines[which].detector);
             broad[which].push(now() - t);
@@ -191,21 +229,32 @@ export function benchMatter(adapter, { quick = false, log = console.log } = {}) 
         awake: { matter: awake(engines.matter), 'sweep-prune': awake(engines['sweep-prune']) },
         collisions: lastCollisions,
         sameBodies,
+        runs: runCount,
       };
-      for (const which of Object.keys(times)) {
+      for (const which of ENGINES) {
+        const all = (key) => runs.flatMap((r) => r[which][key]);
         row[which] = {
-          update: { median: median(times[which].update), mean: mean(times[which].update) },
-          detector: { median: median(times[which].detector), mean: mean(times[which].detector) },
+          update: { median: median(all('update')), mean: mean(all('update')) },
+          detector: { median: median(all('detector')), mean: mean(all('detector')) },
+          rest: { median: median(all('rest')) },
         };
       }
-      row.updateX = row.matter.update.median / row['sweep-prune'].update.median;
-      row.detectorX = row.matter.detector.median / row['sweep-prune'].detector.median;
+      row.update = ratioStats(runs, 'update');
+      row.detector = ratioStats(runs, 'detector');
+      row.updateX = row.update.median;
+      row.detectorX = row.detector.median;
+      // Engine.update's ratio if our detector cost nothing: matter's step over the rest of ours (matter's own phases)
+      row.updateCeiling = row.matter.update.median / row['sweep-prune'].rest.median;
       row.broadphase = { matter: median(broad.matter), 'sweep-prune': median(broad['sweep-prune']) };
       row.broadphaseX = row.broadphase.matter / row.broadphase['sweep-prune'];
       detector.dispose();
       rows.push(row);
       const ms = (x) => x.toFixed(3);
-      log(`\n## matter-js: ${name}, ${steps} steps after ${scene.warmup} (medians per step, ms)`);
+      const x = (v) => `x${v.toFixed(2)}`;
+      const spread = (st) =>
+        `${x(st.median)} over ${runCount} runs (${st.min.toFixed(2)} to ${st.max.toFixed(2)}); ` +
+        `step by step ${x(st.step.median)} (quartiles ${st.step.q1.toFixed(2)} to ${st.step.q3.toFixed(2)})`;
+      log(`\n## matter-js: ${name}, ${runCount} runs of ${steps} steps after ${scene.warmup} (medians per step, ms)`);
       log(
         `  bodies ${row.bodies}; awake at the end: matter ${row.awake.matter}, sweep-prune ${row.awake['sweep-prune']}; ` +
           `collisions of the last step: ${row.collisions.matter} / ${row.collisions['sweep-prune']}` +
@@ -213,15 +262,21 @@ export function benchMatter(adapter, { quick = false, log = console.log } = {}) 
       );
       log(
         `  Engine.update       matter ${ms(row.matter.update.median)}  sweep-prune ${ms(row['sweep-prune'].update.median)}  ` +
-          `x${row.updateX.toFixed(2)}  (means ${ms(row.matter.update.mean)} / ${ms(row['sweep-prune'].update.mean)})`,
+          spread(row.update),
       );
       log(
         `  Detector.collisions matter ${ms(row.matter.detector.median)}  sweep-prune ${ms(row['sweep-prune'].detector.median)}  ` +
-          `x${row.detectorX.toFixed(2)}  (means ${ms(row.matter.detector.mean)} / ${ms(row['sweep-prune'].detector.mean)})`,
+          spread(row.detector),
       );
+      if (scene.level) {
+        log(
+          `  the rest of the step matter ${ms(row.matter.rest.median)}  sweep-prune ${ms(row['sweep-prune'].rest.median)}  ` +
+            `(matter's own phases; Engine.update's ratio with a detector costing nothing: x${row.updateCeiling.toFixed(2)})`,
+        );
+      }
       log(
         `  broadphase alone    matter ${ms(row.broadphase.matter)}  sweep-prune ${ms(row.broadphase['sweep-prune'])}  ` +
-          `x${row.broadphaseX.toFixed(2)}  (Detector.collisions with Collision.collides stubbed, on the last state)`,
+          `${x(row.broadphaseX)}  (Detector.collisions with Collision.collides stubbed, on the last state)`,
       );
     }
   } finally {

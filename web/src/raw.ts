@@ -51,6 +51,7 @@ export interface RawExports {
   sp_set_boxes(world: number, ids: number, bounds: number, count: number): number;
   sp_set_box_filters(world: number, ids: number, count: number, category: number, mask: number): number;
   sp_filter_pairs(world: number, exact: number, inexact: number, out: number): number;
+  sp_set_events(world: number, enabled: number): number;
   malloc(size: number): number;
   free(ptr: number): void;
 }

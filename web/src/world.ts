@@ -22,6 +22,13 @@ export interface WorldOptions {
   dimensions?: number;
   /** Boxes to reserve room for up front (more can always be added). Default 0. */
   capacity?: number;
+  /**
+   * `false`: `update()` finds the pairs only, with no `began` and `ended` lists (reading them throws), which saves
+   * sorting the pairs by id and comparing them with the last update's: most of an update's cost beyond the sweep
+   * when many boxes touch static boxes. For callers that need the pairs alone, such as a physics broadphase.
+   * Default true.
+   */
+  events?: boolean;
 }
 
 /** Work done by the last `update()`. */
@@ -211,6 +218,7 @@ export class World<T = unknown> {
   #visiting = 0; // query callbacks running
   #visitIds = new Uint32Array(64); // the results a query callback loop walks
   #visitDistances = new Float32Array(64);
+  #events = true;
 
   constructor(options: WorldOptions = {}) {
     const raw = getEngine();
@@ -234,6 +242,12 @@ export class World<T = unknown> {
         `new World: options.capacity must be an integer from 0 to 4194304, got ${capacity}`,
       );
     }
+    if (options.events !== undefined && typeof options.events !== 'boolean') {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `new World: options.events must be true or false, got ${String(options.events)}`,
+      );
+    }
     this.dimensions = dimensions;
     this.#scratch = raw.sp_scratch();
     const r = raw.sp_create_world(dimensions, capacity);
@@ -241,6 +255,10 @@ export class World<T = unknown> {
     if (r !== 0) World.#fail(raw, r, 'new World');
     this.#id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
     this.#raw = raw;
+    if (options.events === false) {
+      this.#events = false;
+      raw.sp_set_events(this.#id, 0);
+    }
   }
 
   static #fail(raw: RawExports, result: number, what: string, boxId?: number): never {
@@ -940,6 +958,7 @@ export class World<T = unknown> {
 
   #pairs(which: number, what: string): Uint32Array {
     const raw = this.#engine(what);
+    this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
     const buffer = raw.memory.buffer;
     const count = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
@@ -982,6 +1001,15 @@ export class World<T = unknown> {
     return new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
   }
 
+  #needEvents(what: string): void {
+    if (!this.#events) {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `${what}: this World was created with { events: false }, so its updates make no began or ended lists; create it without that option to read them`,
+      );
+    }
+  }
+
   // Iterates the engine's own list (never handed out). The callback may add, remove and change boxes, and query
   // (none of which touches the lists of the last update); update() and dispose() inside it throw Busy.
   #forEach(which: number, what: string, fn: PairCallback<T>): void {
@@ -992,6 +1020,7 @@ export class World<T = unknown> {
         `${what}: fn must be a function (a, b, dataA, dataB) => void, got ${typeof fn}`,
       );
     }
+    if (which !== PAIRS) this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
     const n = 2 * new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
     let p = new Uint32Array(raw.memory.buffer, ptr, n);

@@ -148,6 +148,12 @@ SP_API const uint32_t* spWorld_GetBeganPairs( spWorldId worldId, int* pairCount 
 /// before (same layout and lifetime as spWorld_GetPairs), sorted by (a, b).
 SP_API const uint32_t* spWorld_GetEndedPairs( spWorldId worldId, int* pairCount );
 
+/// Whether spWorld_Update computes the began and ended lists (the default) or the pairs only. Without events an
+/// update hands out its pairs as the sweep found them, with no sort by id and no diff with the last update's
+/// pairs, which is most of an update's cost beyond the sweep when many boxes pair with static boxes; began and
+/// ended are then empty. Switched back on, the next update's events are relative to the last update's pairs.
+SP_API spResult spWorld_SetEvents( spWorldId worldId, bool enabled );
+
 /// Work done by the last spWorld_Update (and the last spWorld_GetEndpoints for endpointSwaps).
 SP_API spCounters spWorld_GetCounters( spWorldId worldId );
 

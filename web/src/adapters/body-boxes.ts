@@ -3,8 +3,8 @@
 // own bounding box (rounded outward to float32), its static-or-sleeping state and its collision filter.
 import { SweepPruneError } from '../errors.js';
 import { isInitialized } from '../loader.js';
-import { World, slotOf, type BoxId } from '../world.js';
-import { roundDown, roundUp } from '../float32.js';
+import { World, slotOf } from '../world.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 
 /**
  * How an engine's body is read at every sync, in one call: `out` gets the body's mins (`out[0..d)`) and maxes
@@ -39,9 +39,12 @@ export class BodyBoxes<B extends object> {
   readonly #stride: number; // values read per body: 2 * dimensions bounds, static, category, mask
   readonly #index = new Map<B, number>(); // body -> dense index
   #bodies: B[] = [];
-  #ids: BoxId[] = []; // 0: no box (not synced yet, or parked)
-  #seen: number[] = []; // what the last sync read, #stride per dense index (NaN: nothing applied yet)
-  #inexact: number[] = []; // 1 where the stored float32 box differs from the body's float64 box
+  // by dense index, in typed arrays (the sync's loop reads them for every body): the box id (0: no box, not synced
+  // yet or parked), what the last sync read (#stride values; NaN: nothing applied yet), 1 where the stored float32
+  // box differs from the body's float64 box
+  #ids = new Uint32Array(16);
+  #seen = new Float64Array(0);
+  #inexact = new Uint8Array(16);
   #inexactCount = 0;
   /** The body of each box slot (`slotOf(id)`). */
   readonly bySlot: (B | undefined)[] = [];
@@ -49,13 +52,17 @@ export class BodyBoxes<B extends object> {
   readonly #min: number[];
   readonly #max: number[];
   #changed = true;
-  #bounds: Float32Array | undefined; // the World's bounds view during a sync (taken again after addBox)
+  // the World's bounds view, and the same memory as integers (to step a float32 by one ulp); taken again when the
+  // World's memory moved (addBox, update)
+  #view: Float32Array = new Float32Array(0);
+  #ints: Int32Array = new Int32Array(0);
 
   constructor(owner: object, dimensions: number) {
     this.dimensions = dimensions;
     this.#stride = 2 * dimensions + 3;
-    this.#world = new World<B>({ dimensions });
+    this.#world = new World<B>({ dimensions, events: false }); // the pairs alone: no sort of them by id
     this.#tmp = new Float64Array(this.#stride);
+    this.#seen = new Float64Array(16 * this.#stride);
     this.#min = new Array<number>(dimensions).fill(0);
     this.#max = new Array<number>(dimensions).fill(0);
     finalizer?.register(owner, this.#world, this);
@@ -71,11 +78,23 @@ export class BodyBoxes<B extends object> {
 
   add(body: B): void {
     if (this.#index.has(body)) return;
-    this.#index.set(body, this.#bodies.length);
+    const i = this.#bodies.length;
+    if (i === this.#ids.length) {
+      const ids = new Uint32Array(2 * i);
+      ids.set(this.#ids);
+      this.#ids = ids;
+      const inexact = new Uint8Array(2 * i);
+      inexact.set(this.#inexact);
+      this.#inexact = inexact;
+      const seen = new Float64Array(2 * i * this.#stride);
+      seen.set(this.#seen);
+      this.#seen = seen;
+    }
+    this.#index.set(body, i);
     this.#bodies.push(body);
-    this.#ids.push(0);
-    this.#inexact.push(0);
-    for (let k = 0; k < this.#stride; k++) this.#seen.push(NaN);
+    this.#ids[i] = 0;
+    this.#inexact[i] = 0;
+    this.#seen.fill(NaN, i * this.#stride, (i + 1) * this.#stride);
   }
 
   remove(body: B): void {
@@ -91,13 +110,12 @@ export class BodyBoxes<B extends object> {
       this.#index.set(moved, i);
       this.#ids[i] = this.#ids[last]!;
       this.#inexact[i] = this.#inexact[last]!;
-      for (let k = 0; k < s; k++) this.#seen[i * s + k] = this.#seen[last * s + k]!;
+      this.#seen.copyWithin(i * s, last * s, (last + 1) * s);
     }
     this.#index.delete(body);
     this.#bodies.pop();
-    this.#ids.pop();
-    this.#inexact.pop();
-    this.#seen.length = last * s;
+    this.#ids[last] = 0;
+    this.#inexact[last] = 0;
   }
 
   /** Track exactly `bodies` (after a change the engine announced with no event). */
@@ -145,26 +163,74 @@ export class BodyBoxes<B extends object> {
     return this.#inexactCount === 0;
   }
 
+  /** The World's bounds view, and #ints over the same memory, taken again if the World's memory moved. */
+  #takeView(): Float32Array {
+    const view = this.#world.bounds;
+    if (view !== this.#view) {
+      this.#view = view;
+      this.#ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+    }
+    return view;
+  }
+
   /**
    * Read every tracked body and bring the World up to date: bounds that changed since the last sync are written
    * (rounded outward), boxes created or parked, static flags and filters switched. Calls `update()` only when
    * something changed, so `pairs` stay valid across syncs that find nothing new.
    */
   sync(read: BodyReader<B>): void {
+    const d = this.dimensions;
+    const d2 = 2 * d;
     const s = this.#stride;
     const tmp = this.#tmp;
     const bodies = this.#bodies;
-    const seen = this.#seen;
-    this.#bounds = this.#world.bounds;
+    let view = this.#takeView();
+    let ints = this.#ints;
+    let changed = false;
     for (let i = 0, n = bodies.length; i < n; i++) {
       read(bodies[i]!, tmp);
+      // typed arrays taken per body: #apply may have grown them or moved the World's memory
+      const seen = this.#seen;
       const o = i * s;
+      const id = this.#ids[i]!;
+      if (
+        id === 0 ||
+        tmp[d2] !== seen[o + d2] ||
+        tmp[d2 + 1] !== seen[o + d2 + 1] ||
+        tmp[d2 + 2] !== seen[o + d2 + 2]
+      ) {
+        this.#apply(i, tmp); // a new or parked box, or another static flag or filter: the rare path
+        view = this.#takeView();
+        ints = this.#ints;
+        continue;
+      }
       let k = 0;
-      while (k < s && seen[o + k] === tmp[k]) k++;
-      if (k < s) this.#apply(i, tmp);
+      while (k < d2 && seen[o + k] === tmp[k]) k++;
+      if (k === d2) continue; // not moved
+      // moved (the hot path): written rounded outward in place, unless the bounds became invalid
+      let valid = true;
+      for (let a = 0; a < d; a++) if (!(tmp[a]! <= tmp[d + a]!)) valid = false; // NaN fails too
+      if (!valid) {
+        this.#apply(i, tmp);
+        continue;
+      }
+      const at = slotOf(id) * d2;
+      let inexact = 0;
+      for (let a = 0; a < d; a++) {
+        const lo = tmp[a]!;
+        const hi = tmp[d + a]!;
+        storeDown(view, ints, at + a, lo);
+        storeUp(view, ints, at + d + a, hi);
+        if (view[at + a] !== lo || view[at + d + a] !== hi) inexact = 1;
+      }
+      for (k = 0; k < d2; k++) seen[o + k] = tmp[k]!;
+      if (inexact !== this.#inexact[i]) {
+        this.#inexactCount += inexact - this.#inexact[i]!;
+        this.#inexact[i] = inexact;
+      }
+      changed = true;
     }
-    this.#bounds = undefined;
-    if (this.#changed) this.#world.update();
+    if (changed || this.#changed) this.#world.update();
     this.#changed = false;
   }
 
@@ -188,7 +254,6 @@ export class BodyBoxes<B extends object> {
       // no data on the box: the finalizer's World must not reach the bodies (they reach the broadphase it watches)
       id = world.addBox(this.#min, this.#max);
       this.#ids[i] = id;
-      this.#bounds = world.bounds; // addBox may have grown wasm memory
       this.bySlot[slotOf(id)] = this.#bodies[i];
       seen[o + 2 * d] = 0; // a new box is moving, category 1, mask all
       seen[o + 2 * d + 1] = 1;
@@ -197,13 +262,14 @@ export class BodyBoxes<B extends object> {
       let moved = false;
       for (let k = 0; k < 2 * d; k++) if (seen[o + k] !== tmp[k]) moved = true;
       if (moved) {
-        const bounds = this.#bounds!;
+        const view = this.#takeView();
+        const ints = this.#ints;
         const at = world.offsetOf(id);
         inexact = 0;
         for (let a = 0; a < d; a++) {
-          const lo = (bounds[at + a] = roundDown(tmp[a]!));
-          const hi = (bounds[at + d + a] = roundUp(tmp[d + a]!));
-          if (lo !== tmp[a] || hi !== tmp[d + a]) inexact = 1;
+          storeDown(view, ints, at + a, tmp[a]!);
+          storeUp(view, ints, at + d + a, tmp[d + a]!);
+          if (view[at + a] !== tmp[a] || view[at + d + a] !== tmp[d + a]) inexact = 1;
         }
       }
     }
@@ -237,9 +303,6 @@ export class BodyBoxes<B extends object> {
     this.#world.dispose();
     this.#index.clear();
     this.#bodies = [];
-    this.#ids = [];
-    this.#seen = [];
-    this.#inexact = [];
     this.#inexactCount = 0;
   }
 }

@@ -177,6 +177,8 @@ export class SweepPruneDetector<
   #entries: Entry<B>[] = [];
   #entryOf = new Map<B, Entry<B>>();
   #bySlot: (Entry<B> | undefined)[] = [];
+  #bodyBy: (B | undefined)[] = []; // the body of each slot, for the pair loop
+  readonly #canCollide: MatterModule<B, P, C>['Detector']['canCollide'];
   // by box slot, for the pair loop (typed arrays: no pointer chase per pair): the float64 bounds last written (to
   // see a still body that moved, and for matter's bounds test), 1 for a still body, the place in detector.bodies
   #bounds64 = new Float64Array(0);
@@ -225,9 +227,10 @@ export class SweepPruneDetector<
       );
     }
     this.#matter = Matter;
+    this.#canCollide = Matter.Detector.canCollide;
     this.#hooks = installHooks(Matter);
     this.#cursor = this.#hooks.start + this.#hooks.log.length;
-    this.#world = new World({ dimensions: 2 });
+    this.#world = new World({ dimensions: 2, events: false }); // the pairs alone: no sort of them by id
     // matter's Detector.collisions(detector) calls this (see installHooks)
     Object.defineProperty(this, HOOK, { value: () => this.#collisions() });
   }
@@ -240,7 +243,9 @@ export class SweepPruneDetector<
     const canCollide = Matter.Detector.canCollide;
     const collides = Matter.Collision.collides;
     const pairs = this.pairs ?? undefined;
-    const bySlot = this.#bySlot;
+    const bodyBy = this.#bodyBy;
+    // matter's own canCollide, written out below (the same test, with no call per pair); a patched one is called
+    const ownFilter = canCollide === this.#canCollide;
     const b64 = this.#bounds64;
     const stillBy = this.#stillBy;
     const orderBy = this.#orderBy;
@@ -259,9 +264,17 @@ export class SweepPruneDetector<
       const minXB = b64[b]!;
       if (minXA > b64[b + 2]! || minXB > b64[a + 2]! || b64[a + 3]! < b64[b + 1]! || b64[a + 1]! > b64[b + 3]!)
         continue;
-      let bodyA = bySlot[sa]!.body;
-      let bodyB = bySlot[sb]!.body;
-      if (!canCollide(bodyA.collisionFilter, bodyB.collisionFilter)) continue;
+      let bodyA = bodyBy[sa]!;
+      let bodyB = bodyBy[sb]!;
+      const fa = bodyA.collisionFilter;
+      const fb = bodyB.collisionFilter;
+      if (ownFilter) {
+        // Detector.canCollide(fa, fb), term for term
+        const group = fa.group;
+        if (group === fb.group && group !== 0) {
+          if (!(group! > 0)) continue;
+        } else if ((fa.mask! & fb.category!) === 0 || (fb.mask! & fa.category!) === 0) continue;
+      } else if (!canCollide(fa, fb)) continue;
       // matter calls collides(a, b) with a first in its sort by min x (ties: the earlier in detector.bodies)
       if (minXB < minXA || (minXB === minXA && orderBy[sb]! < orderBy[sa]!)) {
         const t = bodyA;
@@ -446,6 +459,7 @@ export class SweepPruneDetector<
         const slot = slotOf(id);
         this.#reserveSlots(slot + 1);
         this.#bySlot[slot] = e;
+        this.#bodyBy[slot] = body;
         this.#bounds64.fill(NaN, slot << 2, (slot + 1) << 2);
         this.#stillBy[slot] = 0;
         this.#fresh.push(e);
@@ -462,6 +476,7 @@ export class SweepPruneDetector<
       if (e.still) this.#stillCount--;
       world.removeBox(e.id);
       this.#bySlot[slotOf(e.id)] = undefined;
+      this.#bodyBy[slotOf(e.id)] = undefined;
     }
     this.#entryOf = entryOf;
     this.#entries = entries;
@@ -581,7 +596,10 @@ export class SweepPruneDetector<
     );
   }
 
-  /** The detector's World (one box per body; its slots are not body ids). For statistics such as `counters`. */
+  /**
+   * The detector's World (one box per body; its slots are not body ids). For statistics such as `counters`; it is
+   * created with `events: false`, so it has no `began` and `ended` lists.
+   */
   get world(): World {
     const world = this.#world;
     if (world === undefined) throw new SweepPruneError('Disposed', 'world: this SweepPruneDetector was disposed');
@@ -603,6 +621,7 @@ export class SweepPruneDetector<
     this.#entries = [];
     this.#entryOf.clear();
     this.#bySlot = [];
+    this.#bodyBy = [];
   }
 
   [Symbol.dispose](): void {
