@@ -207,6 +207,7 @@ SP_COLD void spFreeParallel( spParallel* p )
 		spFree( p->tasks[t].sortKeys );
 		spFree( p->tasks[t].sortTemp );
 		spFree( p->tasks[t].sortOrder );
+		spFree( p->tasks[t].counters );
 	}
 	spFree( p->tasks );
 	spFree( p->cut );
@@ -228,7 +229,8 @@ SP_COLD size_t spParallelByteCount( const spParallel* p )
 	{
 		n += (size_t)p->tasks[t].pairs.capacity * sizeof( spPair ) +
 			 (size_t)p->tasks[t].columnsCapacity * sizeof( float ) +
-			 (size_t)p->tasks[t].sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) );
+			 (size_t)p->tasks[t].sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) ) +
+			 (size_t)p->tasks[t].countersCapacity * sizeof( int );
 	}
 	return n;
 }

@@ -27,6 +27,9 @@ typedef struct spTask
 	uint32_t* sortTemp;
 	int* sortOrder;
 	int sortCapacity;
+	// a task of the sort of the pairs by id (pairs.c): its counters
+	int* counters;
+	int countersCapacity;
 } spTask;
 
 /// The world's parallel scratch.
