@@ -9,10 +9,12 @@
 #include "sweep.h"
 #include "world.h"
 
+#ifndef spParallelOn
 bool spParallelOn( const spWorld* w )
 {
 	return w->pool != NULL && spPoolThreads( w->pool ) > 1 && w->orderCount >= w->parallel.minBoxes;
 }
+#endif
 
 bool spReserveTasks( spParallel* p, int count )
 {
@@ -198,6 +200,7 @@ bool spParallelStaticPairs( spWorld* w )
 	return spGatherTaskPairs( w, &w->found, w->parallel.taskCount );
 }
 
+#if SP_PARALLEL
 SP_COLD void spFreeParallel( spParallel* p )
 {
 	for ( int t = 0; t < p->taskCapacity; ++t )
@@ -234,3 +237,4 @@ SP_COLD size_t spParallelByteCount( const spParallel* p )
 	}
 	return n;
 }
+#endif
