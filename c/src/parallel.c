@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The update's phases spread over the world's pool: the sweep by slab ranges, the static boxes' queries by ranges of
-// moving boxes, each task into its own pair list, gathered in task order. The refresh's and the carry's tasks are
-// in refresh.c and pairs.c, next to their serial forms.
+// The update's phases spread over the world's pool: how the work is cut into tasks (ranges of slabs, of moving boxes,
+// of chunks of slots), the tasks' scratch, the gather of their pair lists in task order, and the static boxes'
+// queries by ranges of moving boxes. The other phases' tasks are next to their serial forms (validate.c,
+// refresh.c, build.c, sweep.c, pairs.c).
 #include "parallel.h"
 
 #include "index.h"
 #include "pool.h"
-#include "sweep.h"
 #include "world.h"
 
 #ifndef spParallelOn
@@ -100,23 +100,6 @@ bool spReserveChunks( spWorld* w, int chunks )
 	return spGrowArrays( &p->chunkCapacity, chunks, arrays, 2 ) && spCutRange( w, chunks );
 }
 
-typedef struct spSweepJob
-{
-	spWorld* w;
-	int filtered;
-} spSweepJob;
-
-static void spSweepTask( void* context, int t )
-{
-	const spSweepJob* job = context;
-	spWorld* w = job->w;
-	spTask* task = &w->parallel.tasks[t];
-	task->pairs.count = 0;
-	task->tests = 0;
-	task->failed = !spSweepSlabs( w, &task->pairs, task->columns, w->parallel.cut[t], w->parallel.cut[t + 1],
-								  job->filtered, &task->tests );
-}
-
 typedef struct spGatherJob
 {
 	spWorld* w;
@@ -149,28 +132,6 @@ bool spGatherTaskPairs( spWorld* w, spPairArray* out, int count )
 	spPoolRun( w->pool, spGatherTask, &job, count );
 	out->count = total;
 	return true;
-}
-
-bool spParallelSweep( spWorld* w, spPairArray* found, int filtered, int* tests )
-{
-	if ( !spCutSlabs( w ) )
-		return false;
-	const int count = w->parallel.taskCount;
-	// the columns reserved here: the tasks allocate only for their pairs
-	for ( int t = 0; w->dimensions == 2 && !filtered && t < count; ++t )
-	{
-		spTask* task = &w->parallel.tasks[t];
-		const int need = spSweepColumnsNeeded( &w->dynamicIndex, w->parallel.cut[t], w->parallel.cut[t + 1] );
-		if ( !spGrowWithRoom( (void**)&task->columns, &task->columnsCapacity, need, sizeof( float ) ) )
-			return false;
-	}
-	spSweepJob job = { w, filtered };
-	spPoolRun( w->pool, spSweepTask, &job, count );
-	for ( int t = 0; t < count; ++t )
-	{
-		*tests += w->parallel.tasks[t].tests;
-	}
-	return spGatherTaskPairs( w, found, count );
 }
 
 static void spStaticPairsTask( void* context, int t )

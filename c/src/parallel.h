@@ -81,9 +81,6 @@ bool spReserveTasks( spParallel* parallel, int count );
 /// Returns false on allocation failure.
 bool spReserveChunks( spWorld* world, int chunks );
 
-/// spSweepAll over the pool: each slab range swept into its task's pairs, then gathered in slab order.
-bool spParallelSweep( spWorld* world, spPairArray* found, int filtered, int* tests );
-
 /// The pairs of every moving box with the static boxes, into world->found, in the order of the moving boxes, over
 /// the pool.
 bool spParallelStaticPairs( spWorld* world );
