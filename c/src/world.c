@@ -284,6 +284,21 @@ spResult spWorld_SetPool( spWorldId worldId, spPool* pool )
 	return sp_resultOk;
 }
 
+spResult spWorld_SetParallelMinBoxes( spWorldId worldId, int minBoxes )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( minBoxes < 0 )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	w->parallel.minBoxes = minBoxes;
+	return sp_resultOk;
+}
+
 bool spWorld_IsValid( spWorldId worldId )
 {
 	return spGetWorld( worldId ) != NULL;

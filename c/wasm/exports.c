@@ -356,3 +356,8 @@ SP_EXPORT int sp_set_pool( uint32_t world, spPool* pool )
 {
 	return spWorld_SetPool( ( spWorldId ){ world }, pool );
 }
+
+SP_EXPORT int sp_set_parallel_min_boxes( uint32_t world, int minBoxes )
+{
+	return spWorld_SetParallelMinBoxes( ( spWorldId ){ world }, minBoxes );
+}

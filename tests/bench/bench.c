@@ -12,9 +12,6 @@
 #include "sweep_prune/sweep_prune.h"
 #include "box_pruning.h"
 #include "pool_threads.h"
-#ifndef __EMSCRIPTEN__
-#include "world.h" // the threads workload lowers a world's threshold of parallel updates (spParallel.minBoxes)
-#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -512,9 +509,7 @@ static void ThreadsMotion( int n, int d, PoolThreads* pool, int minBoxes )
 	for ( int i = 0; i < n * d; ++i )
 		vel[i] = ( 2 * Next( &rnd ) - 1 ) * 0.02 * 2 * K;
 	spWorldId w1 = MakeWorld( b, n, d ), w2 = PooledWorld( b, n, d, pool );
-#ifndef __EMSCRIPTEN__
-	spGetWorldPtr( w2 )->parallel.minBoxes = minBoxes;
-#endif
+	Check( spWorld_SetParallelMinBoxes( w2, minBoxes ), "set parallel min boxes" );
 	ThreadRuns r = { 0 };
 	const int frames = n >= 1000000 ? 16 : n >= 100000 ? 40 : 60;
 	for ( int f = 0; f < frames + 4; ++f )

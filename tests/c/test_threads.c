@@ -16,6 +16,12 @@ int PoolBadInput( void )
 	ENSURE( spCreatePool( SP_MAX_THREADS + 1, &pool ) == sp_resultCapacityExceeded && pool == NULL );
 	ENSURE( spCreatePool( 2, NULL ) == sp_resultNullArgument );
 	ENSURE( spWorld_SetPool( sp_nullWorldId, NULL ) == sp_resultInvalidWorld );
+	ENSURE( spWorld_SetParallelMinBoxes( sp_nullWorldId, 0 ) == sp_resultInvalidWorld );
+	spWorldId world = TestWorld( 2 );
+	ENSURE( spWorld_SetParallelMinBoxes( world, -1 ) == sp_resultCapacityExceeded );
+	ENSURE( spGetWorldPtr( world )->parallel.minBoxes == SP_PARALLEL_MIN_BOXES );
+	ENSURE_OK( spWorld_SetParallelMinBoxes( world, 0 ) );
+	spDestroyWorld( world );
 	// nothing to do for null, and for workers outside 1..threads-1
 	spDestroyPool( NULL );
 	spPool_Stop( NULL );
@@ -123,8 +129,8 @@ static int TwinsInit( Twins* t, int d )
 		}
 		ENSURE_OK( spWorld_SetPool( t->pooled[k], pool ) );
 		// every update in parallel, however small, and one slab per task where there are enough
+		ENSURE_OK( spWorld_SetParallelMinBoxes( t->pooled[k], 0 ) );
 		spWorld* w = spGetWorldPtr( t->pooled[k] );
-		w->parallel.minBoxes = 0;
 		w->parallel.tasksPerThread = 16;
 		// the validation's statistics by chunks of 64 slots, as in the serial world
 		w->parallel.statsChunk = 64;

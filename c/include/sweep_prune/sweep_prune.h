@@ -52,6 +52,11 @@ SP_API void spDestroyPool( spPool* pool );
 /// defined serialises the calls with a lock). Fails with sp_resultInvalidWorld.
 SP_API spResult spWorld_SetPool( spWorldId worldId, spPool* pool );
 
+/// The fewest moving boxes for which the world's updates use its pool (default SP_PARALLEL_MIN_BOXES, 32768; 0:
+/// every update, as tests of a threaded build want). Results are the same either way; only the speed differs. Fails
+/// with sp_resultInvalidWorld or sp_resultCapacityExceeded (minBoxes < 0), then nothing changed.
+SP_API spResult spWorld_SetParallelMinBoxes( spWorldId worldId, int minBoxes );
+
 /// Text for a result code, for example "stale box id". Never null; unknown codes give "unknown result".
 SP_API const char* spResultString( spResult result );
 
