@@ -4,6 +4,8 @@
 // slot order and each slab sorted in cache.
 #include "build.h"
 
+#include "parallel.h"
+#include "pool.h"
 #include "simd.h"
 #include "sort.h"
 #include "world.h"
@@ -126,19 +128,16 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* i
 	}
 }
 
-// Sort each slab's entries of the index, bucketed in slot order, by min on the sweep axis. A slab of a few
-// thousand entries fits in cache: its keys are sorted with their places (spSortKeys), its records gathered in that
-// order into the packed scratch (room for the largest slab) and copied back. Sorting in place keeps the build's
-// scratch at one slab instead of a second copy of every entry: at a million boxes that copy was 22 MB of fresh
-// pages to fault in on a cold start.
-static void spSortSlabs( spIndex* index, spBuildScratch* scratch, int stride )
+// Sort the entries of slabs s0..s1-1 of the index, bucketed in slot order, by min on the sweep axis. A slab of a few
+// thousand entries fits in cache: its keys are sorted with their places (spSortKeys, with `keys`, `order` (2 per
+// key) and `temp` (2 per key) room for the largest slab), its records gathered in that order into `packed` and
+// `packedIds` (room for the largest slab) and copied back. Sorting in place keeps the build's scratch at one slab
+// instead of a second copy of every entry: at a million boxes that copy was 22 MB of fresh pages to fault in on a
+// cold start.
+static void spSortSlabs( spIndex* index, int stride, int s0, int s1, float* keys, int* order, int* orderTemp,
+						 uint32_t* temp, float* packed, uint32_t* packedIds )
 {
-	float* packed = scratch->packed;
-	uint32_t* packedIds = scratch->packedIds;
-	float* keys = scratch->sortKeys;
-	int* order = scratch->sortOrder;
-	int* orderTemp = scratch->sortOrder + scratch->sortCapacity;
-	for ( int s = 0; s < index->slabCount; ++s )
+	for ( int s = s0; s < s1; ++s )
 	{
 		const int base = index->slabStart[s];
 		const int m = index->slabStart[s + 1] - base;
@@ -148,7 +147,7 @@ static void spSortSlabs( spIndex* index, spBuildScratch* scratch, int stride )
 		{
 			keys[k] = e[(size_t)k * stride];
 		}
-		spSortKeys( keys, m, order, orderTemp, scratch->sortTemp );
+		spSortKeys( keys, m, order, orderTemp, temp );
 		for ( int k = 0; k < m; ++k )
 		{
 			const int from = order[k];
@@ -160,7 +159,53 @@ static void spSortSlabs( spIndex* index, spBuildScratch* scratch, int stride )
 	}
 }
 
-bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world, const int* slots, int n, int axis,
+typedef struct spSortJob
+{
+	spIndex* index;
+	spWorld* world;
+	int stride;
+} spSortJob;
+
+static void spSortTask( void* context, int t )
+{
+	const spSortJob* job = context;
+	spTask* task = &job->world->parallel.tasks[t];
+	const int* cut = job->world->parallel.cut;
+	spSortSlabs( job->index, job->stride, cut[t], cut[t + 1], task->sortKeys, task->sortOrder,
+				 task->sortOrder + task->sortCapacity, task->sortTemp, task->packed, task->packedIds );
+}
+
+// spSortSlabs over the world's pool by slab ranges, each task with sort scratch of its own (reserved first).
+// Returns false on allocation failure, with nothing sorted.
+static bool spSortSlabsParallel( spIndex* index, spWorld* world, int stride )
+{
+	if ( !spCutSlabsOf( world, index ) )
+		return false;
+	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	{
+		spTask* task = &world->parallel.tasks[t];
+		int largest = 0;
+		for ( int s = world->parallel.cut[t]; s < world->parallel.cut[t + 1]; ++s )
+		{
+			const int m = index->slabStart[s + 1] - index->slabStart[s];
+			largest = m > largest ? m : largest;
+		}
+		const spArray arrays[] = { { (void**)&task->sortKeys, sizeof( float ), 1 },
+								   { (void**)&task->sortTemp, sizeof( uint32_t ), 2 },
+								   { (void**)&task->sortOrder, sizeof( int ), 2 } };
+		const spArray packedArrays[] = { { (void**)&task->packed, sizeof( float ), stride },
+										 { (void**)&task->packedIds, sizeof( uint32_t ), 1 } };
+		if ( !spGrowArrays( &task->sortCapacity, spGrownCapacity( task->sortCapacity, largest ), arrays, 3 ) ||
+			 !spGrowArrays( &task->packedCapacity, spGrownCapacity( task->packedCapacity, largest ), packedArrays,
+							2 ) )
+			return false;
+	}
+	spSortJob job = { index, world, stride };
+	spPoolRun( world->pool, spSortTask, &job, world->parallel.taskCount );
+	return true;
+}
+
+bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, const int* slots, int n, int axis,
 				   int slabAxis, const spAxisStats* stats )
 {
 	const int d = world->dimensions;
@@ -191,6 +236,8 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	int* range = scratch->range;
 	int* counts = scratch->slabCounts;
 	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
+	// todo: with a pool, count (and scatter below) by ranges of boxes with per-task counters summed in order, the
+	// same stable scatter; serial now, the most of a rebuild that does not scale (docs/threads.md)
 	spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
 	int largest = 0;
 	for ( int s = 0; s < slabCount; ++s )
@@ -275,7 +322,13 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 	if ( !global )
 	{
-		spSortSlabs( index, scratch, stride );
+		// with a pool, slab ranges sorted at once; on one thread if the tasks' scratch cannot be had
+		if ( !spParallelOn( world ) || !spSortSlabsParallel( index, world, stride ) )
+		{
+			spSortSlabs( index, stride, 0, slabCount, scratch->sortKeys, scratch->sortOrder,
+						 scratch->sortOrder + scratch->sortCapacity, scratch->sortTemp, scratch->packed,
+						 scratch->packedIds );
+		}
 	}
 	return true;
 }

@@ -5,6 +5,8 @@
 #include "sweep.h"
 
 #include "index.h"
+#include "parallel.h"
+#include "pool.h"
 #include "simd.h"
 #include "world.h"
 
@@ -104,9 +106,9 @@ SP_FORCE_INLINE int spSweepGroup( const float* minXs, const float* minYs, const 
 // into three columns (w->sweepColumns, 3 * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY, which
 // no candidate passes), so a group of four candidates is three vector loads; each test is one compare of four lanes,
 // and the four pairs are written with the count advanced by the hits (no branch on a test).
-static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, int slab, int* tests )
+static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, int begin, int end, int slab,
+						  int* tests )
 {
-	float* columns = w->sweepColumns;
 	const float* e = w->dynamicIndex.entries;
 	const float floor = w->dynamicIndex.slabFloor[slab];
 	const int n = end - begin;
@@ -165,24 +167,21 @@ static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, in
 	*tests += t;
 	return 1;
 }
-bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
+int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
 {
-	const spIndex* index = &w->dynamicIndex;
 	const int* start = index->slabStart;
-	found->count = 0;
-	if ( w->dimensions == 2 && !filtered )
+	int largest = 0;
+	for ( int s = s0; s < s1; ++s )
 	{
-		// the columns of spSweepSlab2D, for the largest slab
-		int largest = 0;
-		for ( int s = 0; s < index->slabCount; ++s )
-		{
-			largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
-		}
-		if ( !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity, 3 * ( largest + SP_SWEEP_STEP ),
-							  sizeof( float ) ) )
-			return false;
+		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
 	}
-	for ( int s = 0; s < index->slabCount; ++s )
+	return 3 * ( largest + SP_SWEEP_STEP );
+}
+
+bool spSweepSlabs( const spWorld* w, spPairArray* found, float* columns, int s0, int s1, int filtered, int* tests )
+{
+	const int* start = w->dynamicIndex.slabStart;
+	for ( int s = s0; s < s1; ++s )
 	{
 		int ok;
 		switch ( w->dimensions )
@@ -193,7 +192,7 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 				break;
 			case 2:
 				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 2, 1, tests )
-							  : spSweepSlab2D( w, found, start[s], start[s + 1], s, tests );
+							  : spSweepSlab2D( w, found, columns, start[s], start[s + 1], s, tests );
 				break;
 			case 3:
 				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 3, 1, tests )
@@ -210,4 +209,55 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 		}
 	}
 	return true;
+}
+
+bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
+{
+	const spIndex* index = &w->dynamicIndex;
+	found->count = 0;
+	// the columns of spSweepSlab2D, for the largest slab
+	if ( w->dimensions == 2 && !filtered &&
+		 !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity,
+						  spSweepColumnsNeeded( index, 0, index->slabCount ), sizeof( float ) ) )
+		return false;
+	return spSweepSlabs( w, found, w->sweepColumns, 0, index->slabCount, filtered, tests );
+}
+
+typedef struct spSweepJob
+{
+	spWorld* w;
+	int filtered;
+} spSweepJob;
+
+static void spSweepTask( void* context, int t )
+{
+	const spSweepJob* job = context;
+	spWorld* w = job->w;
+	spTask* task = &w->parallel.tasks[t];
+	task->pairs.count = 0;
+	task->tests = 0;
+	task->failed = !spSweepSlabs( w, &task->pairs, task->columns, w->parallel.cut[t], w->parallel.cut[t + 1],
+								  job->filtered, &task->tests );
+}
+
+bool spParallelSweep( spWorld* w, spPairArray* found, int filtered, int* tests )
+{
+	if ( !spCutSlabs( w ) )
+		return false;
+	const int count = w->parallel.taskCount;
+	// the columns reserved here: the tasks allocate only for their pairs
+	for ( int t = 0; w->dimensions == 2 && !filtered && t < count; ++t )
+	{
+		spTask* task = &w->parallel.tasks[t];
+		const int need = spSweepColumnsNeeded( &w->dynamicIndex, w->parallel.cut[t], w->parallel.cut[t + 1] );
+		if ( !spGrowWithRoom( (void**)&task->columns, &task->columnsCapacity, need, sizeof( float ) ) )
+			return false;
+	}
+	spSweepJob job = { w, filtered };
+	spPoolRun( w->pool, spSweepTask, &job, count );
+	for ( int t = 0; t < count; ++t )
+	{
+		*tests += w->parallel.tasks[t].tests;
+	}
+	return spGatherTaskPairs( w, found, count );
 }

@@ -154,6 +154,7 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->began.data );
 	spFree( w->ended.data );
 	spFree( w->pairsCopy.data );
+	spFreeParallel( &w->parallel );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{
 		spFree( w->endpoints[a].values );
@@ -239,6 +240,8 @@ spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld )
 	w->staticIndex.axis = -1;
 	w->staticIndex.slabAxis = -1;
 	w->counters.sweepAxis = -1;
+	w->parallel.minBoxes = SP_PARALLEL_MIN_BOXES;
+	w->parallel.statsChunk = SP_STATS_CHUNK;
 	if ( def->capacity > 0 && spReserveSlots( w, def->capacity ) != sp_resultOk )
 	{
 		spFreeWorldMemory( w );
@@ -267,6 +270,32 @@ spResult spDestroyWorld( spWorldId worldId )
 	}
 	spReleaseWorldSlot( (int)( worldId.bits >> SP_GENERATION_BITS ) );
 	spFreeWorldMemory( w );
+	return sp_resultOk;
+}
+
+spResult spWorld_SetPool( spWorldId worldId, spPool* pool )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	w->pool = pool;
+	return sp_resultOk;
+}
+
+spResult spWorld_SetParallelMinBoxes( spWorldId worldId, int minBoxes )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( minBoxes < 0 )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	w->parallel.minBoxes = minBoxes;
 	return sp_resultOk;
 }
 
@@ -309,6 +338,7 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 				   w->began.capacity + w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
 				   w->placePairs[1].capacity ) *
 		 sizeof( spPair );
+	n += spParallelByteCount( &w->parallel, w->stride );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{
 		n += (size_t)w->endpoints[a].capacity * ( sizeof( float ) + sizeof( uint32_t ) );

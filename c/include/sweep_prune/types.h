@@ -21,6 +21,13 @@
 /// billion worlds in all, at most SP_MAX_WORLDS of them alive at once.
 #define SP_MAX_WORLDS ( 1 << 22 )
 
+/// Most threads a pool may have (spCreatePool), the caller's included.
+#define SP_MAX_THREADS 64
+
+/// Below this many moving boxes an update runs on the caller's thread alone, pool or not (spWorld_SetParallelMinBoxes):
+/// a second thread pays only once a frame takes milliseconds (docs/threads.md).
+#define SP_PARALLEL_MIN_BOXES 32768
+
 /// Result of every fallible call. Zero is success. A call that returns anything else changed nothing.
 typedef enum spResult
 {
