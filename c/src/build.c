@@ -196,8 +196,7 @@ static bool spSortSlabsParallel( spIndex* index, spWorld* world, int stride )
 		const spArray packedArrays[] = { { (void**)&task->packed, sizeof( float ), stride },
 										 { (void**)&task->packedIds, sizeof( uint32_t ), 1 } };
 		if ( !spGrowArrays( &task->sortCapacity, spGrownCapacity( task->sortCapacity, largest ), arrays, 3 ) ||
-			 !spGrowArrays( &task->packedCapacity, spGrownCapacity( task->packedCapacity, largest ), packedArrays,
-							2 ) )
+			 !spGrowArrays( &task->packedCapacity, spGrownCapacity( task->packedCapacity, largest ), packedArrays, 2 ) )
 			return false;
 	}
 	spSortJob job = { index, world, stride };

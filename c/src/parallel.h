@@ -94,6 +94,6 @@ void spFreeParallel( spParallel* parallel );
 size_t spParallelByteCount( const spParallel* parallel, int stride );
 #else
 // nothing of it is ever allocated
-#define spFreeParallel( parallel )		( (void)( parallel ) )
+#define spFreeParallel( parallel )				( (void)( parallel ) )
 #define spParallelByteCount( parallel, stride ) ( (void)( parallel ), (void)( stride ), (size_t)0 )
 #endif
