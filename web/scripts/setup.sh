@@ -39,3 +39,6 @@ if [[ ! -f build/wasm/CMakeCache.txt ]]; then
 fi
 cmake --build build/wasm --target sweep_prune_wasm -j2 >/dev/null
 node web/scripts/embed-wasm.mjs
+# the threaded module (sweep-prune/threads), beside the other in web/src/generated/
+bash web/scripts/build-threads.sh
+cp build/wasm-threads/sweep_prune_threads.wasm web/src/generated/
