@@ -28,9 +28,27 @@ void spSetAllocator( spReallocFcn* fcn )
 	sp_realloc = fcn != NULL ? fcn : spDefaultRealloc;
 }
 
+#ifdef SP_THREADS
+// A build with threads and an allocator that is not thread-safe (a wasm module's malloc): the calls, from the
+// update's tasks on any thread, one at a time. A spin lock: a browser's main thread may not block.
+static atomic_flag sp_allocLock = ATOMIC_FLAG_INIT;
+static void* spLockedRealloc( void* ptr, size_t size )
+{
+	while ( atomic_flag_test_and_set_explicit( &sp_allocLock, memory_order_acquire ) )
+	{
+	}
+	void* p = sp_realloc( ptr, size );
+	atomic_flag_clear_explicit( &sp_allocLock, memory_order_release );
+	return p;
+}
+#define SP_CALL_REALLOC spLockedRealloc
+#else
+#define SP_CALL_REALLOC sp_realloc
+#endif
+
 void* spRealloc( void* ptr, size_t size )
 {
-	void* moved = sp_realloc( ptr, size );
+	void* moved = SP_CALL_REALLOC( ptr, size );
 	if ( ptr != NULL && moved != NULL && moved != ptr )
 	{
 		atomic_fetch_add_explicit( &sp_releaseCount, 1u, memory_order_relaxed );
@@ -43,7 +61,7 @@ void spFree( void* ptr )
 	if ( ptr != NULL )
 	{
 		atomic_fetch_add_explicit( &sp_releaseCount, 1u, memory_order_relaxed );
-		sp_realloc( ptr, 0 );
+		SP_CALL_REALLOC( ptr, 0 );
 	}
 }
 

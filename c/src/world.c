@@ -270,6 +270,17 @@ spResult spDestroyWorld( spWorldId worldId )
 	return sp_resultOk;
 }
 
+spResult spWorld_SetPool( spWorldId worldId, spPool* pool )
+{
+	spWorld* w = spGetWorld( worldId );
+	if ( w == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	w->pool = pool;
+	return sp_resultOk;
+}
+
 bool spWorld_IsValid( spWorldId worldId )
 {
 	return spGetWorld( worldId ) != NULL;

@@ -92,6 +92,8 @@ typedef struct spWorld
 	spCounters counters;
 	spBoxId lastInvalidBox;
 
+	spPool* pool; // the threads its updates may use (spWorld_SetPool), or null
+
 	// Query results, valid until the next query.
 	uint32_t* queryIds;
 	float* queryDistances;

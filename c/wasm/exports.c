@@ -326,3 +326,33 @@ SP_EXPORT int sp_filter_pairs( uint32_t world, const double* exact, const uint8_
 	}
 	return kept;
 }
+
+// Threads (sweep_prune.h spCreatePool): the pool's address goes to out[0]. In a module with shared memory each
+// worker instance calls sp_pool_work(pool, worker) and stays in it until sp_pool_stop.
+SP_EXPORT int sp_create_pool( int threads )
+{
+	spPool* pool = NULL;
+	const spResult r = spCreatePool( threads, &pool );
+	sp_scratch_block.out[0] = (uint32_t)(uintptr_t)pool;
+	return r;
+}
+
+SP_EXPORT void sp_pool_work( spPool* pool, int worker )
+{
+	spPool_Work( pool, worker );
+}
+
+SP_EXPORT void sp_pool_stop( spPool* pool )
+{
+	spPool_Stop( pool );
+}
+
+SP_EXPORT void sp_destroy_pool( spPool* pool )
+{
+	spDestroyPool( pool );
+}
+
+SP_EXPORT int sp_set_pool( uint32_t world, spPool* pool )
+{
+	return spWorld_SetPool( ( spWorldId ){ world }, pool );
+}

@@ -19,6 +19,39 @@ extern "C" {
 /// it before any world exists; with worlds on several threads it must be thread-safe, as realloc and free are). The
 /// release count (spGetReleaseCount) is shared too, and is counted atomically.
 
+/// A pool of threads that share the work of spWorld_Update (sweep_prune.h, Threads). Opaque.
+typedef struct spPool spPool;
+
+/// Create a pool of `threads` threads in all: the thread that calls spWorld_Update and `threads - 1` workers, each
+/// a thread of the caller's that runs spPool_Work. The pool starts no thread itself (a binding starts them its own
+/// way: pthreads, web workers), and an update never waits for a worker: the caller's thread claims every task no
+/// worker has, so with no worker started it does all the work, with the same results. Fails with
+/// sp_resultNullArgument (out null), sp_resultCapacityExceeded (threads outside 1..SP_MAX_THREADS) or
+/// sp_resultOutOfMemory; then nothing was made.
+SP_API spResult spCreatePool( int threads, spPool** out );
+
+/// A worker's loop: take tasks of the pool's jobs until spPool_Stop. `worker` is 1..threads-1 (0 is the caller);
+/// any other value, or a null pool, returns at once. Between jobs the worker sleeps (in wasm with
+/// memory.atomic.wait32, so not on a browser's main thread). A build with no shared memory (wasm without atomics)
+/// returns at once.
+SP_API void spPool_Work( spPool* pool, int worker );
+
+/// Make every spPool_Work of the pool return (each after the task it is in). Updates still run on the caller's
+/// thread afterwards.
+SP_API void spPool_Stop( spPool* pool );
+
+/// Free a pool, after its workers have returned (or never started) and no world uses it (spWorld_SetPool null, or
+/// the world destroyed). Null is ignored.
+SP_API void spDestroyPool( spPool* pool );
+
+/// Spread the world's updates over the pool's threads (null: the caller's thread alone, the default). Pairs,
+/// began, ended and counters are the same, in the same order, for any pool. One pool may serve several worlds, one
+/// update at a time. Below a few thousand moving boxes the update runs on the caller alone (threads do not pay
+/// there). With a pool, the allocator (spSetAllocator) is called from the workers too: it must be thread-safe
+/// (realloc is; a build with SP_THREADS defined serialises the calls with a lock). Fails with
+/// sp_resultInvalidWorld.
+SP_API spResult spWorld_SetPool( spWorldId worldId, spPool* pool );
+
 /// Text for a result code, for example "stale box id". Never null; unknown codes give "unknown result".
 SP_API const char* spResultString( spResult result );
 

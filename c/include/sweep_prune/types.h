@@ -21,6 +21,9 @@
 /// billion worlds in all, at most SP_MAX_WORLDS of them alive at once.
 #define SP_MAX_WORLDS ( 1 << 22 )
 
+/// Most threads a pool may have (spCreatePool), the caller's included.
+#define SP_MAX_THREADS 64
+
 /// Result of every fallible call. Zero is success. A call that returns anything else changed nothing.
 typedef enum spResult
 {
