@@ -42,9 +42,9 @@ int emscripten_resize_heap( size_t size )
 // geometrically, so the blocks kept are bounded by a small multiple of the largest array a world ever had.
 // Runs under the engine's allocator lock (core.c, SP_THREADS); sp_pin is called only between engine calls.
 
-static uintptr_t* sp_pinned; // open addressing, 0 = empty, 1 = deleted
+static uintptr_t* sp_pinned;	   // open addressing, 0 = empty, 1 = deleted
 static uint32_t sp_pinnedCapacity; // a power of two, or 0
-static uint32_t sp_pinnedUsed; // live and deleted entries
+static uint32_t sp_pinnedUsed;	   // live and deleted entries
 static size_t sp_quarantinedBytes;
 
 static uint32_t spPinHash( uintptr_t p )

@@ -90,8 +90,7 @@ export async function compileSource(source: WasmSource): Promise<WasmModule> {
     : (source as ResponseLike | PromiseLike<ResponseLike>));
   if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
   const streaming =
-    typeof wasm.compileStreaming === 'function' &&
-    response.headers.get('content-type')?.startsWith('application/wasm');
+    typeof wasm.compileStreaming === 'function' && response.headers.get('content-type')?.startsWith('application/wasm');
   return (
     streaming ? await wasm.compileStreaming!(response) : await wasm.compile(await response.arrayBuffer())
   ) as WasmModule;

@@ -47,30 +47,60 @@ type NodeWorkerThreads = {
 const nodeProcess = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
 const inBrowser = typeof (globalThis as { window?: unknown }).window === 'object';
 
-/** Workers alive (started and not yet ended), for tests: a disposed world's workers end soon after. */
+/** Workers made and not yet ended (in Node: not yet exited), for tests: a disposed world's end soon after. */
 let liveWorkers = 0;
 export function liveWorkerCount(): number {
   return liveWorkers;
+}
+
+/** Workers inside spPool_Work now (taking tasks), for tests that wait for every worker to take part. */
+let runningWorkers = 0;
+export function runningWorkerCount(): number {
+  return runningWorkers;
+}
+
+// The worker script; tests point it elsewhere to make workers fail
+const defaultWorkerUrl = (): URL => new URL('./threads-worker.js', import.meta.url);
+let workerUrl = defaultWorkerUrl;
+export function setWorkerUrlForTests(url: (() => URL) | undefined): void {
+  workerUrl = url ?? defaultWorkerUrl;
 }
 
 // Starts a worker; `event` receives its messages ('started', 'done', 'error') and its failures.
 function spawn(event: (type: string, detail?: string) => void): WorkerHandle {
   const nodeThreads = inBrowser ? undefined : (nodeProcess?.getBuiltinModule?.('worker_threads') as NodeWorkerThreads);
   if (nodeThreads !== undefined) {
-    const worker = new nodeThreads.Worker(new URL('./threads-worker.js', import.meta.url));
+    const worker = new nodeThreads.Worker(workerUrl());
+    liveWorkers++;
     worker.unref(); // a script that uses threads exits by itself
     worker.on('message', (m) => event((m as { type: string }).type, (m as { message?: string }).message));
     worker.on('error', (e) => event('error', (e as Error)?.message ?? String(e)));
-    worker.on('exit', () => event('exit'));
+    worker.on('exit', () => {
+      liveWorkers--;
+      event('exit');
+    });
     return { post: (m) => worker.postMessage(m), terminate: () => void worker.terminate() };
   }
-  const worker = new Worker(new URL('./threads-worker.js', import.meta.url), { type: 'module' });
+  // the literal form bundlers recognise, and emit threads-worker.js as an asset
+  const worker =
+    workerUrl === defaultWorkerUrl
+      ? new Worker(new URL('./threads-worker.js', import.meta.url), { type: 'module' })
+      : new Worker(workerUrl(), { type: 'module' });
+  liveWorkers++;
   worker.onmessage = (e: MessageEvent) => event(e.data.type, e.data.message);
   worker.onerror = (e: ErrorEvent) => {
     e.preventDefault();
     event('error', e.message || 'the worker script failed to load');
   };
-  return { post: (m) => worker.postMessage(m), terminate: () => worker.terminate() };
+  let ended = false;
+  return {
+    post: (m) => worker.postMessage(m),
+    terminate: () => {
+      worker.terminate();
+      if (!ended) liveWorkers--;
+      ended = true;
+    },
+  };
 }
 
 function startPool(raw: RawExports, module: object, memory: object, threads: number, what: string): Pool {
@@ -96,16 +126,14 @@ function startPool(raw: RawExports, module: object, memory: object, threads: num
     }
     pool.stacks.push(stack);
     let handle: WorkerHandle;
-    const finished = new Promise<void>((resolve) => {
-      let alive = true;
-      const end = (): void => {
-        if (alive) liveWorkers--;
-        alive = false;
-        resolve();
-      };
-      liveWorkers++;
+    const finished = new Promise<void>((end) => {
       try {
+        let running = false;
         handle = spawn((type, detail) => {
+          if ((type === 'started') !== running) {
+            running = !running;
+            runningWorkers += running ? 1 : -1;
+          }
           if (type === 'error') {
             // a worker that failed never entered spPool_Work, or left it: the caller's thread does its share
             pool.error ??= detail ?? 'a worker thread failed';

@@ -52,7 +52,8 @@ async function loadThreaded(source: WasmSource): Promise<RawExports> {
   const instance = await wasm.instantiate(module as WebAssembly.Module, { env: { memory } });
   setThreading(poolThreading(module, memory));
   threaded = true;
-  return instance.exports as unknown as RawExports;
+  // the module imports its memory (wasm-ld 14 cannot also export it): the wrapper reads it here
+  return { ...(instance.exports as object), memory } as unknown as RawExports;
 }
 
 async function loadSingle(source: WasmSource, reason: string): Promise<RawExports> {
