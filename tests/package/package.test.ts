@@ -100,6 +100,10 @@ describe('the tarball', () => {
       'dist/wasm-entry.js',
       'dist/wasm-entry.d.ts',
       'dist/generated/sweep_prune.wasm',
+      'dist/threads.js',
+      'dist/threads.d.ts',
+      'dist/threads-worker.js',
+      'dist/generated/sweep_prune_threads.wasm',
       'dist/cjs/index.js',
       'dist/cjs/index.d.ts',
       'dist/cjs/package.json',
@@ -152,6 +156,14 @@ describe('Node', () => {
 
   test('import from sweep-prune/wasm reads the .wasm file beside the module', () => {
     expect(node('node-wasm.mjs')).toMatchObject({ ...PASSED, wasmFile: true });
+  });
+
+  test('import from sweep-prune/threads: 2 threads give the 1-thread pairs, and the script exits by itself', () => {
+    // killed (and failed) if the workers keep the process alive
+    const out = execFileSync(process.execPath, ['node-threads.mjs'], { cwd: app, encoding: 'utf8', timeout: 15_000 });
+    const result = JSON.parse(out);
+    expect(result).toMatchObject({ ...PASSED, threaded: true, threads: 2, same: true });
+    expect(result.pairs2).toBeGreaterThan(1000);
   });
 
   test('require() gets the CommonJS build', () => {

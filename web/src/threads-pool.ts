@@ -72,13 +72,13 @@ function spawn(event: (type: string, detail?: string) => void): WorkerHandle {
   if (nodeThreads !== undefined) {
     const worker = new nodeThreads.Worker(workerUrl());
     liveWorkers++;
-    worker.unref(); // a script that uses threads exits by itself
     worker.on('message', (m) => event((m as { type: string }).type, (m as { message?: string }).message));
     worker.on('error', (e) => event('error', (e as Error)?.message ?? String(e)));
     worker.on('exit', () => {
       liveWorkers--;
       event('exit');
     });
+    worker.unref(); // after the listeners (which ref it): a script that uses threads exits by itself
     return { post: (m) => worker.postMessage(m), terminate: () => void worker.terminate() };
   }
   // the literal form bundlers recognise, and emit threads-worker.js as an asset
