@@ -104,9 +104,9 @@ SP_FORCE_INLINE int spSweepGroup( const float* minXs, const float* minYs, const 
 // into three columns (w->sweepColumns, 3 * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY, which
 // no candidate passes), so a group of four candidates is three vector loads; each test is one compare of four lanes,
 // and the four pairs are written with the count advanced by the hits (no branch on a test).
-static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, int slab, int* tests )
+static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, int begin, int end, int slab,
+						  int* tests )
 {
-	float* columns = w->sweepColumns;
 	const float* e = w->dynamicIndex.entries;
 	const float floor = w->dynamicIndex.slabFloor[slab];
 	const int n = end - begin;
@@ -165,24 +165,21 @@ static int spSweepSlab2D( spWorld* w, spPairArray* found, int begin, int end, in
 	*tests += t;
 	return 1;
 }
-bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
+int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
 {
-	const spIndex* index = &w->dynamicIndex;
 	const int* start = index->slabStart;
-	found->count = 0;
-	if ( w->dimensions == 2 && !filtered )
+	int largest = 0;
+	for ( int s = s0; s < s1; ++s )
 	{
-		// the columns of spSweepSlab2D, for the largest slab
-		int largest = 0;
-		for ( int s = 0; s < index->slabCount; ++s )
-		{
-			largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
-		}
-		if ( !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity, 3 * ( largest + SP_SWEEP_STEP ),
-							  sizeof( float ) ) )
-			return false;
+		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
 	}
-	for ( int s = 0; s < index->slabCount; ++s )
+	return 3 * ( largest + SP_SWEEP_STEP );
+}
+
+bool spSweepSlabs( const spWorld* w, spPairArray* found, float* columns, int s0, int s1, int filtered, int* tests )
+{
+	const int* start = w->dynamicIndex.slabStart;
+	for ( int s = s0; s < s1; ++s )
 	{
 		int ok;
 		switch ( w->dimensions )
@@ -193,7 +190,7 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 				break;
 			case 2:
 				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 2, 1, tests )
-							  : spSweepSlab2D( w, found, start[s], start[s + 1], s, tests );
+							  : spSweepSlab2D( w, found, columns, start[s], start[s + 1], s, tests );
 				break;
 			case 3:
 				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 3, 1, tests )
@@ -210,4 +207,16 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 		}
 	}
 	return true;
+}
+
+bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
+{
+	const spIndex* index = &w->dynamicIndex;
+	found->count = 0;
+	// the columns of spSweepSlab2D, for the largest slab
+	if ( w->dimensions == 2 && !filtered &&
+		 !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity,
+						  spSweepColumnsNeeded( index, 0, index->slabCount ), sizeof( float ) ) )
+		return false;
+	return spSweepSlabs( w, found, w->sweepColumns, 0, index->slabCount, filtered, tests );
 }

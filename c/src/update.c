@@ -19,6 +19,7 @@
 #include "build.h"
 #include "index.h"
 #include "pairs.h"
+#include "parallel.h"
 #include "refresh.h"
 #include "sweep.h"
 #include "validate.h"
@@ -167,10 +168,18 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 				  sizeof( int ) ) )
 		return sp_resultOutOfMemory;
 	int tests = 0;
-	if ( !spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) )
+	const bool parallel = spParallelOn( w );
+	if ( !( parallel ? spParallelSweep( w, &w->placePairs[nxt], filtered, &tests )
+					 : spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) ) )
 		return sp_resultOutOfMemory;
+	SP_PHASE( w, SP_PHASE_SWEEP );
 	w->found.count = 0;
-	if ( w->staticIndex.entryCount > 0 )
+	if ( parallel && w->staticIndex.entryCount > 0 )
+	{
+		if ( !spParallelStaticPairs( w ) )
+			return sp_resultOutOfMemory;
+	}
+	else if ( w->staticIndex.entryCount > 0 )
 	{
 		const int d = w->dimensions;
 		for ( int i = 0; i < w->orderCount; ++i )
@@ -181,6 +190,7 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 				return sp_resultOutOfMemory;
 		}
 	}
+	SP_PHASE( w, SP_PHASE_STATIC_PAIRS );
 	c->overlapTests = tests;
 	return sp_resultOk;
 }
@@ -188,6 +198,7 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 spResult spUpdateWorld( spWorld* w )
 {
 	// 1. validation (nothing changes on a bad box)
+	SP_PHASE_START( w );
 	spAxisStats stats[SP_MAX_DIMENSIONS];
 	int staticChanged = 0, allPair = 0;
 	spResult r = spValidate( w, stats, &staticChanged, &allPair );
@@ -197,6 +208,7 @@ spResult spUpdateWorld( spWorld* w )
 	spCounters c = { 0 };
 	c.boxes = w->boxCount;
 	c.endpointSwaps = w->counters.endpointSwaps;
+	SP_PHASE( w, SP_PHASE_VALIDATE );
 
 	// 2. the static boxes' index
 	if ( staticChanged )
@@ -207,10 +219,12 @@ spResult spUpdateWorld( spWorld* w )
 		c.staticRebuilt = 1;
 	}
 	c.staticBoxes = w->staticCount;
+	SP_PHASE( w, SP_PHASE_STATICS );
 
 	// 3. the moving boxes' index
 	if ( ( r = spRefreshOrRebuild( w, stats, &c ) ) != sp_resultOk )
 		return r;
+	SP_PHASE( w, SP_PHASE_INDEX );
 
 	// 4. the pairs found
 	if ( ( r = spFindPairs( w, !allPair, &c ) ) != sp_resultOk )
@@ -219,6 +233,7 @@ spResult spUpdateWorld( spWorld* w )
 	// 5. the public pairs and events
 	if ( !spMakePairLists( w ) )
 		return sp_resultOutOfMemory;
+	SP_PHASE( w, SP_PHASE_PAIR_LISTS );
 
 	// 6. counters
 	c.pairs = w->pairs[w->current].count;

@@ -154,6 +154,7 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->began.data );
 	spFree( w->ended.data );
 	spFree( w->pairsCopy.data );
+	spFreeParallel( &w->parallel );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{
 		spFree( w->endpoints[a].values );
@@ -239,6 +240,7 @@ spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld )
 	w->staticIndex.axis = -1;
 	w->staticIndex.slabAxis = -1;
 	w->counters.sweepAxis = -1;
+	w->parallel.minBoxes = SP_PARALLEL_MIN_BOXES;
 	if ( def->capacity > 0 && spReserveSlots( w, def->capacity ) != sp_resultOk )
 	{
 		spFreeWorldMemory( w );
@@ -320,6 +322,7 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 				   w->began.capacity + w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
 				   w->placePairs[1].capacity ) *
 		 sizeof( spPair );
+	n += spParallelByteCount( &w->parallel );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{
 		n += (size_t)w->endpoints[a].capacity * ( sizeof( float ) + sizeof( uint32_t ) );

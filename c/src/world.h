@@ -8,7 +8,21 @@
 #include "endpoints.h"
 #include "index.h"
 #include "pairs.h"
+#include "parallel.h"
 #include "refresh.h"
+
+/// The update's phases, timed in a build with SP_PHASE_TIMES defined (the benchmark's): the time since the last
+/// mark is added to the phase's total.
+enum
+{
+	SP_PHASE_VALIDATE,	   // spValidate, and the compaction of the order
+	SP_PHASE_STATICS,	   // the static boxes' index
+	SP_PHASE_INDEX,		   // the moving boxes' index refreshed or rebuilt
+	SP_PHASE_SWEEP,		   // the sweep of every slab
+	SP_PHASE_STATIC_PAIRS, // the static index's queries per mover
+	SP_PHASE_PAIR_LISTS,   // the public pairs and the events
+	SP_PHASE_COUNT
+};
 
 typedef struct spWorld
 {
@@ -93,6 +107,11 @@ typedef struct spWorld
 	spBoxId lastInvalidBox;
 
 	spPool* pool; // the threads its updates may use (spWorld_SetPool), or null
+	spParallel parallel;
+#ifdef SP_PHASE_TIMES
+	double phaseTimes[SP_PHASE_COUNT]; // ms in each phase of the updates so far (spPhaseTimes)
+	double phaseLast;
+#endif
 
 	// Query results, valid until the next query.
 	uint32_t* queryIds;
@@ -114,6 +133,21 @@ enum
 	SP_FLAG_IN_STATICS = 1 << 6,	 // the slot has an entry in the statics list
 	SP_FLAG_INDEXED = 1 << 7		 // the slot's box is moving and has entries in the dynamic index
 };
+
+#ifdef SP_PHASE_TIMES
+double spPhaseClock( void );
+#define SP_PHASE_START( w ) ( ( w )->phaseLast = spPhaseClock() )
+#define SP_PHASE( w, k )                                                                                               \
+	do                                                                                                                 \
+	{                                                                                                                  \
+		const double t_ = spPhaseClock();                                                                              \
+		( w )->phaseTimes[k] += t_ - ( w )->phaseLast;                                                                 \
+		( w )->phaseLast = t_;                                                                                         \
+	} while ( 0 )
+#else
+#define SP_PHASE_START( w ) ( (void)0 )
+#define SP_PHASE( w, k )	( (void)0 )
+#endif
 
 /// The world of an id, or null (world.c).
 spWorld* spGetWorldPtr( spWorldId id );

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 #include "sweep_prune/sweep_prune.h"
 #include "box_pruning.h"
+#include "pool_threads.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -407,6 +408,148 @@ static void ColdStart( int n, int d )
 	free( b );
 }
 
+// ---- threads: the same frames on a world with no pool and on one with a pool of 2 threads (pthreads) ----
+
+// c/src/phases.c: ms per phase of a world's updates since the last call (a build with SP_PHASE_TIMES, as the
+// native benchmark's engine is; 0 phases otherwise)
+int spTakePhaseTimes( spWorldId id, double* out );
+#define PHASES 6
+static const char* const phaseNames[PHASES] = { "validate", "statics", "index", "sweep", "static pairs", "pair lists" };
+
+typedef struct ThreadRuns
+{
+	double one[64], two[64], ratio[64];
+	double phasesOne[PHASES], phasesTwo[PHASES];
+	int runs;
+} ThreadRuns;
+
+// One frame on both worlds (which goes first alternates), timed, pair counts checked equal.
+static void ThreadFrame( spWorldId w1, spWorldId w2, const float* b, int n, int d, ThreadRuns* r, int timed )
+{
+	double t[2];
+	int counts[2], events = 0;
+	for ( int k = 0; k < 2; ++k )
+	{
+		const int which = ( k + r->runs ) & 1;
+		const double t0 = Now();
+		counts[which] = Frame( which ? w2 : w1, b, n, d, &events );
+		t[which] = Now() - t0;
+	}
+	if ( counts[0] != counts[1] )
+	{
+		fprintf( stderr, "threads n=%d: %d pairs on one thread, %d on two\n", n, counts[0], counts[1] );
+		exit( 1 );
+	}
+	double p1[PHASES] = { 0 }, p2[PHASES] = { 0 };
+	spTakePhaseTimes( w1, p1 );
+	spTakePhaseTimes( w2, p2 );
+	if ( !timed || r->runs == 64 )
+		return;
+	r->one[r->runs] = t[0];
+	r->two[r->runs] = t[1];
+	r->ratio[r->runs] = t[0] / t[1];
+	for ( int k = 0; k < PHASES; ++k )
+	{
+		r->phasesOne[k] += p1[k];
+		r->phasesTwo[k] += p2[k];
+	}
+	r->runs += 1;
+}
+
+static void ThreadReport( const char* workload, int n, ThreadRuns* r )
+{
+	printf( "%-22s n=%-8d %d frames; 1 thread's time over 2 threads', run by run:", workload, n, r->runs );
+	for ( int k = 0; k < r->runs; ++k )
+		printf( " %.2f", r->ratio[k] );
+	double one[64], two[64];
+	memcpy( one, r->one, sizeof( one ) );
+	memcpy( two, r->two, sizeof( two ) );
+	qsort( one, (size_t)r->runs, sizeof( double ), CompareDoubles );
+	qsort( two, (size_t)r->runs, sizeof( double ), CompareDoubles );
+	qsort( r->ratio, (size_t)r->runs, sizeof( double ), CompareDoubles );
+	printf( "\n%-22s n=%-8d median ratio %.2fx (1 thread %.3f ms, 2 threads %.3f ms)\n", "", n, r->ratio[r->runs / 2],
+			one[r->runs / 2], two[r->runs / 2] );
+	// Per phase, the ms per frame on each, and the serial fraction of the phase measured on 2 threads (Karp-Flatt:
+	// e = 2 * T2 / T1 - 1, 0 when it halves, 1 when it does not speed up at all)
+	double t1 = 0, t2 = 0;
+	for ( int k = 0; k < PHASES; ++k )
+	{
+		t1 += r->phasesOne[k];
+		t2 += r->phasesTwo[k];
+	}
+	if ( t1 <= 0 )
+		return;
+	printf( "%-22s phase ms/frame (1 thread / 2 threads, serial fraction):", "" );
+	for ( int k = 0; k < PHASES; ++k )
+	{
+		const double a = r->phasesOne[k] / r->runs, b = r->phasesTwo[k] / r->runs;
+		printf( "  %s %.3f / %.3f (%.2f)", phaseNames[k], a, b, a > 0 ? 2 * b / a - 1 : 0.0 );
+	}
+	// Amdahl with the frame's measured serial fraction e: N cores give 1 / (e + (1 - e) / N)
+	double e = 2 * t2 / t1 - 1;
+	e = e < 0 ? 0 : e > 1 ? 1 : e;
+	printf( "\n%-22s serial fraction of the frame %.3f: Amdahl estimate %.2fx on 4 cores, %.2fx on 8, %.2fx on 16\n",
+			"", e, 1 / ( e + ( 1 - e ) / 4 ), 1 / ( e + ( 1 - e ) / 8 ), 1 / ( e + ( 1 - e ) / 16 ) );
+	fflush( stdout );
+}
+
+static spWorldId PooledWorld( const float* b, int n, int d, PoolThreads* pool )
+{
+	spWorldId w = MakeWorld( b, n, d );
+	Check( spWorld_SetPool( w, PoolOf( pool ) ), "set pool" );
+	return w;
+}
+
+static void ThreadsMotion( int n, int d, PoolThreads* pool )
+{
+	float* b = Uniform( n, d, 7, 1007 );
+	double L = Side( n, d );
+	Rng rnd = { 7u ^ 0x9e3779b9u };
+	double* vel = malloc( sizeof( double ) * (size_t)n * d );
+	for ( int i = 0; i < n * d; ++i )
+		vel[i] = ( 2 * Next( &rnd ) - 1 ) * 0.02 * 2 * K;
+	spWorldId w1 = MakeWorld( b, n, d ), w2 = PooledWorld( b, n, d, pool );
+	ThreadRuns r = { 0 };
+	const int frames = n >= 1000000 ? 16 : 40;
+	for ( int f = 0; f < frames + 4; ++f )
+	{
+		for ( int i = 0; i < n; ++i )
+			for ( int a = 0; a < d; ++a )
+			{
+				float* p = b + (size_t)i * 2 * d + a;
+				double size = (double)p[d] - (double)p[0];
+				double lo = (double)p[0] + vel[i * d + a];
+				if ( lo < 0 || lo + size > L )
+				{
+					vel[i * d + a] = -vel[i * d + a];
+					lo = (double)p[0] + vel[i * d + a];
+				}
+				p[0] = (float)lo;
+				p[d] = (float)( lo + size );
+			}
+		ThreadFrame( w1, w2, b, n, d, &r, f >= 4 );
+	}
+	ThreadReport( "threads motion 2D", n, &r );
+	spDestroyWorld( w1 );
+	spDestroyWorld( w2 );
+	free( vel );
+	free( b );
+}
+
+static void ThreadsOneShot( int n, int d, PoolThreads* pool )
+{
+	float* scenes[2] = { Uniform( n, d, 1, 1001 ), Uniform( n, d, 1, 1002 ) };
+	spWorldId w1 = MakeWorld( scenes[1], n, d ), w2 = PooledWorld( scenes[1], n, d, pool );
+	ThreadRuns r = { 0 };
+	for ( int f = 0; f < 8; ++f )
+		ThreadFrame( w1, w2, scenes[f & 1], n, d, &r, f >= 1 );
+	ThreadReport( "threads one-shot 2D", n, &r );
+	spDestroyWorld( w1 );
+	spDestroyWorld( w2 );
+	free( scenes[0] );
+	free( scenes[1] );
+}
+
 int main( int argc, char** argv )
 {
 	const char* filter = argc > 1 ? argv[1] : "";
@@ -429,6 +572,19 @@ int main( int argc, char** argv )
 	for ( int s = 1; s < 4; ++s )
 		if ( SP_WANT( s, "cold start 2D" ) )
 			ColdStart( sizes[s], 2 );
+#ifndef __EMSCRIPTEN__
+	// threads (native only: the wasm benchmark has no threads)
+	if ( strstr( "threads", filter ) != NULL && *filter != '\0' )
+	{
+		PoolThreads* pool = StartPool( 2 );
+		for ( int s = 2; s < 4; ++s )
+			if ( sizes[s] <= maxN && sizes[s] >= minN )
+				ThreadsMotion( sizes[s], 2, pool );
+		if ( sizes[3] <= maxN && sizes[3] >= minN )
+			ThreadsOneShot( sizes[3], 2, pool );
+		StopPool( pool );
+	}
+#endif
 	fprintf( stderr, "updates %lld\n", updates );
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "pool.h"
 #include "pool_threads.h"
 #include "test.h"
+#include "world.h"
 
 #include <string.h>
 
@@ -79,5 +80,267 @@ int PoolRunsEveryTaskOnce( void )
 	}
 	RUN_SUB( RunJobs( NULL, marks ) );
 	free( marks );
+	return 0;
+}
+
+// ---- updates spread over pools: the serial engine's results, byte for byte, and brute force's ----
+
+enum
+{
+	TWIN_POOLS = 5 // 1, 2, 3 and 8 threads with workers, and 4 threads with none started
+};
+
+typedef struct Twins
+{
+	spWorldId serial;
+	spWorldId pooled[TWIN_POOLS];
+	PoolThreads* threads[TWIN_POOLS];
+	spPool* idle;
+	Mirror mirror;
+	uint32_t* prev;
+	int prevCount;
+} Twins;
+
+static int TwinsInit( Twins* t, int d )
+{
+	static const int threads[TWIN_POOLS - 1] = { 1, 2, 3, 8 };
+	memset( t, 0, sizeof( *t ) );
+	MirrorInit( &t->mirror, d );
+	t->serial = TestWorld( d );
+	ENSURE( t->serial.bits != 0 );
+	ENSURE_OK( spCreatePool( 4, &t->idle ) );
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+	{
+		t->pooled[k] = TestWorld( d );
+		ENSURE( t->pooled[k].bits != 0 );
+		spPool* pool = t->idle;
+		if ( k < TWIN_POOLS - 1 )
+		{
+			t->threads[k] = StartPool( threads[k] );
+			ENSURE( t->threads[k] != NULL );
+			pool = PoolOf( t->threads[k] );
+		}
+		ENSURE_OK( spWorld_SetPool( t->pooled[k], pool ) );
+		// every update in parallel, however small, and one slab per task where there are enough
+		spWorld* w = spGetWorldPtr( t->pooled[k] );
+		w->parallel.minBoxes = 0;
+		w->parallel.tasksPerThread = 16;
+	}
+	return 0;
+}
+
+static void TwinsFree( Twins* t )
+{
+	spDestroyWorld( t->serial );
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+	{
+		spDestroyWorld( t->pooled[k] );
+		StopPool( t->threads[k] );
+	}
+	spDestroyPool( t->idle );
+	MirrorFree( &t->mirror );
+	free( t->prev );
+}
+
+static int TwinsAdd( Twins* t, const float* min, const float* max )
+{
+	spBoxId id;
+	ENSURE_OK( spWorld_AddBox( t->serial, min, max, &id ) );
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+	{
+		spBoxId other;
+		ENSURE_OK( spWorld_AddBox( t->pooled[k], min, max, &other ) );
+		ENSURE( other.bits == id.bits );
+	}
+	MirrorAdd( &t->mirror, id.bits, min, max );
+	return 0;
+}
+
+static int TwinsSet( Twins* t, int i, const float* min, const float* max )
+{
+	const spBoxId id = { t->mirror.ids[i] };
+	ENSURE_OK( spWorld_SetBox( t->serial, id, min, max ) );
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+		ENSURE_OK( spWorld_SetBox( t->pooled[k], id, min, max ) );
+	MirrorSet( &t->mirror, id.bits, min, max );
+	return 0;
+}
+
+static int TwinsRemove( Twins* t, int i )
+{
+	const spBoxId id = { t->mirror.ids[i] };
+	ENSURE_OK( spWorld_RemoveBox( t->serial, id ) );
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+		ENSURE_OK( spWorld_RemoveBox( t->pooled[k], id ) );
+	MirrorRemove( &t->mirror, id.bits );
+	return 0;
+}
+
+static int TwinsStatic( Twins* t, int i, bool isStatic )
+{
+	const spBoxId id = { t->mirror.ids[i] };
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+		ENSURE_OK( spWorld_SetBoxStatic( t->pooled[k], id, isStatic ) );
+	return SetMirrorBoxStatic( t->serial, &t->mirror, i, isStatic );
+}
+
+static int TwinsFilter( Twins* t, int i, uint32_t category, uint32_t mask )
+{
+	const spBoxId id = { t->mirror.ids[i] };
+	ENSURE_OK( spWorld_SetBoxFilter( t->serial, id, category, mask ) );
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+		ENSURE_OK( spWorld_SetBoxFilter( t->pooled[k], id, category, mask ) );
+	t->mirror.categories[i] = category;
+	t->mirror.masks[i] = mask;
+	return 0;
+}
+
+static int SameList( const uint32_t* a, int na, const uint32_t* b, int nb, const char* what, int k )
+{
+	if ( na != nb || ( na > 0 && memcmp( a, b, sizeof( uint32_t ) * 2 * (size_t)na ) != 0 ) )
+	{
+		fprintf( stderr, "pool %d: %s differ from the serial world's (%d and %d pairs)\n", k, what, na, nb );
+		return 1;
+	}
+	return 0;
+}
+
+// Update every world; the serial one against brute force, the pooled ones against the serial one byte for byte.
+static int TwinsUpdate( Twins* t )
+{
+	ENSURE_OK( spWorld_Update( t->serial ) );
+	RUN_SUB( CheckWorld( t->serial, &t->mirror, &t->prev, &t->prevCount ) );
+	int n0, n1, n2;
+	const uint32_t* pairs = spWorld_GetPairs( t->serial, &n0 );
+	const uint32_t* began = spWorld_GetBeganPairs( t->serial, &n1 );
+	const uint32_t* ended = spWorld_GetEndedPairs( t->serial, &n2 );
+	const spCounters c = spWorld_GetCounters( t->serial );
+	for ( int k = 0; k < TWIN_POOLS; ++k )
+	{
+		ENSURE_OK( spWorld_Update( t->pooled[k] ) );
+		int m;
+		const uint32_t* p = spWorld_GetPairs( t->pooled[k], &m );
+		RUN_SUB( SameList( p, m, pairs, n0, "pairs", k ) );
+		p = spWorld_GetBeganPairs( t->pooled[k], &m );
+		RUN_SUB( SameList( p, m, began, n1, "began", k ) );
+		p = spWorld_GetEndedPairs( t->pooled[k], &m );
+		RUN_SUB( SameList( p, m, ended, n2, "ended", k ) );
+		const spCounters pc = spWorld_GetCounters( t->pooled[k] );
+		ENSURE( memcmp( &pc, &c, sizeof( c ) ) == 0 );
+	}
+	return 0;
+}
+
+typedef struct Scenario
+{
+	int d, n, frames;
+	float size;	 // largest box extent as a fraction of the world (RandomBox)
+	int dense;	 // every box in a thin band of the second axis: a few crowded slabs
+	int huge;	 // one box over everything
+	int churn;	 // boxes removed and added per frame
+	int statics; // boxes switched between static and moving per frame
+	int filters; // filters set per frame
+	uint32_t seed;
+} Scenario;
+
+static void ScenarioBox( const Scenario* s, Rng* rng, float* min, float* max )
+{
+	RandomBox( rng, s->d, s->size, min, max );
+	if ( s->dense && s->d > 1 )
+	{
+		const float c = 50.0f + RngFloat( rng ) * 2.0f;
+		min[1] = c - 0.5f;
+		max[1] = c + 0.5f;
+	}
+}
+
+static int RunScenario( const Scenario* s )
+{
+	Twins t;
+	RUN_SUB( TwinsInit( &t, s->d ) );
+	Rng rng = { s->seed };
+	float min[4], max[4];
+	for ( int i = 0; i < s->n; ++i )
+	{
+		ScenarioBox( s, &rng, min, max );
+		RUN_SUB( TwinsAdd( &t, min, max ) );
+	}
+	if ( s->huge )
+	{
+		for ( int a = 0; a < s->d; ++a )
+		{
+			min[a] = -10.0f;
+			max[a] = 110.0f;
+		}
+		RUN_SUB( TwinsAdd( &t, min, max ) );
+	}
+	for ( int f = 0; f < s->frames; ++f )
+	{
+		// most frames coherent (the refresh and the carry); every seventh a teleport of half the boxes (a rebuild)
+		const int teleport = f % 7 == 6;
+		for ( int i = 0; i < t.mirror.count; ++i )
+		{
+			if ( teleport ? RngInt( &rng, 2 ) == 0 : RngInt( &rng, 4 ) != 0 )
+			{
+				const float* b = t.mirror.bounds + (size_t)i * 2 * s->d;
+				if ( teleport )
+				{
+					ScenarioBox( s, &rng, min, max );
+				}
+				else
+				{
+					for ( int a = 0; a < s->d; ++a )
+					{
+						const float step = ( RngFloat( &rng ) - 0.5f ) * 1.5f;
+						min[a] = b[a] + step;
+						max[a] = b[s->d + a] + step;
+					}
+				}
+				RUN_SUB( TwinsSet( &t, i, min, max ) );
+			}
+		}
+		for ( int k = 0; k < s->churn && t.mirror.count > 1; ++k )
+		{
+			RUN_SUB( TwinsRemove( &t, RngInt( &rng, t.mirror.count ) ) );
+			ScenarioBox( s, &rng, min, max );
+			RUN_SUB( TwinsAdd( &t, min, max ) );
+		}
+		for ( int k = 0; k < s->statics; ++k )
+		{
+			const int i = RngInt( &rng, t.mirror.count );
+			RUN_SUB( TwinsStatic( &t, i, !t.mirror.statics[i] ) );
+		}
+		for ( int k = 0; k < s->filters; ++k )
+		{
+			RUN_SUB( TwinsFilter( &t, RngInt( &rng, t.mirror.count ), 1u << RngInt( &rng, 3 ),
+								  RngInt( &rng, 4 ) == 0 ? 0xFFFFFFFFu : 1u << RngInt( &rng, 3 ) ) );
+		}
+		if ( TwinsUpdate( &t ) != 0 )
+		{
+			fprintf( stderr, "  scenario d=%d n=%d seed=%u, frame %d\n", s->d, s->n, s->seed, f );
+			TwinsFree( &t );
+			return 1;
+		}
+	}
+	TwinsFree( &t );
+	return 0;
+}
+
+int ThreadsMatchSerialAndBruteForce( void )
+{
+	static const Scenario scenarios[] = {
+		// d, n, frames, size, dense, huge, churn, statics, filters, seed
+		{ 2, 1500, 24, 0.05f, 0, 0, 0, 0, 0, 1 },  // coherent motion and rebuilds
+		{ 2, 1200, 20, 0.05f, 1, 0, 0, 0, 0, 2 },  // dense slabs
+		{ 2, 1000, 20, 0.04f, 0, 1, 8, 0, 0, 3 },  // one huge box, churn
+		{ 2, 1000, 20, 0.05f, 0, 0, 4, 6, 0, 4 },  // static boxes
+		{ 2, 1000, 20, 0.05f, 0, 0, 2, 2, 10, 5 }, // filters
+		{ 3, 1200, 16, 0.08f, 0, 1, 4, 3, 3, 6 },  // 3D, everything
+		{ 1, 600, 12, 0.01f, 0, 0, 4, 2, 2, 7 },   // 1D (one slab)
+		{ 4, 800, 12, 0.12f, 0, 0, 4, 2, 2, 8 },   // 4D
+		{ 2, 40, 12, 0.2f, 0, 0, 3, 1, 1, 9 },	   // tiny
+	};
+	for ( size_t k = 0; k < sizeof( scenarios ) / sizeof( scenarios[0] ); ++k )
+		RUN_SUB( RunScenario( &scenarios[k] ) );
 	return 0;
 }

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: MIT
+// The update's phases spread over the world's pool: the sweep by slab ranges, the static boxes' queries by ranges of
+// moving boxes, each task into its own pair list, gathered in task order. The refresh's and the carry's tasks are
+// in refresh.c and pairs.c, next to their serial forms.
+#include "parallel.h"
+
+#include "index.h"
+#include "pool.h"
+#include "sweep.h"
+#include "world.h"
+
+bool spParallelOn( const spWorld* w )
+{
+	return w->pool != NULL && spPoolThreads( w->pool ) > 1 && w->orderCount >= w->parallel.minBoxes;
+}
+
+bool spReserveTasks( spParallel* p, int count )
+{
+	if ( count <= p->taskCapacity )
+	{
+		return true;
+	}
+	// the cuts first: the task count is what says both hold `count`
+	const int was = p->taskCapacity;
+	if ( !spGrow( (void**)&p->cut, &p->cutCapacity, count + 1, sizeof( int ) ) )
+	{
+		return false;
+	}
+	int capacity = was;
+	if ( !spGrow( (void**)&p->tasks, &capacity, count, sizeof( spTask ) ) )
+	{
+		return false;
+	}
+	if ( !spGrow( (void**)&p->cut, &p->cutCapacity, capacity + 1, sizeof( int ) ) )
+	{
+		capacity = count; // the tasks' block holds more, unused
+	}
+	memset( p->tasks + was, 0, sizeof( spTask ) * (size_t)( capacity - was ) );
+	p->taskCapacity = capacity;
+	return true;
+}
+
+static int spTasksWanted( const spWorld* w, int units )
+{
+	const int per = w->parallel.tasksPerThread > 0 ? w->parallel.tasksPerThread : 4;
+	int tasks = spPoolThreads( w->pool ) * per;
+	tasks = tasks > units ? units : tasks;
+	tasks = tasks > SP_POOL_MAX_TASKS ? SP_POOL_MAX_TASKS : tasks;
+	return tasks < 1 ? 1 : tasks;
+}
+
+bool spCutSlabs( spWorld* w )
+{
+	const spIndex* index = &w->dynamicIndex;
+	const int slabs = index->slabCount;
+	const int wanted = spTasksWanted( w, slabs );
+	if ( !spReserveTasks( &w->parallel, wanted ) )
+		return false;
+	int* cut = w->parallel.cut;
+	const long long entries = index->entryCount;
+	int t = 1;
+	cut[0] = 0;
+	for ( int s = 1; s < slabs && t < wanted; ++s )
+	{
+		if ( index->slabStart[s] >= entries * t / wanted )
+		{
+			cut[t++] = s;
+		}
+	}
+	cut[t] = slabs;
+	w->parallel.taskCount = t;
+	return true;
+}
+
+// Cut n units (moving boxes) into equal task ranges.
+static bool spCutRange( spWorld* w, int n )
+{
+	const int wanted = spTasksWanted( w, n );
+	if ( !spReserveTasks( &w->parallel, wanted ) )
+		return false;
+	for ( int t = 0; t <= wanted; ++t )
+	{
+		w->parallel.cut[t] = (int)( (long long)n * t / wanted );
+	}
+	w->parallel.taskCount = wanted;
+	return true;
+}
+
+typedef struct spSweepJob
+{
+	spWorld* w;
+	int filtered;
+} spSweepJob;
+
+static void spSweepTask( void* context, int t )
+{
+	const spSweepJob* job = context;
+	spWorld* w = job->w;
+	spTask* task = &w->parallel.tasks[t];
+	task->pairs.count = 0;
+	task->tests = 0;
+	task->failed = !spSweepSlabs( w, &task->pairs, task->columns, w->parallel.cut[t], w->parallel.cut[t + 1],
+								  job->filtered, &task->tests );
+}
+
+typedef struct spGatherJob
+{
+	spWorld* w;
+	spPairArray* out;
+} spGatherJob;
+
+static void spGatherTask( void* context, int t )
+{
+	const spGatherJob* job = context;
+	const spTask* task = &job->w->parallel.tasks[t];
+	if ( task->pairs.count > 0 )
+	{
+		memcpy( job->out->data + task->offset, task->pairs.data, sizeof( spPair ) * (size_t)task->pairs.count );
+	}
+}
+
+bool spGatherTaskPairs( spWorld* w, spPairArray* out, int count )
+{
+	int total = 0;
+	for ( int t = 0; t < count; ++t )
+	{
+		if ( w->parallel.tasks[t].failed )
+			return false;
+		w->parallel.tasks[t].offset = total;
+		total += w->parallel.tasks[t].pairs.count;
+	}
+	if ( !spGrowWithRoom( (void**)&out->data, &out->capacity, total, sizeof( spPair ) ) )
+		return false;
+	spGatherJob job = { w, out };
+	spPoolRun( w->pool, spGatherTask, &job, count );
+	out->count = total;
+	return true;
+}
+
+bool spParallelSweep( spWorld* w, spPairArray* found, int filtered, int* tests )
+{
+	if ( !spCutSlabs( w ) )
+		return false;
+	const int count = w->parallel.taskCount;
+	// the columns reserved here: the tasks allocate only for their pairs
+	for ( int t = 0; w->dimensions == 2 && !filtered && t < count; ++t )
+	{
+		spTask* task = &w->parallel.tasks[t];
+		const int need = spSweepColumnsNeeded( &w->dynamicIndex, w->parallel.cut[t], w->parallel.cut[t + 1] );
+		if ( !spGrowWithRoom( (void**)&task->columns, &task->columnsCapacity, need, sizeof( float ) ) )
+			return false;
+	}
+	spSweepJob job = { w, filtered };
+	spPoolRun( w->pool, spSweepTask, &job, count );
+	for ( int t = 0; t < count; ++t )
+	{
+		*tests += w->parallel.tasks[t].tests;
+	}
+	return spGatherTaskPairs( w, found, count );
+}
+
+static void spStaticPairsTask( void* context, int t )
+{
+	spWorld* w = context;
+	spTask* task = &w->parallel.tasks[t];
+	const int d = w->dimensions;
+	task->pairs.count = 0;
+	task->failed = 0;
+	for ( int i = w->parallel.cut[t]; i < w->parallel.cut[t + 1]; ++i )
+	{
+		const int slot = w->order[i];
+		const float* b = w->bounds + (size_t)slot * w->stride;
+		if ( !spQueryIndex( &w->staticIndex, w, b, b + d, 0xFFFFFFFFu, &task->pairs, w->ids[slot] ) )
+		{
+			task->failed = 1;
+			return;
+		}
+	}
+}
+
+bool spParallelStaticPairs( spWorld* w )
+{
+	if ( !spCutRange( w, w->orderCount ) )
+		return false;
+	spPoolRun( w->pool, spStaticPairsTask, w, w->parallel.taskCount );
+	return spGatherTaskPairs( w, &w->found, w->parallel.taskCount );
+}
+
+SP_COLD void spFreeParallel( spParallel* p )
+{
+	for ( int t = 0; t < p->taskCapacity; ++t )
+	{
+		spFree( p->tasks[t].pairs.data );
+		spFree( p->tasks[t].columns );
+	}
+	spFree( p->tasks );
+	spFree( p->cut );
+	p->tasks = NULL;
+	p->cut = NULL;
+	p->taskCapacity = p->cutCapacity = p->taskCount = 0;
+}
+
+SP_COLD size_t spParallelByteCount( const spParallel* p )
+{
+	size_t n = (size_t)p->taskCapacity * sizeof( spTask ) + (size_t)p->cutCapacity * sizeof( int );
+	for ( int t = 0; t < p->taskCapacity; ++t )
+	{
+		n += (size_t)p->tasks[t].pairs.capacity * sizeof( spPair ) +
+			 (size_t)p->tasks[t].columnsCapacity * sizeof( float );
+	}
+	return n;
+}

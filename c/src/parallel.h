@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// Private: the update's phases spread over the world's pool (parallel.c). Each phase is cut into tasks (ranges of
+// slabs, or of moving boxes), each task writes to its own place, and one pass in task order gathers the outputs,
+// so the result is the serial engine's whatever the thread count.
+#pragma once
+
+#include "pairs.h"
+
+typedef struct spWorld spWorld;
+
+/// One task's output and scratch, kept between updates so that steady state does not allocate.
+typedef struct spTask
+{
+	spPairArray pairs; // the pairs the task found
+	float* columns;	   // the 2D sweep's columns for the task's slabs
+	int columnsCapacity;
+	int tests;
+	int failed; // an allocation failed
+	int offset; // where the task's output goes in the gathered list
+	// a task of the refresh (refresh.c): its incoming entries' room and count, its swaps, its result
+	int incomingAt, incomingRoom, incoming, swaps, result;
+	// a task of the carry (pairs.c): its ranges of the last update's and this update's place pairs, and counts
+	int prevBegin, prevEnd, nextBegin, nextEnd, carried, began, ended;
+} spTask;
+
+/// The world's parallel scratch.
+typedef struct spParallel
+{
+	spTask* tasks;
+	int taskCapacity;
+	int taskCount;
+	int* cut; // taskCount + 1: the first slab (or moving box) of each task, then the end
+	int cutCapacity;
+	// below this many moving boxes, the update runs on the caller alone (threads do not pay); tests lower it
+	int minBoxes;
+	// tasks per thread: more than one, so a thread that is slowed (a busy machine) does less of the work
+	int tasksPerThread;
+} spParallel;
+
+/// Default of spParallel.minBoxes: measured (docs/threads.md).
+#define SP_PARALLEL_MIN_BOXES 8192
+
+/// True if this update spreads over the world's pool.
+bool spParallelOn( const spWorld* world );
+
+/// Cut the moving boxes' index's slabs into task ranges of about equal entries (parallel.cut, taskCount). Returns
+/// false on allocation failure.
+bool spCutSlabs( spWorld* world );
+
+/// Reserve `count` tasks. Returns false on allocation failure.
+bool spReserveTasks( spParallel* parallel, int count );
+
+/// spSweepAll over the pool: each slab range swept into its task's pairs, then gathered in slab order.
+bool spParallelSweep( spWorld* world, spPairArray* found, int filtered, int* tests );
+
+/// The pairs of every moving box with the static boxes, into world->found, in the order of the moving boxes, over
+/// the pool.
+bool spParallelStaticPairs( spWorld* world );
+
+/// Gather the tasks' pairs (tasks 0..count-1) into `out` in task order, the copies over the pool. Returns false on
+/// allocation failure.
+bool spGatherTaskPairs( spWorld* world, spPairArray* out, int count );
+
+void spFreeParallel( spParallel* parallel );
+size_t spParallelByteCount( const spParallel* parallel );
