@@ -108,9 +108,10 @@ describe('threaded worlds give the single-threaded answers', () => {
     test(`${n} thread${n > 1 ? 's' : ''}: dense slabs, one huge box, churn and rebuild frames, against brute force`, async () => {
       const rand = mulberry32(100 + n);
       const twin = new Twin(await threadedWorld(n), new single.World());
-      // dense: many boxes in a corner, so some slabs hold hundreds of pairs
-      for (let i = 0; i < 1200; i++) twin.add(randomBox(rand, 2, i % 3 === 0 ? 0.1 : 0.02));
-      for (let i = 0; i < 400; i++) {
+      // past the engine's threshold for threads (SP_PARALLEL_MIN_BOXES, 8192 moving boxes); dense: many boxes in a
+      // corner, so some slabs hold hundreds of pairs
+      for (let i = 0; i < 9000; i++) twin.add(randomBox(rand, 2, i % 5 === 0 ? 0.02 : 0.005));
+      for (let i = 0; i < 600; i++) {
         const x = rand() * 8;
         const y = rand() * 8;
         twin.add({ min: [x, y], max: [x + 1.5, y + 1.5] });
@@ -118,16 +119,16 @@ describe('threaded worlds give the single-threaded answers', () => {
       twin.update(true);
       // one box over everything
       twin.add({ min: [-1, -1], max: [101, 101] });
-      twin.update(true);
+      twin.update(false);
       for (let frame = 0; frame < 12; frame++) {
         if (frame % 4 === 3) {
           twin.move(rand, 0, true); // a rebuild frame
         } else {
-          for (let i = 0; i < 40; i++) twin.remove(Math.floor(rand() * 1e9)); // churn
-          for (let i = 0; i < 40; i++) twin.add(randomBox(rand, 2, 0.03));
+          for (let i = 0; i < 300; i++) twin.remove(Math.floor(rand() * 1e9)); // churn
+          for (let i = 0; i < 300; i++) twin.add(randomBox(rand, 2, 0.005));
           twin.move(rand, 1, false);
         }
-        twin.update(frame % 3 === 0);
+        twin.update(frame === 7);
       }
       twin.dispose();
     });
@@ -143,8 +144,8 @@ describe('threaded worlds give the single-threaded answers', () => {
     ] as const) {
       const rand = mulberry32(seed);
       const twin = new Twin(await threadedWorld(n, d), new single.World({ dimensions: d }));
-      for (let i = 0; i < 6000; i++) twin.add(randomBox(rand, d, 0.01));
-      for (let frame = 0; frame < 30; frame++) {
+      for (let i = 0; i < 9000; i++) twin.add(randomBox(rand, d, 0.006));
+      for (let frame = 0; frame < 16; frame++) {
         const r = rand();
         if (r < 0.1) twin.move(rand, 0, true);
         else twin.move(rand, 0.5, false);
@@ -257,12 +258,13 @@ async function rawOf(): Promise<import('../../web/src/raw.js').RawExports> {
 
 describe('lifecycle', () => {
   test('many worlds made and disposed leave no worker behind; worlds with the same count share workers', async () => {
-    const before = pools.liveWorkerCount();
+    const before = 0; // every world of the tests above was disposed
     const allEnded = async (): Promise<void> => {
       const deadline = Date.now() + 10_000;
       while (pools.liveWorkerCount() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(pools.liveWorkerCount()).toBe(before);
     };
+    await allEnded();
     for (let round = 0; round < 4; round++) {
       const worlds = [2, 3, 3, 8, 2, 1].map((n) => new threads.World({ threads: n }));
       // a pool per thread count: 1 + 2 + 7 workers, however many worlds use them
