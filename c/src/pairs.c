@@ -3,6 +3,8 @@
 // pairs over a refreshed index, and the assembly of the update's public pairs and events.
 #include "pairs.h"
 
+#include "parallel.h"
+#include "pool.h"
 #include "refresh.h"
 #include "world.h"
 
@@ -60,12 +62,10 @@ static void spPlacePairsToIds( const uint32_t* ids, const spPair* in, int count,
 // into `carried`, sorted again as they are written (an insertion sort: boxes that swapped places within a slab
 // leave a few pairs out of order). A pair one of whose entries left its slab goes to `gone` as ids. Returns the
 // carried count; *goneCount is set.
-static int spCarryPlacePairs( const spRefreshScratch* map, const spPairArray* prev, spPair* carried, spPair* gone,
+static int spCarryPlacePairs( const spRefreshScratch* map, const spPair* in, int count, spPair* carried, spPair* gone,
 							  int* goneCount )
 {
 	const int* remap = map->remap;
-	const spPair* in = prev->data;
-	const int count = prev->count;
 	int n = 0, g = 0;
 	uint64_t last = 0; // the key of carried[n - 1] (0 before the first: every key is at least 0)
 	for ( int k = 0; k < count; ++k )
@@ -138,6 +138,82 @@ static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, 
 	*endedCount = ne;
 }
 
+// The first of `count` sorted place pairs whose lower place is at least `place`.
+static int spFirstPairFrom( const spPair* p, int count, int place )
+{
+	int lo = 0, hi = count;
+	while ( lo < hi )
+	{
+		const int mid = lo + ( hi - lo ) / 2;
+		if ( p[mid].a < (uint32_t)place )
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+typedef struct spCarryJob
+{
+	spWorld* w;
+	const spPairArray* prevPlaces;
+	const spPairArray* nextPlaces;
+	spPair* carried;
+	spPair* beganIn;
+	spPair* endedIn;
+	spPair* out;
+} spCarryJob;
+
+// The carry and the diff of one slab range. A pair's places are in one slab (the sweep pairs entries of a slab),
+// before and after the refresh, so the ranges of the last update's and this update's place pairs of the slabs are
+// found by binary search and carried and diffed alone; each range writes where its pairs are in those lists.
+static void spCarryTask( void* context, int t )
+{
+	const spCarryJob* job = context;
+	spWorld* w = job->w;
+	spTask* task = &w->parallel.tasks[t];
+	const int s0 = w->parallel.cut[t], s1 = w->parallel.cut[t + 1];
+	const int* before = w->refreshScratch.previousSlabStart;
+	const int* after = w->dynamicIndex.slabStart;
+	const spPair* prev = job->prevPlaces->data;
+	const spPair* next = job->nextPlaces->data;
+	const int pb = spFirstPairFrom( prev, job->prevPlaces->count, before[s0] );
+	const int pe = spFirstPairFrom( prev, job->prevPlaces->count, before[s1] );
+	const int nb = spFirstPairFrom( next, job->nextPlaces->count, after[s0] );
+	const int ne = spFirstPairFrom( next, job->nextPlaces->count, after[s1] );
+	int began = 0, ended = 0;
+	const int carried =
+		spCarryPlacePairs( &w->refreshScratch, prev + pb, pe - pb, job->carried + pb, job->endedIn + pb, &ended );
+	spDiffPlacePairs( w->dynamicIndex.ids, job->carried + pb, carried, next + nb, ne - nb, job->out + nb,
+					  job->beganIn + nb, &began, job->endedIn + pb, &ended );
+	task->prevBegin = pb;
+	task->nextBegin = nb;
+	task->began = began;
+	task->ended = ended;
+}
+
+// spCarryPlacePairs and spDiffPlacePairs by slab ranges over the pool; the began and ended candidates gathered in
+// task order to the start of beganIn and endedIn. Returns false on allocation failure.
+static bool spParallelCarry( spWorld* w, spCarryJob* job, int* beganCount, int* endedCount )
+{
+	if ( !spCutSlabs( w ) )
+		return false;
+	const int count = w->parallel.taskCount;
+	spPoolRun( w->pool, spCarryTask, job, count );
+	int nb = 0, ne = 0;
+	for ( int t = 0; t < count; ++t )
+	{
+		const spTask* task = &w->parallel.tasks[t];
+		memmove( job->beganIn + nb, job->beganIn + task->nextBegin, sizeof( spPair ) * (size_t)task->began );
+		memmove( job->endedIn + ne, job->endedIn + task->prevBegin, sizeof( spPair ) * (size_t)task->ended );
+		nb += task->began;
+		ne += task->ended;
+	}
+	*beganCount = nb;
+	*endedCount = ne;
+	return true;
+}
+
 // The update's pair lists (pairs.h):
 // - When the index is a refresh of the last update's and neither update has pairs with static boxes, the last
 //   update's place pairs are carried to the new places and diffed with this update's; only the events are
@@ -174,9 +250,21 @@ bool spMakePairLists( spWorld* w )
 		spPair* beganIn = w->eventScratch.data;
 		spPair* endedIn = w->eventScratch.data + mp;
 		int nb = 0, ne = 0;
-		const int carried = spCarryPlacePairs( &w->refreshScratch, prevPlaces, w->found.data, endedIn, &ne );
-		spDiffPlacePairs( index->ids, w->found.data, carried, nextPlaces->data, mp, next->data, beganIn, &nb, endedIn,
-						  &ne );
+		if ( spParallelOn( w ) )
+		{
+			// the candidates' order differs from the serial form's (gone and ended pairs interleave by slab
+			// range), which the sorts by id below undo: the pairs are distinct
+			spCarryJob job = { w, prevPlaces, nextPlaces, w->found.data, beganIn, endedIn, next->data };
+			if ( !spParallelCarry( w, &job, &nb, &ne ) )
+				return false;
+		}
+		else
+		{
+			const int carried = spCarryPlacePairs( &w->refreshScratch, prevPlaces->data, prevPlaces->count,
+												   w->found.data, endedIn, &ne );
+			spDiffPlacePairs( index->ids, w->found.data, carried, nextPlaces->data, mp, next->data, beganIn, &nb,
+							  endedIn, &ne );
+		}
 		spSortPairs( beganIn, nb, w->began.data, w->found.data, w->pairStart, w->pairHistograms, slots );
 		spSortPairs( endedIn, ne, w->ended.data, w->found.data, w->pairStart, w->pairHistograms, slots );
 		w->began.count = nb;

@@ -9,6 +9,8 @@
 // it.
 #include "refresh.h"
 
+#include "parallel.h"
+#include "pool.h"
 #include "simd.h"
 #include "sort.h"
 #include "world.h"
@@ -31,14 +33,16 @@ static inline int spAddIncoming( spRefreshScratch* sc, int m, int limit, const f
 	return m + 1;
 }
 
-// Re-read every entry's box; keep the entries whose box still touches their slab (into the packed scratch, slab
-// by slab, keptStart[s] the first of slab s, each slab sorted as it is written: an insertion sort, with its
-// swaps counted in *swaps) and collect, from each box's first old entry, the slabs it reaches now and did not
-// before (into the incoming scratch). Returns the incoming count, -1 past `limit`, or -2 past `swapBudget`.
+// Re-read the entries of slabs s0..s1-1; keep the entries whose box still touches their slab (into the packed
+// scratch, at the places of the slabs' entries and on, slab by slab: keptStart[s] to keptEnd[s] for slab s, each
+// slab sorted as it is written: an insertion sort, with its swaps counted in *swaps) and collect, from each box's
+// first old entry, the slabs it reaches now and did not before (into the incoming scratch from place `m`). Returns
+// the incoming scratch's end, -1 past `limit`, or -2 past `swapBudget`. Slab ranges are independent: a pool's
+// tasks run them at once (spRefreshIndex).
 // Entries of boxes removed or made static are treated as any other here (their slot's bounds are re-read, whatever
 // they are now); spRefreshIndex drops them afterwards, so that this loop has no test for them.
-SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int d,
-									  int limit, int swapBudget, int* swaps )
+SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int d, int s0,
+									  int s1, int m, int limit, int swapBudget, int* swaps )
 {
 	const int stride = 2 * d;
 	const int axis = index->axis;
@@ -55,6 +59,7 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 	int* keptOrigins = sc->keptOrigins;
 	int* remap = sc->remap;
 	int* keptStart = sc->keptStart;
+	int* keptEnd = sc->keptEnd;
 	float* keptWidth = sc->keptWidth;
 
 	// The reads of the bounds, in entry order, are random: a chunk at a time in a loop with nothing else in it, so
@@ -64,17 +69,17 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 	{
 		chunk = 4096
 	};
-	const int count = index->entryCount;
+	const int count = start[s1];
 	const float* slabFloor = index->slabFloor;
-	int k = 0, m = 0, s = 0, moved = 0;
+	int k = start[s0], s = s0, moved = 0;
 	// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor); floorNext2
 	// is the floor of slab s + 2
-	float floorS = slabFloor[0], floorNext = slabCount > 1 ? slabFloor[1] : INFINITY;
-	float floorNext2 = slabCount > 2 ? slabFloor[2] : INFINITY;
-	int nextStart = start[1];
+	float floorS = slabFloor[s], floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
+	float floorNext2 = s + 2 < slabCount ? slabFloor[s + 2] : INFINITY;
+	int nextStart = start[s + 1];
 	float width = 0.0f; // the largest extent on the sweep axis among slab s's kept entries
-	keptStart[0] = 0;
-	for ( int c0 = 0; c0 < count; c0 += chunk )
+	keptStart[s] = k;
+	for ( int c0 = start[s0]; c0 < count; c0 += chunk )
 	{
 		const int c1 = count - c0 < chunk ? count : c0 + chunk;
 		if ( d == 2 )
@@ -107,6 +112,7 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 			while ( i >= nextStart )
 			{
 				keptWidth[s] = width;
+				keptEnd[s] = k;
 				width = 0.0f;
 				keptStart[++s] = k;
 				nextStart = start[s + 1];
@@ -171,11 +177,11 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 		}
 	}
 	keptWidth[s] = width;
-	while ( s < slabCount )
+	keptEnd[s] = k;
+	while ( ++s < s1 )
 	{
-		keptStart[++s] = k;
-		if ( s < slabCount )
-			keptWidth[s] = 0.0f;
+		keptStart[s] = keptEnd[s] = k;
+		keptWidth[s] = 0.0f;
 	}
 	*swaps = moved;
 	return m;
@@ -215,11 +221,12 @@ static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const sp
 	uint32_t* ids = sc->keptIds;
 	int* origins = sc->keptOrigins;
 	int* keptStart = sc->keptStart;
+	int* keptEnd = sc->keptEnd;
 	float* keptWidth = sc->keptWidth;
-	int k = 0, a = keptStart[0];
+	int k = 0;
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
-		const int b = keptStart[s + 1];
+		const int a = keptStart[s], b = keptEnd[s];
 		keptStart[s] = k;
 		const int kept = spDropGone( world, packed + (size_t)a * stride, ids + a, origins + a, b - a,
 									 packed + (size_t)k * stride, ids + k, origins + k, stride );
@@ -231,9 +238,8 @@ static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const sp
 		}
 		keptWidth[s] = width;
 		k += kept;
-		a = b;
+		keptEnd[s] = k;
 	}
-	keptStart[index->slabCount] = k;
 }
 
 // The moving boxes not in the index yet (added, or switched from static; SP_FLAG_INDEXED clear): every slab each
@@ -318,76 +324,180 @@ static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, c
 	return width;
 }
 
-// Merge every slab (see spMergeSlab) into the index: entries into entries, ids into previousIds (swapped after).
+// Merge the slabs s0..s1-1 (see spMergeSlab) into the index: entries into entries, ids into previousIds (swapped
+// after); index->slabStart holds where each slab goes. Slab ranges are independent (a pool's tasks).
 static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* grouped, const uint32_t* groupedIds,
-						  int stride )
+						  int stride, int s0, int s1 )
 {
 	const int* keptStart = sc->keptStart;
 	const int* inStart = sc->inStart;
-	int out = 0;
-	for ( int s = 0; s < index->slabCount; ++s )
+	for ( int s = s0; s < s1; ++s )
 	{
-		index->slabStart[s] = out;
-		const int a = keptStart[s], na = keptStart[s + 1] - a;
+		const int out = index->slabStart[s];
+		const int a = keptStart[s], na = sc->keptEnd[s] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
 		index->slabMaxWidth[s] =
 			spMergeSlab( index->entries + (size_t)out * stride, sc->previousIds + out, out, sc->remap,
 						 sc->kept + (size_t)a * stride, sc->keptIds + a, sc->keptOrigins + a, na,
 						 grouped + (size_t)b * stride, groupedIds + b, nb, stride, sc->keptWidth[s] );
-		out += na + nb;
 	}
-	index->slabStart[index->slabCount] = out;
 }
 
-// Reserve the scratch of a refresh of `index` with at most `incomingLimit` incoming entries.
-static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int incomingLimit, int stride )
+// Reserve the scratch of a refresh of `index`: `found` incoming entries as found, then `limit` grouped by slab.
+static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int found, int limit, int stride )
 {
 	const int n = index->entryCount;
 	const spArray kept[] = { { (void**)&sc->kept, sizeof( float ), stride },
 							 { (void**)&sc->keptIds, sizeof( uint32_t ), 1 },
 							 { (void**)&sc->keptOrigins, sizeof( int ), 1 } };
-	const spArray slabs[] = { { (void**)&sc->keptStart, sizeof( int ), 1 },
-							  { (void**)&sc->inStart, sizeof( int ), 1 },
-							  { (void**)&sc->inCursor, sizeof( int ), 1 },
-							  { (void**)&sc->keptWidth, sizeof( float ), 1 } };
-	// two halves each: incoming as found, then grouped by slab
-	const spArray incoming[] = { { (void**)&sc->incoming, sizeof( float ), 2 * stride },
-								 { (void**)&sc->incomingIds, sizeof( uint32_t ), 2 },
+	const spArray slabs[] = {
+		{ (void**)&sc->keptStart, sizeof( int ), 1 },	{ (void**)&sc->keptEnd, sizeof( int ), 1 },
+		{ (void**)&sc->inStart, sizeof( int ), 1 },		{ (void**)&sc->inCursor, sizeof( int ), 1 },
+		{ (void**)&sc->keptWidth, sizeof( float ), 1 }, { (void**)&sc->previousSlabStart, sizeof( int ), 1 }
+	};
+	const spArray incoming[] = { { (void**)&sc->incoming, sizeof( float ), stride },
+								 { (void**)&sc->incomingIds, sizeof( uint32_t ), 1 },
 								 { (void**)&sc->incomingSlabs, sizeof( int ), 1 } };
 	return spGrowArrays( &sc->keptCapacity, spGrownCapacity( sc->keptCapacity, n ), kept, 3 ) &&
-		   spGrowArrays( &sc->slabCapacity, spGrownCapacity( sc->slabCapacity, index->slabCount + 1 ), slabs, 4 ) &&
-		   spGrowArrays( &sc->incomingCapacity, spGrownCapacity( sc->incomingCapacity, incomingLimit ), incoming, 3 ) &&
+		   spGrowArrays( &sc->slabCapacity, spGrownCapacity( sc->slabCapacity, index->slabCount + 1 ), slabs,
+						 SP_ARRAY_COUNT( slabs ) ) &&
+		   spGrowArrays( &sc->incomingCapacity, spGrownCapacity( sc->incomingCapacity, found + limit ), incoming, 3 ) &&
 		   spGrowWithRoom( (void**)&sc->remap, &sc->remapCapacity, n, sizeof( int ) );
 }
 
-spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, const spWorld* world, int swapBudget,
-								int incomingLimit, int* swaps )
+// spRefreshEntries over the slabs s0..s1-1, with the dimension a constant for 2D and 3D (1D and 4D share one copy
+// that reads it: smaller code).
+static int spRefreshRange( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int s0, int s1, int m,
+						   int limit, int swapBudget, int* swaps )
+{
+	switch ( world->dimensions )
+	{
+		case 2:
+			return spRefreshEntries( index, sc, world, 2, s0, s1, m, limit, swapBudget, swaps );
+		case 3:
+			return spRefreshEntries( index, sc, world, 3, s0, s1, m, limit, swapBudget, swaps );
+		default:
+			return spRefreshEntries( index, sc, world, world->dimensions, s0, s1, m, limit, swapBudget, swaps );
+	}
+}
+
+typedef struct spRefreshJob
+{
+	spIndex* index;
+	spRefreshScratch* sc;
+	spWorld* world;
+	int swapBudget;
+	const float* grouped;
+	const uint32_t* groupedIds;
+} spRefreshJob;
+
+static void spRefreshTask( void* context, int t )
+{
+	const spRefreshJob* job = context;
+	spTask* task = &job->world->parallel.tasks[t];
+	const int* cut = job->world->parallel.cut;
+	task->swaps = 0;
+	task->result = spRefreshRange( job->index, job->sc, job->world, cut[t], cut[t + 1], task->incomingAt,
+								   task->incomingAt + task->incomingRoom, job->swapBudget, &task->swaps );
+}
+
+static void spMergeTask( void* context, int t )
+{
+	const spRefreshJob* job = context;
+	const int* cut = job->world->parallel.cut;
+	spMergeSlabs( job->index, job->sc, job->grouped, job->groupedIds, 2 * job->world->dimensions, cut[t], cut[t + 1] );
+}
+
+// The incoming room of each task of a parallel refresh: twice its share of `limit` by entries, and 64 more. A task
+// that fills it makes spRefreshIndex run the pass again on one thread (rare: most boxes of one slab range crossing
+// into other slabs). Returns the rooms' sum.
+static int spPlanIncoming( const spIndex* index, spWorld* world, int limit )
+{
+	const int n = index->entryCount > 0 ? index->entryCount : 1;
+	int at = 0;
+	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	{
+		spTask* task = &world->parallel.tasks[t];
+		const int* cut = world->parallel.cut;
+		const long long entries = index->slabStart[cut[t + 1]] - index->slabStart[cut[t]];
+		task->incomingAt = at;
+		task->incomingRoom = (int)( 2 * (long long)limit * entries / n ) + 64;
+		at += task->incomingRoom;
+	}
+	return at;
+}
+
+// The parallel pass's tasks' results: the incoming entries moved together in task order (the serial pass's order),
+// their count returned and the swaps in *total; -1 or -2 as spRefreshEntries gives up; -3 when a task ran out of
+// room (the pass is then run on one thread).
+static int spGatherIncoming( spRefreshScratch* sc, const spWorld* world, int limit, int swapBudget, int stride,
+							 int* total )
+{
+	int m = 0, full = 0;
+	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	{
+		const spTask* task = &world->parallel.tasks[t];
+		if ( task->result == -2 )
+			return -2;
+		full |= task->result == -1;
+		*total += task->result >= 0 ? task->swaps : 0;
+		m += task->result >= 0 ? task->result - task->incomingAt : 0;
+	}
+	// the serial pass gives up exactly when the totals pass the limits
+	if ( *total > swapBudget )
+		return -2;
+	if ( full )
+		return -3;
+	if ( m > limit )
+		return -1;
+	m = 0;
+	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	{
+		const spTask* task = &world->parallel.tasks[t];
+		const int at = task->incomingAt, count = task->result - at;
+		memmove( sc->incoming + (size_t)m * stride, sc->incoming + (size_t)at * stride,
+				 sizeof( float ) * (size_t)stride * (size_t)count );
+		memmove( sc->incomingIds + m, sc->incomingIds + at, sizeof( uint32_t ) * (size_t)count );
+		memmove( sc->incomingSlabs + m, sc->incomingSlabs + at, sizeof( int ) * (size_t)count );
+		m += count;
+	}
+	return m;
+}
+
+spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* world, int swapBudget, int incomingLimit,
+								int* swaps )
 {
 	const int d = world->dimensions;
 	const int stride = 2 * d;
 	const int slabCount = index->slabCount;
 	SP_ASSERT( index->axis >= 0 );
 
+	// With a pool, slab ranges are refreshed at once, each with incoming room of its own.
+	const bool parallel = spParallelOn( world );
+	if ( parallel && !spCutSlabs( world ) )
+		return spRefreshOutOfMemory;
+	// room for the limit at least: a task out of room makes the pass run again on one thread
+	const int planned = parallel ? spPlanIncoming( index, world, incomingLimit ) : incomingLimit;
+	const int found = planned > incomingLimit ? planned : incomingLimit;
+
 	// Scratch first: kept entries (at most the current ones), incoming entries, per-slab counts, the remap of the
 	// current entries (written from the pass on: nothing reads it unless the refresh is done).
-	if ( !spReserveRefresh( index, sc, incomingLimit, stride ) )
+	if ( !spReserveRefresh( index, sc, found, incomingLimit, stride ) )
 		return spRefreshOutOfMemory;
 
-	int m, total = 0;
-	const int checkLive = world->goneMovers > 0;
-	// one copy each for 2D and 3D with the dimension a constant; 1D and 4D share one that reads it (smaller code)
-	switch ( d )
+	int m = -3, total = 0;
+	spRefreshJob job = { index, sc, world, swapBudget, NULL, NULL };
+	if ( parallel )
 	{
-		case 2:
-			m = spRefreshEntries( index, sc, world, 2, incomingLimit, swapBudget, &total );
-			break;
-		case 3:
-			m = spRefreshEntries( index, sc, world, 3, incomingLimit, swapBudget, &total );
-			break;
-		default:
-			m = spRefreshEntries( index, sc, world, d, incomingLimit, swapBudget, &total );
-			break;
+		spPoolRun( world->pool, spRefreshTask, &job, world->parallel.taskCount );
+		m = spGatherIncoming( sc, world, incomingLimit, swapBudget, stride, &total );
 	}
+	if ( m == -3 )
+	{
+		total = 0;
+		m = spRefreshRange( index, sc, world, 0, slabCount, 0, incomingLimit, swapBudget, &total );
+	}
+	const int checkLive = world->goneMovers > 0;
 	// boxes removed or made static since the last update: their entries were kept or moved like any other's
 	if ( m >= 0 && checkLive )
 	{
@@ -404,10 +514,10 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, const spWo
 		return m == -1 ? spRefreshTooManyMoves : spRefreshTooManySwaps;
 	}
 
-	// Incoming entries grouped by slab (a stable counting sort into the second half), then each group
+	// Incoming entries grouped by slab (a stable counting sort into the second part), then each group
 	// insertion-sorted, within what is left of the swap budget.
-	float* grouped = sc->incoming + (size_t)incomingLimit * stride;
-	uint32_t* groupedIds = sc->incomingIds + incomingLimit;
+	float* grouped = sc->incoming + (size_t)found * stride;
+	uint32_t* groupedIds = sc->incomingIds + found;
 	int* inStart = sc->inStart;
 	int* cursor = sc->inCursor;
 	memset( inStart, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
@@ -438,17 +548,31 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, const spWo
 		total += r;
 	}
 
+	// Where each slab goes (in the cursors: the index is written only after the room is reserved).
+	int entries = 0;
+	for ( int s = 0; s < slabCount; ++s )
+	{
+		cursor[s] = entries;
+		entries += sc->keptEnd[s] - sc->keptStart[s] + inStart[s + 1] - inStart[s];
+	}
+	cursor[slabCount] = entries;
 	// Room for the new entries; realloc keeps the current ones, so a failure here still leaves the index whole.
-	const int entries = sc->keptStart[slabCount] + m;
 	// The new ids go to the previousIds buffer, which then changes places with ids: grown with them.
 	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING, stride ) ||
 		 !spGrow( (void**)&sc->previousIds, &sc->previousIdsCapacity, index->entryCapacity, sizeof( uint32_t ) ) )
 		return spRefreshOutOfMemory;
 
 	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went; the
-	// ids of the entries before are then previousIds.
+	// ids and the slabs' starts of the entries before are then previousIds and previousSlabStart.
 	sc->previousCount = index->entryCount;
-	spMergeSlabs( index, sc, grouped, groupedIds, stride );
+	memcpy( sc->previousSlabStart, index->slabStart, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	memcpy( index->slabStart, cursor, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	job.grouped = grouped;
+	job.groupedIds = groupedIds;
+	if ( parallel )
+		spPoolRun( world->pool, spMergeTask, &job, world->parallel.taskCount );
+	else
+		spMergeSlabs( index, sc, grouped, groupedIds, stride, 0, slabCount );
 	SP_ASSERT( sc->previousIdsCapacity >= index->entryCapacity );
 	uint32_t* ids = sc->previousIds;
 	sc->previousIds = index->ids;
@@ -467,6 +591,8 @@ SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
 	spFree( sc->keptIds );
 	spFree( sc->keptOrigins );
 	spFree( sc->keptStart );
+	spFree( sc->keptEnd );
+	spFree( sc->previousSlabStart );
 	spFree( sc->inStart );
 	spFree( sc->inCursor );
 	spFree( sc->keptWidth );
@@ -481,8 +607,7 @@ SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
 SP_COLD size_t spRefreshScratchByteCount( const spRefreshScratch* sc, int stride )
 {
 	return (size_t)sc->keptCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
-		   (size_t)sc->slabCapacity * ( 3 * sizeof( int ) + sizeof( float ) ) +
-		   (size_t)sc->incomingCapacity *
-			   ( 2 * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) + sizeof( int ) ) +
+		   (size_t)sc->slabCapacity * ( 5 * sizeof( int ) + sizeof( float ) ) +
+		   (size_t)sc->incomingCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
 		   (size_t)sc->remapCapacity * sizeof( int ) + (size_t)sc->previousIdsCapacity * sizeof( uint32_t );
 }

@@ -12,14 +12,19 @@ typedef struct spRefreshScratch
 	uint32_t* keptIds;
 	int* keptOrigins;
 	int keptCapacity;
-	// per slab (slabCount + 1 each): the first kept entry, the first incoming entry, the next place of its incoming
-	// entries while they are grouped, and the largest extent of its kept entries on the sweep axis
+	// per slab (slabCount + 1 each): the first kept entry and the end of its kept entries (kept entries of a slab
+	// range start at the places of its entries, so slabs are not contiguous), the first incoming entry, the next
+	// place of its incoming entries while they are grouped, the largest extent of its kept entries on the sweep
+	// axis, and after a refresh, where each slab started before it
 	int* keptStart;
+	int* keptEnd;
+	int* previousSlabStart;
 	int* inStart;
 	int* inCursor;
 	float* keptWidth;
 	int slabCapacity;
-	// entries that reach a new slab: as found (the first half), then grouped by slab (the second half)
+	// entries that reach a new slab: as found (room for the incoming limit; with a pool, for each task's share),
+	// then grouped by slab (room for the limit)
 	float* incoming;
 	uint32_t* incomingIds;
 	int* incomingSlabs;
@@ -48,7 +53,8 @@ typedef enum spRefreshResult
 /// slab is insertion-sorted. Gives up past `swapBudget` swaps or `incomingLimit` new slab entries, and fails
 /// on allocation failure, in both cases with nothing that queries read changed. Done: the swap count in *swaps,
 /// and the scratch's remap and previousIds map the places before to the places after.
-spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* scratch, const spWorld* world, int swapBudget,
+/// With a pool (spParallelOn), slab ranges are refreshed and merged at once, to the same result.
+spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* scratch, spWorld* world, int swapBudget,
 								int incomingLimit, int* swaps );
 
 void spFreeRefreshScratch( spRefreshScratch* scratch );
