@@ -11,7 +11,10 @@ export default defineConfig({
   root: fileURLToPath(new URL('./demo', import.meta.url)),
   base: './',
   resolve: {
-    alias: { 'sweep-prune': fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    alias: [
+      { find: /^sweep-prune$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^sweep-prune\/threads$/, replacement: fileURLToPath(new URL('./src/threads.ts', import.meta.url)) },
+    ],
   },
   // cross-origin isolated (README "Threads"), so that the page has shared memory for sweep-prune/threads
   server: { host: '127.0.0.1', port: 5173, headers: isolation },

@@ -36,6 +36,10 @@ export function threadsUnavailableReason(): string | undefined {
     return 'this page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless)';
   }
   if (typeof g.SharedArrayBuffer !== 'function') return 'this platform has no SharedArrayBuffer (shared memory)';
+  const node = (globalThis as { process?: { versions?: { node?: string }; getBuiltinModule?: unknown } }).process;
+  if (node?.versions?.node !== undefined && typeof node.getBuiltinModule !== 'function' && !('window' in globalThis)) {
+    return `Node ${node.versions.node} has no process.getBuiltinModule to start worker_threads (Node 20.16+ or 22.3+)`;
+  }
   return undefined;
 }
 
