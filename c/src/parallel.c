@@ -86,6 +86,14 @@ static bool spCutRange( spWorld* w, int n )
 	return true;
 }
 
+bool spReserveChunks( spWorld* w, int chunks )
+{
+	spParallel* p = &w->parallel;
+	const spArray arrays[] = { { (void**)&p->chunkStats, sizeof( spAxisStats ), SP_MAX_DIMENSIONS },
+							   { (void**)&p->chunkValid, sizeof( int ), 1 } };
+	return spGrowArrays( &p->chunkCapacity, chunks, arrays, 2 ) && spCutRange( w, chunks );
+}
+
 typedef struct spSweepJob
 {
 	spWorld* w;
@@ -195,6 +203,11 @@ SP_COLD void spFreeParallel( spParallel* p )
 	}
 	spFree( p->tasks );
 	spFree( p->cut );
+	spFree( p->chunkStats );
+	spFree( p->chunkValid );
+	p->chunkStats = NULL;
+	p->chunkValid = NULL;
+	p->chunkCapacity = 0;
 	p->tasks = NULL;
 	p->cut = NULL;
 	p->taskCapacity = p->cutCapacity = p->taskCount = 0;
@@ -202,7 +215,8 @@ SP_COLD void spFreeParallel( spParallel* p )
 
 SP_COLD size_t spParallelByteCount( const spParallel* p )
 {
-	size_t n = (size_t)p->taskCapacity * sizeof( spTask ) + (size_t)p->cutCapacity * sizeof( int );
+	size_t n = (size_t)p->taskCapacity * sizeof( spTask ) + (size_t)p->cutCapacity * sizeof( int ) +
+			   (size_t)p->chunkCapacity * ( SP_MAX_DIMENSIONS * sizeof( spAxisStats ) + sizeof( int ) );
 	for ( int t = 0; t < p->taskCapacity; ++t )
 	{
 		n += (size_t)p->tasks[t].pairs.capacity * sizeof( spPair ) +

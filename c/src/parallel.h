@@ -4,6 +4,7 @@
 // so the result is the serial engine's whatever the thread count.
 #pragma once
 
+#include "index.h"
 #include "pairs.h"
 
 typedef struct spWorld spWorld;
@@ -35,10 +36,18 @@ typedef struct spParallel
 	int minBoxes;
 	// tasks per thread: more than one, so a thread that is slowed (a busy machine) does less of the work
 	int tasksPerThread;
+	// the validation's statistics are summed by chunks of this many slots, with or without a pool (validate.c)
+	int statsChunk;
+	spAxisStats* chunkStats; // SP_MAX_DIMENSIONS per chunk
+	int* chunkValid;
+	int chunkCapacity;
 } spParallel;
 
 /// Default of spParallel.minBoxes: measured (docs/threads.md).
 #define SP_PARALLEL_MIN_BOXES 8192
+
+/// Default of spParallel.statsChunk. With fewer slots the sums are the same as one running sum's.
+#define SP_STATS_CHUNK ( 1 << 16 )
 
 /// True if this update spreads over the world's pool.
 bool spParallelOn( const spWorld* world );
@@ -49,6 +58,10 @@ bool spCutSlabs( spWorld* world );
 
 /// Reserve `count` tasks. Returns false on allocation failure.
 bool spReserveTasks( spParallel* parallel, int count );
+
+/// Reserve the validation's per-chunk statistics for `chunks` chunks, and cut the chunks into task ranges.
+/// Returns false on allocation failure.
+bool spReserveChunks( spWorld* world, int chunks );
 
 /// spSweepAll over the pool: each slab range swept into its task's pairs, then gathered in slab order.
 bool spParallelSweep( spWorld* world, spPairArray* found, int filtered, int* tests );

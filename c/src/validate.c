@@ -4,6 +4,8 @@
 // and static slots.
 #include "validate.h"
 
+#include "parallel.h"
+#include "pool.h"
 #include "simd.h"
 #include "world.h"
 
@@ -46,7 +48,7 @@ void spGatherStats( const spWorld* w, const int* slots, int n, spAxisStats* stat
 }
 
 // The fast validation pass and the statistics of the moving boxes, inlined with a constant `d`.
-SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d, int* outValid )
+SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d, int s0, int s1, int* outValid )
 {
 	const int stride = 2 * d;
 	const float* bounds = w->bounds;
@@ -60,7 +62,7 @@ SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
 		lo[a] = INFINITY;
 		hi[a] = -INFINITY;
 	}
-	for ( int slot = 0; slot < w->slotCount; ++slot )
+	for ( int slot = s0; slot < s1; ++slot )
 	{
 		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
 		{
@@ -93,7 +95,7 @@ SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
 // spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one:
 // the same operations in the same order per axis, so the same statistics to the bit, in about half the
 // instructions.
-static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int* outValid )
+static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s1, int* outValid )
 {
 	const float* bounds = w->bounds;
 	const uint32_t* ids = w->ids;
@@ -104,7 +106,7 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int* outValid
 	spM4 valid = spM4Set( -1, -1, -1, -1 );
 	spD2 sum = spD2Splat( 0.0 ), sumSq = spD2Splat( 0.0 ), width = spD2Splat( 0.0 );
 	spF4 lo = spF4Splat( INFINITY ), hi = spF4Splat( -INFINITY );
-	for ( int slot = 0; slot < w->slotCount; ++slot )
+	for ( int slot = s0; slot < s1; ++slot )
 	{
 		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
 		{
@@ -141,6 +143,50 @@ SP_COLD static spResult spReject( spWorld* w, int slot, spResult r )
 	return r;
 }
 
+// The fast pass over the slots s0..s1-1: their moving boxes' statistics into `stats`, and whether all are valid.
+static void spCheckRange( const spWorld* w, spAxisStats* stats, int s0, int s1, int* valid )
+{
+	switch ( w->dimensions )
+	{
+		case 1:
+			spCheckMoving( w, stats, 1, s0, s1, valid );
+			break;
+		case 2:
+			spCheckMoving2D( w, stats, s0, s1, valid );
+			break;
+		case 3:
+			spCheckMoving( w, stats, 3, s0, s1, valid );
+			break;
+		default:
+			spCheckMoving( w, stats, 4, s0, s1, valid );
+			break;
+	}
+}
+
+// Add the statistics of a chunk of slots to the totals.
+static void spAddChunk( spAxisStats* stats, const spAxisStats* chunk, int d )
+{
+	for ( int a = 0; a < d; ++a )
+	{
+		stats[a].sum += chunk[a].sum;
+		stats[a].sumSq += chunk[a].sumSq;
+		stats[a].width += chunk[a].width;
+		stats[a].lo = chunk[a].lo < stats[a].lo ? chunk[a].lo : stats[a].lo;
+		stats[a].hi = chunk[a].hi > stats[a].hi ? chunk[a].hi : stats[a].hi;
+	}
+}
+
+static void spCheckTask( void* context, int t )
+{
+	const spWorld* w = context;
+	const spParallel* p = &w->parallel;
+	for ( int c = p->cut[t]; c < p->cut[t + 1]; ++c )
+	{
+		const int s0 = c * p->statsChunk, s1 = s0 + p->statsChunk < w->slotCount ? s0 + p->statsChunk : w->slotCount;
+		spCheckRange( w, p->chunkStats + (size_t)c * SP_MAX_DIMENSIONS, s0, s1, &p->chunkValid[c] );
+	}
+}
+
 spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* allPair )
 {
 	const int d = w->dimensions;
@@ -150,21 +196,30 @@ spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* al
 
 	// Fast pass in slot order (sequential memory, no call per box): finite and ordered is
 	// -FLT_MAX <= min <= max <= FLT_MAX, which NaN fails too. On failure the exact pass below finds the box.
+	// The statistics are summed by chunks of slots, the chunks' sums then added in order: the same sums whether
+	// the chunks run one after the other or at once on a pool's threads.
 	int valid = 1;
-	switch ( d )
+	const int chunk = w->parallel.statsChunk;
+	const int chunks = ( w->slotCount + chunk - 1 ) / chunk;
+	if ( chunks > 1 && spParallelOn( w ) && spReserveChunks( w, chunks ) )
 	{
-		case 1:
-			spCheckMoving( w, stats, 1, &valid );
-			break;
-		case 2:
-			spCheckMoving2D( w, stats, &valid );
-			break;
-		case 3:
-			spCheckMoving( w, stats, 3, &valid );
-			break;
-		default:
-			spCheckMoving( w, stats, 4, &valid );
-			break;
+		spPoolRun( w->pool, spCheckTask, w, w->parallel.taskCount );
+		for ( int c = 0; c < chunks; ++c )
+		{
+			spAddChunk( stats, w->parallel.chunkStats + (size_t)c * SP_MAX_DIMENSIONS, d );
+			valid &= w->parallel.chunkValid[c];
+		}
+	}
+	else
+	{
+		for ( int c = 0; c < chunks; ++c )
+		{
+			spAxisStats part[SP_MAX_DIMENSIONS];
+			int v = 1;
+			spCheckRange( w, part, c * chunk, c * chunk + chunk < w->slotCount ? c * chunk + chunk : w->slotCount, &v );
+			spAddChunk( stats, part, d );
+			valid &= v;
+		}
 	}
 	const uint32_t* ids = w->ids;
 	const uint8_t* flags = w->flags;

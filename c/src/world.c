@@ -241,6 +241,7 @@ spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld )
 	w->staticIndex.slabAxis = -1;
 	w->counters.sweepAxis = -1;
 	w->parallel.minBoxes = SP_PARALLEL_MIN_BOXES;
+	w->parallel.statsChunk = SP_STATS_CHUNK;
 	if ( def->capacity > 0 && spReserveSlots( w, def->capacity ) != sp_resultOk )
 	{
 		spFreeWorldMemory( w );

@@ -5,6 +5,7 @@
 #include "test.h"
 #include "world.h"
 
+#include <math.h>
 #include <string.h>
 
 int PoolBadInput( void )
@@ -125,7 +126,10 @@ static int TwinsInit( Twins* t, int d )
 		spWorld* w = spGetWorldPtr( t->pooled[k] );
 		w->parallel.minBoxes = 0;
 		w->parallel.tasksPerThread = 16;
+		// the validation's statistics by chunks of 64 slots, as in the serial world
+		w->parallel.statsChunk = 64;
 	}
+	spGetWorldPtr( t->serial )->parallel.statsChunk = 64;
 	return 0;
 }
 
@@ -201,6 +205,28 @@ static int SameList( const uint32_t* a, int na, const uint32_t* b, int nb, const
 	{
 		fprintf( stderr, "pool %d: %s differ from the serial world's (%d and %d pairs)\n", k, what, na, nb );
 		return 1;
+	}
+	return 0;
+}
+
+// A NaN written through the bounds array of every world into box i's min: every update fails alike, naming the box;
+// then the box is written back.
+static int TwinsRejectNaN( Twins* t, int i )
+{
+	const int d = t->mirror.dimensions;
+	const uint32_t slot = t->mirror.ids[i] >> SP_GENERATION_BITS;
+	spWorldId worlds[TWIN_POOLS + 1];
+	worlds[0] = t->serial;
+	memcpy( worlds + 1, t->pooled, sizeof( t->pooled ) );
+	for ( int k = 0; k <= TWIN_POOLS; ++k )
+	{
+		int floats;
+		float* b = spWorld_GetBounds( worlds[k], &floats );
+		const float keep = b[slot * 2 * d];
+		b[slot * 2 * d] = NAN;
+		ENSURE( spWorld_Update( worlds[k] ) == sp_resultInvalidBounds );
+		ENSURE( spWorld_GetLastInvalidBox( worlds[k] ).bits == t->mirror.ids[i] );
+		b[slot * 2 * d] = keep;
 	}
 	return 0;
 }
@@ -315,6 +341,8 @@ static int RunScenario( const Scenario* s )
 			RUN_SUB( TwinsFilter( &t, RngInt( &rng, t.mirror.count ), 1u << RngInt( &rng, 3 ),
 								  RngInt( &rng, 4 ) == 0 ? 0xFFFFFFFFu : 1u << RngInt( &rng, 3 ) ) );
 		}
+		if ( f == 3 && t.mirror.count > 0 )
+			RUN_SUB( TwinsRejectNaN( &t, RngInt( &rng, t.mirror.count ) ) );
 		if ( TwinsUpdate( &t ) != 0 )
 		{
 			fprintf( stderr, "  scenario d=%d n=%d seed=%u, frame %d\n", s->d, s->n, s->seed, f );
