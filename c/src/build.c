@@ -4,6 +4,8 @@
 // slot order and each slab sorted in cache.
 #include "build.h"
 
+#include "parallel.h"
+#include "pool.h"
 #include "sort.h"
 #include "world.h"
 
@@ -115,17 +117,15 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* i
 	}
 }
 
-// Sort each slab's entries of the packed scratch by min on the sweep axis into the index's entries. A slab of a
-// few thousand entries fits in cache: its keys are sorted with their places (spSortKeys), then its records are
-// gathered in that order.
-static void spSortSlabs( spIndex* index, spBuildScratch* scratch, int stride )
+// Sort the entries of slabs s0..s1-1 of the packed scratch by min on the sweep axis into the index's entries. A slab
+// of a few thousand entries fits in cache: its keys are sorted with their places (spSortKeys, with `keys`, `order`
+// (2 per key) and `temp` (2 per key) room for the largest slab), then its records are gathered in that order.
+static void spSortSlabs( spIndex* index, const spBuildScratch* scratch, int stride, int s0, int s1, float* keys,
+						 int* order, int* orderTemp, uint32_t* temp )
 {
 	const float* packed = scratch->packed;
 	const uint32_t* packedIds = scratch->packedIds;
-	float* keys = scratch->sortKeys;
-	int* order = scratch->sortOrder;
-	int* orderTemp = scratch->sortOrder + scratch->sortCapacity;
-	for ( int s = 0; s < index->slabCount; ++s )
+	for ( int s = s0; s < s1; ++s )
 	{
 		const int base = index->slabStart[s];
 		const int m = index->slabStart[s + 1] - base;
@@ -133,7 +133,7 @@ static void spSortSlabs( spIndex* index, spBuildScratch* scratch, int stride )
 		{
 			keys[k] = packed[(size_t)( base + k ) * stride];
 		}
-		spSortKeys( keys, m, order, orderTemp, scratch->sortTemp );
+		spSortKeys( keys, m, order, orderTemp, temp );
 		float* e = index->entries + (size_t)base * stride;
 		uint32_t* ids = index->ids + base;
 		for ( int k = 0; k < m; ++k )
@@ -147,7 +147,50 @@ static void spSortSlabs( spIndex* index, spBuildScratch* scratch, int stride )
 	}
 }
 
-bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world, const int* slots, int n, int axis,
+typedef struct spSortJob
+{
+	spIndex* index;
+	const spBuildScratch* scratch;
+	spWorld* world;
+	int stride;
+} spSortJob;
+
+static void spSortTask( void* context, int t )
+{
+	const spSortJob* job = context;
+	spTask* task = &job->world->parallel.tasks[t];
+	const int* cut = job->world->parallel.cut;
+	spSortSlabs( job->index, job->scratch, job->stride, cut[t], cut[t + 1], task->sortKeys, task->sortOrder,
+				 task->sortOrder + task->sortCapacity, task->sortTemp );
+}
+
+// spSortSlabs over the world's pool by slab ranges, each task with sort scratch of its own (reserved first).
+// Returns false on allocation failure, with nothing sorted.
+static bool spSortSlabsParallel( spIndex* index, const spBuildScratch* scratch, spWorld* world, int stride )
+{
+	if ( !spCutSlabsOf( world, index ) )
+		return false;
+	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	{
+		spTask* task = &world->parallel.tasks[t];
+		int largest = 0;
+		for ( int s = world->parallel.cut[t]; s < world->parallel.cut[t + 1]; ++s )
+		{
+			const int m = index->slabStart[s + 1] - index->slabStart[s];
+			largest = m > largest ? m : largest;
+		}
+		const spArray arrays[] = { { (void**)&task->sortKeys, sizeof( float ), 1 },
+								   { (void**)&task->sortTemp, sizeof( uint32_t ), 2 },
+								   { (void**)&task->sortOrder, sizeof( int ), 2 } };
+		if ( !spGrowArrays( &task->sortCapacity, spGrownCapacity( task->sortCapacity, largest ), arrays, 3 ) )
+			return false;
+	}
+	spSortJob job = { index, scratch, world, stride };
+	spPoolRun( world->pool, spSortTask, &job, world->parallel.taskCount );
+	return true;
+}
+
+bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, const int* slots, int n, int axis,
 				   int slabAxis, const spAxisStats* stats )
 {
 	const int d = world->dimensions;
@@ -263,7 +306,12 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world
 	index->entryCount = entries;
 	if ( !global )
 	{
-		spSortSlabs( index, scratch, stride );
+		// with a pool, slab ranges sorted at once; on one thread if the tasks' scratch cannot be had
+		if ( !spParallelOn( world ) || !spSortSlabsParallel( index, scratch, world, stride ) )
+		{
+			spSortSlabs( index, scratch, stride, 0, slabCount, scratch->sortKeys, scratch->sortOrder,
+						 scratch->sortOrder + scratch->sortCapacity, scratch->sortTemp );
+		}
 	}
 	return true;
 }

@@ -27,7 +27,8 @@ typedef struct spBuildScratch
 /// Build an index of the boxes of `count` slots, in any order (the bounds are read in that order: slot order reads
 /// them sequentially), with `stats` their statistics, on the axes given. Returns false on allocation failure,
 /// leaving the previous index whole. Ties on the sweep axis keep the order of `slots`.
-bool spBuildIndex( spIndex* index, spBuildScratch* scratch, const spWorld* world, const int* slots, int count, int axis,
+/// With a pool (spParallelOn), the slabs are sorted by slab ranges at once, to the same result.
+bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, const int* slots, int count, int axis,
 				   int slabAxis, const spAxisStats* stats );
 
 void spFreeBuildScratch( spBuildScratch* scratch );

@@ -51,7 +51,11 @@ static int spTasksWanted( const spWorld* w, int units )
 
 bool spCutSlabs( spWorld* w )
 {
-	const spIndex* index = &w->dynamicIndex;
+	return spCutSlabsOf( w, &w->dynamicIndex );
+}
+
+bool spCutSlabsOf( spWorld* w, const spIndex* index )
+{
 	const int slabs = index->slabCount;
 	const int wanted = spTasksWanted( w, slabs );
 	if ( !spReserveTasks( &w->parallel, wanted ) )
@@ -200,6 +204,9 @@ SP_COLD void spFreeParallel( spParallel* p )
 	{
 		spFree( p->tasks[t].pairs.data );
 		spFree( p->tasks[t].columns );
+		spFree( p->tasks[t].sortKeys );
+		spFree( p->tasks[t].sortTemp );
+		spFree( p->tasks[t].sortOrder );
 	}
 	spFree( p->tasks );
 	spFree( p->cut );
@@ -220,7 +227,8 @@ SP_COLD size_t spParallelByteCount( const spParallel* p )
 	for ( int t = 0; t < p->taskCapacity; ++t )
 	{
 		n += (size_t)p->tasks[t].pairs.capacity * sizeof( spPair ) +
-			 (size_t)p->tasks[t].columnsCapacity * sizeof( float );
+			 (size_t)p->tasks[t].columnsCapacity * sizeof( float ) +
+			 (size_t)p->tasks[t].sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) );
 	}
 	return n;
 }

@@ -22,6 +22,11 @@ typedef struct spTask
 	int incomingAt, incomingRoom, incoming, swaps, result;
 	// a task of the carry (pairs.c): its ranges of the last update's and this update's place pairs, and counts
 	int prevBegin, prevEnd, nextBegin, nextEnd, carried, began, ended;
+	// a task of the build's slab sorts (build.c): keys, their places and the sort's temp, for its largest slab
+	float* sortKeys;
+	uint32_t* sortTemp;
+	int* sortOrder;
+	int sortCapacity;
 } spTask;
 
 /// The world's parallel scratch.
@@ -55,6 +60,9 @@ bool spParallelOn( const spWorld* world );
 /// Cut the moving boxes' index's slabs into task ranges of about equal entries (parallel.cut, taskCount). Returns
 /// false on allocation failure.
 bool spCutSlabs( spWorld* world );
+
+/// spCutSlabs for any index of the world.
+bool spCutSlabsOf( spWorld* world, const spIndex* index );
 
 /// Reserve `count` tasks. Returns false on allocation failure.
 bool spReserveTasks( spParallel* parallel, int count );

@@ -358,15 +358,15 @@ int ThreadsMatchSerialAndBruteForce( void )
 {
 	static const Scenario scenarios[] = {
 		// d, n, frames, size, dense, huge, churn, statics, filters, seed
-		{ 2, 1500, 24, 0.05f, 0, 0, 0, 0, 0, 1 },  // coherent motion and rebuilds
-		{ 2, 1200, 20, 0.05f, 1, 0, 0, 0, 0, 2 },  // dense slabs
-		{ 2, 1000, 20, 0.04f, 0, 1, 8, 0, 0, 3 },  // one huge box, churn
-		{ 2, 1000, 20, 0.05f, 0, 0, 4, 6, 0, 4 },  // static boxes
-		{ 2, 1000, 20, 0.05f, 0, 0, 2, 2, 10, 5 }, // filters
-		{ 3, 1200, 16, 0.08f, 0, 1, 4, 3, 3, 6 },  // 3D, everything
-		{ 1, 600, 12, 0.01f, 0, 0, 4, 2, 2, 7 },   // 1D (one slab)
-		{ 4, 800, 12, 0.12f, 0, 0, 4, 2, 2, 8 },   // 4D
-		{ 2, 40, 12, 0.2f, 0, 0, 3, 1, 1, 9 },	   // tiny
+		{ 2, 900, 16, 0.05f, 0, 0, 0, 0, 0, 1 }, // coherent motion and rebuilds
+		{ 2, 700, 14, 0.05f, 1, 0, 0, 0, 0, 2 }, // dense slabs
+		{ 2, 600, 14, 0.04f, 0, 1, 6, 0, 0, 3 }, // one huge box, churn
+		{ 2, 600, 14, 0.05f, 0, 0, 3, 4, 0, 4 }, // static boxes
+		{ 2, 600, 14, 0.05f, 0, 0, 2, 2, 8, 5 }, // filters
+		{ 3, 700, 12, 0.08f, 0, 1, 3, 2, 2, 6 }, // 3D, everything
+		{ 1, 400, 10, 0.01f, 0, 0, 3, 2, 2, 7 }, // 1D (one slab)
+		{ 4, 500, 10, 0.12f, 0, 0, 3, 2, 2, 8 }, // 4D
+		{ 2, 40, 10, 0.2f, 0, 0, 3, 1, 1, 9 },	 // tiny
 	};
 	for ( size_t k = 0; k < sizeof( scenarios ) / sizeof( scenarios[0] ); ++k )
 		RUN_SUB( RunScenario( &scenarios[k] ) );

@@ -20,10 +20,12 @@ cmake --build build/asan -j"$jobs" >/dev/null
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ctest --test-dir build/asan -j"$jobs" --output-on-failure
 
-echo "== the threads' tests under ThreadSanitizer (clang-14; the tests named pool_* and threads_*; any report fails)"
+echo "== the threads' tests under ThreadSanitizer (clang-14; the tests named pool_* and threads_*, also on the"
+echo "   slab-sort engine; any report fails)"
 cmake -S . -B build/tsan -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSP_TSAN=ON -DSP_BUILD_BENCH=OFF >/dev/null
-cmake --build build/tsan -j"$jobs" --target sp_tests >/dev/null
-TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 ctest --test-dir build/tsan -R '^(pool|threads)_' --output-on-failure
+cmake --build build/tsan -j"$jobs" --target sp_tests sp_tests_slab_sort >/dev/null
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  ctest --test-dir build/tsan -j"$jobs" -R '^(pool|threads)_' -E '_scalar$' --output-on-failure
 
 echo "== valgrind memcheck (the tests marked SP_MEMCHECK in tests/c/tests.def, and the fuzz corpus)"
 cmake -S . -B build/valgrind -DCMAKE_BUILD_TYPE=Debug >/dev/null
