@@ -281,6 +281,33 @@ describe('lifecycle', () => {
     await allEnded();
   });
 
+  test('threads asked of an engine loaded single-threaded fall back to one thread and warn once, naming the fix', async () => {
+    vi.resetModules(); // a fresh copy of the wrapper, whose first init() is the default entry's
+    const first = await import('../../web/src/index.js');
+    const late = await import('../../web/src/threads.js');
+    await first.init();
+    await late.init();
+    expect(late.isThreaded()).toBe(false);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const worlds = [new late.World({ threads: 2 }), new first.World({ threads: 3 })];
+      expect(worlds.map((w) => w.threads)).toEqual([1, 1]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(
+        /asked for 2 threads and runs on one: .*call init\(\) of sweep-prune\/threads before any other/,
+      );
+      for (const w of worlds) {
+        w.addBox([0, 0], [1, 1]);
+        w.addBox([0.5, 0.5], [2, 2]);
+        w.update();
+        expect(w.pairCount).toBe(1);
+        w.dispose();
+      }
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   test('bad thread counts throw InvalidArgument and make nothing', () => {
     const before = pools.liveWorkerCount();
     for (const bad of [0, 1.5, 65, -1, NaN, '2' as unknown as number]) {

@@ -3,7 +3,7 @@
 // WebAssembly.Memory when the platform has shared memory (Node; a cross-origin-isolated page), and worlds made with
 // `threads: n` share their updates with n - 1 workers (threads-worker.js, beside this module). Without shared memory
 // it loads the single-threaded sweep_prune.wasm instead, and every world runs on one thread.
-import { compileSource, initWithLoader, instantiate, type WasmSource } from './loader.js';
+import { compileSource, initWithLoader, instantiate, isInitialized, type WasmSource } from './loader.js';
 import { PruneJuice } from './prune-juice.js';
 import type { RawExports } from './raw.js';
 import { setThreading } from './threading.js';
@@ -73,6 +73,13 @@ async function loadSingle(source: WasmSource, reason: string): Promise<RawExport
  * `SweepPruneError` (`WasmLoadFailed`) if the module cannot be loaded.
  */
 export function init(options: ThreadsInitOptions = {}): Promise<void> {
+  if (isInitialized() && !threaded) {
+    // one engine per program: the single-threaded one is already loaded, by the init() of another entry
+    setThreading(
+      undefined,
+      'the single-threaded engine was loaded first (by init() of sweep-prune or sweep-prune/wasm); call init() of sweep-prune/threads before any other',
+    );
+  }
   return initWithLoader(() => {
     const reason = threadsUnavailableReason();
     return reason === undefined
