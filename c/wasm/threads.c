@@ -80,7 +80,17 @@ static int spPinInsert( uintptr_t p )
 	}
 	if ( 2 * ( sp_pinnedUsed + 1 ) > sp_pinnedCapacity )
 	{
-		const uint32_t capacity = sp_pinnedCapacity == 0 ? 64 : 2 * sp_pinnedCapacity;
+		// sized by the live entries (the deleted ones are dropped), so that unpinning keeps the table small
+		uint32_t live = 0;
+		for ( uint32_t i = 0; i < sp_pinnedCapacity; ++i )
+		{
+			live += sp_pinned[i] > 1;
+		}
+		uint32_t capacity = 64;
+		while ( capacity < 4 * ( live + 1 ) )
+		{
+			capacity *= 2;
+		}
 		uintptr_t* table = calloc( capacity, sizeof( uintptr_t ) );
 		if ( table == NULL )
 		{

@@ -249,6 +249,32 @@ describe('views kept past their lifetime never write into a world (shared memory
     expect(kept).toBeLessThan(3 * 20000 * 16);
     w.dispose();
   });
+
+  test('a game loop that reads every view each frame keeps nothing more once its arrays stop growing', async () => {
+    const rand = mulberry32(5);
+    const w = await threadedWorld(2);
+    const ids: number[] = [];
+    const frame = (): void => {
+      for (let i = 0; i < 200; i++) {
+        const b = randomBox(rand, 2, 0.005);
+        ids.push(w.addBox(b.min, b.max));
+      }
+      for (let i = 0; i < 200; i++) w.removeBox(ids.splice(Math.floor(rand() * ids.length), 1)[0]!);
+      const v = w.bounds;
+      for (let i = 0; i < v.length; i++) v[i] = v[i]! + 0; // a write through the view, as a game moves boxes
+      w.update();
+      void [w.pairs, w.began, w.ended];
+    };
+    for (let i = 0; i < 10000; i++) {
+      const b = randomBox(rand, 2, 0.005);
+      ids.push(w.addBox(b.min, b.max));
+    }
+    for (let f = 0; f < 20; f++) frame();
+    const settled = (await rawOf()).sp_quarantined_bytes!();
+    for (let f = 0; f < 60; f++) frame();
+    expect((await rawOf()).sp_quarantined_bytes!()).toBe(settled);
+    w.dispose();
+  });
 });
 
 async function rawOf(): Promise<import('../../web/src/raw.js').RawExports> {
