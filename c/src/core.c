@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: MIT
 // The bottom of the engine: allocation through the installed allocator, the growth helpers, the bounds check and
 // the result strings. Calls nothing else of the engine.
+#define _POSIX_C_SOURCE 199309L // clock_gettime, for SP_PHASE_TIMES
 #include "core.h"
 
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef SP_PHASE_TIMES
+#include <time.h>
+
+double spPhaseClock( void )
+{
+	struct timespec t;
+	clock_gettime( CLOCK_MONOTONIC, &t );
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+#endif
 
 static void* spDefaultRealloc( void* ptr, size_t size )
 {

@@ -78,3 +78,8 @@ bool spGrowArrays( int* capacity, int target, const spArray* arrays, int count )
 
 /// Validate one box's bounds: finite, min <= max.
 spResult spCheckBounds( const float* min, const float* max, int dimensions );
+
+#ifdef SP_PHASE_TIMES
+/// A monotonic clock in ms, for the update's phase times (world.h SP_PHASE) in the benchmark's build.
+double spPhaseClock( void );
+#endif

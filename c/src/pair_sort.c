@@ -8,7 +8,7 @@
 #define SP_PAIR_RADIX_BITS	   11
 #define SP_PAIR_SMALL_RUN	   32
 #define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
-#define SP_PAIR_COUNTING_BLOCK 1024
+#define SP_PAIR_COUNTING_BLOCK SP_PAIR_SORT_BLOCK
 
 // Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
 static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
@@ -219,6 +219,47 @@ static void spCountingSortPairs( const spPair* in, int count, spPair* out, spPai
 	}
 }
 
+int spPairSortBlocks( int count, int slotCount )
+{
+	if ( count < slotCount / 4 || slotCount <= SP_PAIR_COUNTING_SLOTS )
+		return 0;
+	return ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+}
+
+const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, int* start, int slotCount )
+{
+	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
+	memset( blockStart, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		blockStart[( in[i].a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK + 1] += 1;
+	}
+	for ( int k = 0; k < blocks; ++k )
+	{
+		blockStart[k + 1] += blockStart[k];
+	}
+	int* cursor = blockStart + blocks + 1;
+	memcpy( cursor, blockStart, sizeof( int ) * (size_t)blocks );
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		scratch[cursor[( p.a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK]++] = p;
+	}
+	return blockStart;
+}
+
+void spSortPairBlocks( spPair* scratch, spPair* out, const int* blockStart, int* start, int k0, int k1 )
+{
+	for ( int k = k0; k < k1; ++k )
+	{
+		const int b0 = blockStart[k], b1 = blockStart[k + 1];
+		// the block's pairs, sorted from scratch into out; then scratch there is free for its long runs
+		spCountingSortPairs( scratch + b0, b1 - b0, out + b0, scratch + b0, start, k * SP_PAIR_COUNTING_BLOCK,
+							 SP_PAIR_COUNTING_BLOCK );
+	}
+}
+
 void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int* histograms,
 				  int slotCount )
 {
@@ -239,28 +280,6 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 		return;
 	}
 	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
-	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
-	memset( blockStart, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
-	for ( int i = 0; i < count; ++i )
-	{
-		blockStart[( in[i].a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK + 1] += 1;
-	}
-	for ( int k = 0; k < blocks; ++k )
-	{
-		blockStart[k + 1] += blockStart[k];
-	}
-	int* cursor = blockStart + blocks + 1;
-	memcpy( cursor, blockStart, sizeof( int ) * (size_t)blocks );
-	for ( int i = 0; i < count; ++i )
-	{
-		const spPair p = in[i];
-		scratch[cursor[( p.a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK]++] = p;
-	}
-	for ( int k = 0; k < blocks; ++k )
-	{
-		const int b0 = blockStart[k], b1 = blockStart[k + 1];
-		// the block's pairs, sorted from scratch into out; then scratch there is free for its long runs
-		spCountingSortPairs( scratch + b0, b1 - b0, out + b0, scratch + b0, start, k * SP_PAIR_COUNTING_BLOCK,
-							 SP_PAIR_COUNTING_BLOCK );
-	}
+	const int* blockStart = spScatterPairBlocks( in, count, scratch, start, slotCount );
+	spSortPairBlocks( scratch, out, blockStart, start, 0, blocks );
 }

@@ -192,6 +192,24 @@ static void spCarryTask( void* context, int t )
 	task->ended = ended;
 }
 
+// The began and ended pairs of `count` tasks, each at its own place (nextBegin and prevBegin), moved together in task
+// order to the start of `began` and `ended`; their counts in *beganCount and *endedCount.
+static void spGatherEvents( const spWorld* w, int count, spPair* began, spPair* ended, int* beganCount,
+							int* endedCount )
+{
+	int nb = 0, ne = 0;
+	for ( int t = 0; t < count; ++t )
+	{
+		const spTask* task = &w->parallel.tasks[t];
+		memmove( began + nb, began + task->nextBegin, sizeof( spPair ) * (size_t)task->began );
+		memmove( ended + ne, ended + task->prevBegin, sizeof( spPair ) * (size_t)task->ended );
+		nb += task->began;
+		ne += task->ended;
+	}
+	*beganCount = nb;
+	*endedCount = ne;
+}
+
 // spCarryPlacePairs and spDiffPlacePairs by slab ranges over the pool; the began and ended candidates gathered in
 // task order to the start of beganIn and endedIn. Returns false on allocation failure.
 static bool spParallelCarry( spWorld* w, spCarryJob* job, int* beganCount, int* endedCount )
@@ -200,17 +218,137 @@ static bool spParallelCarry( spWorld* w, spCarryJob* job, int* beganCount, int* 
 		return false;
 	const int count = w->parallel.taskCount;
 	spPoolRun( w->pool, spCarryTask, job, count );
-	int nb = 0, ne = 0;
-	for ( int t = 0; t < count; ++t )
+	spGatherEvents( w, count, job->beganIn, job->endedIn, beganCount, endedCount );
+	return true;
+}
+
+typedef struct spIdsJob
+{
+	spWorld* w;
+	const spPair* in;
+	spPair* out;
+	int count;
+	// the block sorts
+	spPair* scratch;
+	const int* blockStart;
+	int blocks;
+	// the diff: the last update's pairs and this one's, and the outputs
+	const spPairArray* prev;
+	const spPairArray* next;
+	spPair* began;
+	spPair* ended;
+} spIdsJob;
+
+static int spTaskBegin( int t, int count, int tasks )
+{
+	return (int)( (long long)count * t / tasks );
+}
+
+static void spIdsTask( void* context, int t )
+{
+	const spIdsJob* job = context;
+	const int tasks = job->w->parallel.taskCount;
+	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
+	spPlacePairsToIds( job->w->dynamicIndex.ids, job->in + i0, i1 - i0, job->out + i0 );
+}
+
+static void spBlocksTask( void* context, int t )
+{
+	const spIdsJob* job = context;
+	spTask* task = &job->w->parallel.tasks[t];
+	const int tasks = job->w->parallel.taskCount;
+	spSortPairBlocks( job->scratch, job->out, job->blockStart, task->counters, spTaskBegin( t, job->blocks, tasks ),
+					  spTaskBegin( t + 1, job->blocks, tasks ) );
+}
+
+// spSortPairs, its blocks sorted at once over the pool when it sorts by blocks (each task with counters of its
+// own, reserved first; on one thread if they cannot be had).
+static void spSortPairsOn( spWorld* w, bool parallel, const spPair* in, int count, spPair* out, spPair* scratch )
+{
+	const int blocks = parallel ? spPairSortBlocks( count, w->slotCount ) : 0;
+	bool ok = blocks > 0 && spReserveTasks( &w->parallel, spPoolThreads( w->pool ) );
+	for ( int t = 0; ok && t < spPoolThreads( w->pool ); ++t )
 	{
-		const spTask* task = &w->parallel.tasks[t];
-		memmove( job->beganIn + nb, job->beganIn + task->nextBegin, sizeof( spPair ) * (size_t)task->began );
-		memmove( job->endedIn + ne, job->endedIn + task->prevBegin, sizeof( spPair ) * (size_t)task->ended );
-		nb += task->began;
-		ne += task->ended;
+		spTask* task = &w->parallel.tasks[t];
+		ok = spGrow( (void**)&task->counters, &task->countersCapacity, SP_PAIR_SORT_BLOCK + 1, sizeof( int ) );
 	}
-	*beganCount = nb;
-	*endedCount = ne;
+	if ( !ok )
+	{
+		spSortPairs( in, count, out, scratch, w->pairStart, w->pairHistograms, w->slotCount );
+		return;
+	}
+	spIdsJob job = { 0 };
+	job.w = w;
+	job.out = out;
+	job.scratch = scratch;
+	job.blocks = blocks;
+	job.blockStart = spScatterPairBlocks( in, count, scratch, w->pairStart, w->slotCount );
+	w->parallel.taskCount = spPoolThreads( w->pool );
+	spPoolRun( w->pool, spBlocksTask, &job, w->parallel.taskCount );
+}
+
+static void spDiffTask( void* context, int t )
+{
+	const spIdsJob* job = context;
+	spTask* task = &job->w->parallel.tasks[t];
+	const int* cut = job->w->parallel.cut;
+	// this update's pairs cut evenly
+	const int n0 = cut[t], n1 = cut[t + 1];
+	const spPair* p = job->prev->data;
+	const int pCount = job->prev->count;
+	// the last update's pairs cut at the keys of this update's cuts: the first task from the first pair, the last
+	// to the last
+	int bounds[2];
+	for ( int k = 0; k < 2; ++k )
+	{
+		const int c = t + k, at = cut[c];
+		if ( c == 0 || c == job->w->parallel.taskCount || at == job->next->count )
+		{
+			bounds[k] = c == 0 ? 0 : pCount;
+			continue;
+		}
+		const uint64_t key = spPairKey( job->next->data[at] );
+		int lo = 0, hi = pCount;
+		while ( lo < hi )
+		{
+			const int mid = lo + ( hi - lo ) / 2;
+			if ( spPairKey( p[mid] ) < key )
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		bounds[k] = lo;
+	}
+	const spPairArray prev = { (spPair*)p + bounds[0], bounds[1] - bounds[0], 0 };
+	const spPairArray next = { job->next->data + n0, n1 - n0, 0 };
+	spPairArray began = { job->began + n0, 0, 0 };
+	spPairArray ended = { job->ended + bounds[0], 0, 0 };
+	spDiffPairs( &prev, &next, &began, &ended );
+	task->prevBegin = bounds[0];
+	task->nextBegin = n0;
+	task->began = began.count;
+	task->ended = ended.count;
+}
+
+// spDiffPairs over the pool: this update's pairs cut into equal ranges, the last update's cut at the same keys,
+// each range diffed into the outputs at its own places, then moved together in order.
+static bool spParallelDiff( spWorld* w, const spPairArray* prev, const spPairArray* next, spPairArray* began,
+							spPairArray* ended )
+{
+	const int tasks = spPoolThreads( w->pool ) * 2;
+	if ( !spReserveTasks( &w->parallel, tasks ) )
+		return false;
+	for ( int t = 0; t <= tasks; ++t )
+		w->parallel.cut[t] = spTaskBegin( t, next->count, tasks );
+	w->parallel.taskCount = tasks;
+	spIdsJob job = { 0 };
+	job.w = w;
+	job.prev = prev;
+	job.next = next;
+	job.began = began->data;
+	job.ended = ended->data;
+	spPoolRun( w->pool, spDiffTask, &job, tasks );
+	spGatherEvents( w, tasks, began->data, ended->data, &began->count, &ended->count );
 	return true;
 }
 
@@ -283,23 +421,38 @@ bool spMakePairLists( spWorld* w )
 			 !spGrowWithRoom( (void**)&w->eventScratch.data, &w->eventScratch.capacity, prev->count,
 							  sizeof( spPair ) ) )
 			return false;
-		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended
-		spPlacePairsToIds( index->ids, nextPlaces->data, mp, w->began.data );
+		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended; with a
+		// pool, the conversion by ranges, the sorts' blocks and the diff by ranges of keys at once
+		const bool parallel = spParallelOn( w ) && spReserveTasks( &w->parallel, 2 * spPoolThreads( w->pool ) );
+		if ( parallel )
+		{
+			spIdsJob job = { 0 };
+			job.w = w;
+			job.in = nextPlaces->data;
+			job.out = w->began.data;
+			job.count = mp;
+			w->parallel.taskCount = 2 * spPoolThreads( w->pool );
+			spPoolRun( w->pool, spIdsTask, &job, w->parallel.taskCount );
+		}
+		else
+		{
+			spPlacePairsToIds( index->ids, nextPlaces->data, mp, w->began.data );
+		}
 		if ( ms > 0 )
 		{
 			memcpy( w->began.data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
 		}
-		spSortPairs( w->began.data, total, next->data, w->ended.data, w->pairStart, w->pairHistograms, slots );
+		spSortPairsOn( w, parallel, w->began.data, total, next->data, w->ended.data );
 		next->count = total;
 		spPairArray sortedPrev = *prev;
 		if ( !w->pairsSorted[cur] )
 		{
 			// the last update's pairs are in place order: sorted by id into eventScratch
-			spSortPairs( prev->data, prev->count, w->eventScratch.data, w->began.data, w->pairStart, w->pairHistograms,
-						 slots );
+			spSortPairsOn( w, parallel, prev->data, prev->count, w->eventScratch.data, w->began.data );
 			sortedPrev.data = w->eventScratch.data;
 		}
-		spDiffPairs( &sortedPrev, next, &w->began, &w->ended );
+		if ( !parallel || !spParallelDiff( w, &sortedPrev, next, &w->began, &w->ended ) )
+			spDiffPairs( &sortedPrev, next, &w->began, &w->ended );
 		w->pairsSorted[nxt] = 1;
 	}
 	w->placePairsVersion[nxt] = w->indexVersion;

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
-// The update's phases spread over the world's pool: the sweep by slab ranges, the static boxes' queries by ranges of
-// moving boxes, each task into its own pair list, gathered in task order. The refresh's and the carry's tasks are
-// in refresh.c and pairs.c, next to their serial forms.
+// The update's phases spread over the world's pool: how the work is cut into tasks (ranges of slabs, of moving boxes,
+// of chunks of slots), the tasks' scratch, the gather of their pair lists in task order, and the static boxes'
+// queries by ranges of moving boxes. The other phases' tasks are next to their serial forms (validate.c,
+// refresh.c, build.c, sweep.c, pairs.c).
 #include "parallel.h"
 
 #include "index.h"
 #include "pool.h"
-#include "sweep.h"
 #include "world.h"
 
+#ifndef spParallelOn
 bool spParallelOn( const spWorld* w )
 {
 	return w->pool != NULL && spPoolThreads( w->pool ) > 1 && w->orderCount >= w->parallel.minBoxes;
 }
+#endif
 
 bool spReserveTasks( spParallel* p, int count )
 {
@@ -98,23 +100,6 @@ bool spReserveChunks( spWorld* w, int chunks )
 	return spGrowArrays( &p->chunkCapacity, chunks, arrays, 2 ) && spCutRange( w, chunks );
 }
 
-typedef struct spSweepJob
-{
-	spWorld* w;
-	int filtered;
-} spSweepJob;
-
-static void spSweepTask( void* context, int t )
-{
-	const spSweepJob* job = context;
-	spWorld* w = job->w;
-	spTask* task = &w->parallel.tasks[t];
-	task->pairs.count = 0;
-	task->tests = 0;
-	task->failed = !spSweepSlabs( w, &task->pairs, task->columns, w->parallel.cut[t], w->parallel.cut[t + 1],
-								  job->filtered, &task->tests );
-}
-
 typedef struct spGatherJob
 {
 	spWorld* w;
@@ -149,28 +134,6 @@ bool spGatherTaskPairs( spWorld* w, spPairArray* out, int count )
 	return true;
 }
 
-bool spParallelSweep( spWorld* w, spPairArray* found, int filtered, int* tests )
-{
-	if ( !spCutSlabs( w ) )
-		return false;
-	const int count = w->parallel.taskCount;
-	// the columns reserved here: the tasks allocate only for their pairs
-	for ( int t = 0; w->dimensions == 2 && !filtered && t < count; ++t )
-	{
-		spTask* task = &w->parallel.tasks[t];
-		const int need = spSweepColumnsNeeded( &w->dynamicIndex, w->parallel.cut[t], w->parallel.cut[t + 1] );
-		if ( !spGrowWithRoom( (void**)&task->columns, &task->columnsCapacity, need, sizeof( float ) ) )
-			return false;
-	}
-	spSweepJob job = { w, filtered };
-	spPoolRun( w->pool, spSweepTask, &job, count );
-	for ( int t = 0; t < count; ++t )
-	{
-		*tests += w->parallel.tasks[t].tests;
-	}
-	return spGatherTaskPairs( w, found, count );
-}
-
 static void spStaticPairsTask( void* context, int t )
 {
 	spWorld* w = context;
@@ -198,6 +161,7 @@ bool spParallelStaticPairs( spWorld* w )
 	return spGatherTaskPairs( w, &w->found, w->parallel.taskCount );
 }
 
+#if SP_PARALLEL
 SP_COLD void spFreeParallel( spParallel* p )
 {
 	for ( int t = 0; t < p->taskCapacity; ++t )
@@ -207,6 +171,7 @@ SP_COLD void spFreeParallel( spParallel* p )
 		spFree( p->tasks[t].sortKeys );
 		spFree( p->tasks[t].sortTemp );
 		spFree( p->tasks[t].sortOrder );
+		spFree( p->tasks[t].counters );
 	}
 	spFree( p->tasks );
 	spFree( p->cut );
@@ -228,7 +193,9 @@ SP_COLD size_t spParallelByteCount( const spParallel* p )
 	{
 		n += (size_t)p->tasks[t].pairs.capacity * sizeof( spPair ) +
 			 (size_t)p->tasks[t].columnsCapacity * sizeof( float ) +
-			 (size_t)p->tasks[t].sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) );
+			 (size_t)p->tasks[t].sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) ) +
+			 (size_t)p->tasks[t].countersCapacity * sizeof( int );
 	}
 	return n;
 }
+#endif

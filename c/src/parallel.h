@@ -27,6 +27,9 @@ typedef struct spTask
 	uint32_t* sortTemp;
 	int* sortOrder;
 	int sortCapacity;
+	// a task of the sort of the pairs by id (pairs.c): its counters
+	int* counters;
+	int countersCapacity;
 } spTask;
 
 /// The world's parallel scratch.
@@ -54,8 +57,15 @@ typedef struct spParallel
 /// Default of spParallel.statsChunk. With fewer slots the sums are the same as one running sum's.
 #define SP_STATS_CHUNK ( 1 << 16 )
 
-/// True if this update spreads over the world's pool.
+/// True if this update spreads over the world's pool. A wasm build without atomics (the default module: no shared
+/// memory, so no workers) has no parallel update: false at compile time, and the parallel code is left out.
+#if defined( __wasm__ ) && !defined( __wasm_atomics__ )
+#define SP_PARALLEL			  0
+#define spParallelOn( world ) ( (void)( world ), false )
+#else
+#define SP_PARALLEL 1
 bool spParallelOn( const spWorld* world );
+#endif
 
 /// Cut the moving boxes' index's slabs into task ranges of about equal entries (parallel.cut, taskCount). Returns
 /// false on allocation failure.
@@ -71,9 +81,6 @@ bool spReserveTasks( spParallel* parallel, int count );
 /// Returns false on allocation failure.
 bool spReserveChunks( spWorld* world, int chunks );
 
-/// spSweepAll over the pool: each slab range swept into its task's pairs, then gathered in slab order.
-bool spParallelSweep( spWorld* world, spPairArray* found, int filtered, int* tests );
-
 /// The pairs of every moving box with the static boxes, into world->found, in the order of the moving boxes, over
 /// the pool.
 bool spParallelStaticPairs( spWorld* world );
@@ -82,5 +89,11 @@ bool spParallelStaticPairs( spWorld* world );
 /// allocation failure.
 bool spGatherTaskPairs( spWorld* world, spPairArray* out, int count );
 
+#if SP_PARALLEL
 void spFreeParallel( spParallel* parallel );
 size_t spParallelByteCount( const spParallel* parallel );
+#else
+// nothing of it is ever allocated
+#define spFreeParallel( parallel )		( (void)( parallel ) )
+#define spParallelByteCount( parallel ) ( (void)( parallel ), (size_t)0 )
+#endif

@@ -17,10 +17,17 @@
 #else
 #define SP_POOL_PTHREAD 1
 #include <pthread.h>
+#include <sched.h>
 #endif
 
-// Polls of a worker between jobs before it sleeps (a poll is a pause: tens of ns).
-#define SP_POOL_SPIN 20000
+// Polls of a worker between jobs before it sleeps (a poll is a pause: tens of ns), so that the jobs of one update,
+// which follow each other within microseconds, find it awake; longer would take a core from other threads of a
+// busy machine.
+#define SP_POOL_SPIN 4000
+
+// Polls of the caller, waiting for the last tasks of a job, before it yields its core between polls (natively: a
+// worker that was descheduled with a task claimed gets a core sooner on a busy machine).
+#define SP_POOL_CALLER_SPIN 1000
 
 struct spPool
 {
@@ -171,8 +178,15 @@ void spPoolRun( spPool* pool, spTaskFcn* fcn, void* context, int taskCount )
 	atomic_store_explicit( &pool->signal, pool->job, memory_order_seq_cst );
 	spPoolWake( pool );
 	spPoolHelp( pool );
-	while ( atomic_load_explicit( &pool->done, memory_order_acquire ) != taskCount )
+	for ( int spins = 0; atomic_load_explicit( &pool->done, memory_order_acquire ) != taskCount; ++spins )
 	{
+#if SP_POOL_PTHREAD
+		if ( spins >= SP_POOL_CALLER_SPIN )
+		{
+			sched_yield();
+			continue;
+		}
+#endif
 		spPause();
 	}
 }

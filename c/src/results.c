@@ -123,3 +123,26 @@ spResult spWorld_GetEndpoints( spWorldId worldId, int axis, const float** values
 	*count = w->endpoints[axis].count;
 	return sp_resultOk;
 }
+
+/// The ms the world's updates spent in each phase so far (SP_PHASE_COUNT values, world.h), then the totals are
+/// cleared. Returns the phase count, or 0 for an invalid world or a build without SP_PHASE_TIMES. For the
+/// benchmark's threads workload; not in the public header.
+int spTakePhaseTimes( spWorldId id, double* out );
+int spTakePhaseTimes( spWorldId id, double* out )
+{
+#ifdef SP_PHASE_TIMES
+	spWorld* w = spGetWorldPtr( id );
+	if ( w == NULL )
+		return 0;
+	for ( int k = 0; k < SP_PHASE_COUNT; ++k )
+	{
+		out[k] = w->phaseTimes[k];
+		w->phaseTimes[k] = 0.0;
+	}
+	return SP_PHASE_COUNT;
+#else
+	(void)id;
+	(void)out;
+	return 0;
+#endif
+}

@@ -5,6 +5,8 @@
 #include "sweep.h"
 
 #include "index.h"
+#include "parallel.h"
+#include "pool.h"
 #include "simd.h"
 #include "world.h"
 
@@ -219,4 +221,43 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 						  spSweepColumnsNeeded( index, 0, index->slabCount ), sizeof( float ) ) )
 		return false;
 	return spSweepSlabs( w, found, w->sweepColumns, 0, index->slabCount, filtered, tests );
+}
+
+typedef struct spSweepJob
+{
+	spWorld* w;
+	int filtered;
+} spSweepJob;
+
+static void spSweepTask( void* context, int t )
+{
+	const spSweepJob* job = context;
+	spWorld* w = job->w;
+	spTask* task = &w->parallel.tasks[t];
+	task->pairs.count = 0;
+	task->tests = 0;
+	task->failed = !spSweepSlabs( w, &task->pairs, task->columns, w->parallel.cut[t], w->parallel.cut[t + 1],
+								  job->filtered, &task->tests );
+}
+
+bool spParallelSweep( spWorld* w, spPairArray* found, int filtered, int* tests )
+{
+	if ( !spCutSlabs( w ) )
+		return false;
+	const int count = w->parallel.taskCount;
+	// the columns reserved here: the tasks allocate only for their pairs
+	for ( int t = 0; w->dimensions == 2 && !filtered && t < count; ++t )
+	{
+		spTask* task = &w->parallel.tasks[t];
+		const int need = spSweepColumnsNeeded( &w->dynamicIndex, w->parallel.cut[t], w->parallel.cut[t + 1] );
+		if ( !spGrowWithRoom( (void**)&task->columns, &task->columnsCapacity, need, sizeof( float ) ) )
+			return false;
+	}
+	spSweepJob job = { w, filtered };
+	spPoolRun( w->pool, spSweepTask, &job, count );
+	for ( int t = 0; t < count; ++t )
+	{
+		*tests += w->parallel.tasks[t].tests;
+	}
+	return spGatherTaskPairs( w, found, count );
 }

@@ -19,3 +19,6 @@ int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 );
 /// `columns` holds spSweepColumnsNeeded floats (read only by the 2D kernel with no filter). Reads the world only
 /// (a task of a parallel sweep). Returns false on allocation failure.
 bool spSweepSlabs( const spWorld* world, spPairArray* found, float* columns, int s0, int s1, int filtered, int* tests );
+
+/// spSweepAll over the world's pool: each slab range swept into its task's pairs, then gathered in slab order.
+bool spParallelSweep( spWorld* world, spPairArray* found, int filtered, int* tests );

@@ -135,7 +135,6 @@ enum
 };
 
 #ifdef SP_PHASE_TIMES
-double spPhaseClock( void );
 #define SP_PHASE_START( w ) ( ( w )->phaseLast = spPhaseClock() )
 #define SP_PHASE( w, k )                                                                                               \
 	do                                                                                                                 \

@@ -14,6 +14,13 @@ cmake --build build/wasm --target sp_bench -j2 >/dev/null
 # The median ms of each size in sp_bench's output: "n median" per line.
 medians() { awk '/median/ { for (i = 1; i <= NF; ++i) { if ($i ~ /^n=/) n = substr($i, 3); if ($i == "median") m = $(i + 1) } print n, m }'; }
 echo "native: $(gcc --version | head -1); wasm: emcc, node $(node --version)"
+# Threads (native only: pthreads): 2 threads over 1 on the same frames, run by run, with the serial fraction per
+# phase. `bench-c.sh threads` alone, `bench-c.sh "threads threshold"` with the small scenes that set the threshold.
+threads() { echo "== threads (native, 2 threads, load average: $(cut -d' ' -f1-3 /proc/loadavg))"; build/bench-native/sp_bench "$@"; }
+if [[ "${1:-}" == threads* ]]; then
+  threads "$@"
+  exit 0
+fi
 if [[ $# -gt 0 ]]; then
   workloads=("$1"); counted=("$1"); shift
 else
@@ -30,6 +37,10 @@ for workload in "${workloads[@]}"; do
   join <(medians <<<"$native") <(medians <<<"$wasm") |
     awk -v w="$workload" '{ printf "%s n=%s: wasm/native %.2f (%s ms vs %s ms)\n", w, $1, $3 / $2, $3, $2 }'
 done
+
+if [[ $# -eq 0 ]]; then
+  threads threads
+fi
 
 # Instructions per update: callgrind counts instructions, not seconds, so the count is the same however busy the
 # machine is. Natively, at one size per workload (maxN, at most 100 000: callgrind runs about 50 times slower),

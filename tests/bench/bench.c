@@ -12,6 +12,9 @@
 #include "sweep_prune/sweep_prune.h"
 #include "box_pruning.h"
 #include "pool_threads.h"
+#ifndef __EMSCRIPTEN__
+#include "world.h" // the threads workload lowers a world's threshold of parallel updates (spParallel.minBoxes)
+#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -500,7 +503,7 @@ static spWorldId PooledWorld( const float* b, int n, int d, PoolThreads* pool )
 	return w;
 }
 
-static void ThreadsMotion( int n, int d, PoolThreads* pool )
+static void ThreadsMotion( int n, int d, PoolThreads* pool, int minBoxes )
 {
 	float* b = Uniform( n, d, 7, 1007 );
 	double L = Side( n, d );
@@ -509,8 +512,11 @@ static void ThreadsMotion( int n, int d, PoolThreads* pool )
 	for ( int i = 0; i < n * d; ++i )
 		vel[i] = ( 2 * Next( &rnd ) - 1 ) * 0.02 * 2 * K;
 	spWorldId w1 = MakeWorld( b, n, d ), w2 = PooledWorld( b, n, d, pool );
+#ifndef __EMSCRIPTEN__
+	spGetWorldPtr( w2 )->parallel.minBoxes = minBoxes;
+#endif
 	ThreadRuns r = { 0 };
-	const int frames = n >= 1000000 ? 16 : 40;
+	const int frames = n >= 1000000 ? 16 : n >= 100000 ? 40 : 60;
 	for ( int f = 0; f < frames + 4; ++f )
 	{
 		for ( int i = 0; i < n; ++i )
@@ -574,12 +580,16 @@ int main( int argc, char** argv )
 			ColdStart( sizes[s], 2 );
 #ifndef __EMSCRIPTEN__
 	// threads (native only: the wasm benchmark has no threads)
-	if ( strstr( "threads", filter ) != NULL && *filter != '\0' )
+	if ( strstr( filter, "threads" ) != NULL )
 	{
 		PoolThreads* pool = StartPool( 2 );
 		for ( int s = 2; s < 4; ++s )
 			if ( sizes[s] <= maxN && sizes[s] >= minN )
-				ThreadsMotion( sizes[s], 2, pool );
+				ThreadsMotion( sizes[s], 2, pool, SP_PARALLEL_MIN_BOXES );
+		// where threads start to pay: small scenes with every update parallel (SP_PARALLEL_MIN_BOXES is set from it)
+		const int small[] = { 2000, 5000, 10000, 20000, 50000 };
+		for ( int s = 0; s < 5 && strstr( filter, "threshold" ) != NULL; ++s )
+			ThreadsMotion( small[s], 2, pool, 0 );
 		if ( sizes[3] <= maxN && sizes[3] >= minN )
 			ThreadsOneShot( sizes[3], 2, pool );
 		StopPool( pool );

@@ -372,3 +372,104 @@ int ThreadsMatchSerialAndBruteForce( void )
 		RUN_SUB( RunScenario( &scenarios[k] ) );
 	return 0;
 }
+
+// Past 2^18 slots the pairs are sorted by id in blocks of slots, and a pool sorts the blocks at once: a world of that
+// many slots (two thirds of them freed again, so that it stays quick under ThreadSanitizer), too large for brute
+// force, on pools of 2 and 3 threads, against the serial world after every update.
+int ThreadsLargeSceneMatchesSerial( void )
+{
+	enum
+	{
+		slots = 270000,
+		n = slots / 3,
+		pooled = 2
+	};
+	spWorldId serial = TestWorld( 2 ), worlds[pooled];
+	PoolThreads* pools[pooled];
+	for ( int k = 0; k < pooled; ++k )
+	{
+		worlds[k] = TestWorld( 2 );
+		pools[k] = StartPool( 2 + k );
+		ENSURE( pools[k] != NULL );
+		ENSURE_OK( spWorld_SetPool( worlds[k], PoolOf( pools[k] ) ) );
+	}
+	float* bounds = malloc( sizeof( float ) * 4 * slots );
+	spBoxId* ids = malloc( sizeof( spBoxId ) * slots );
+	ENSURE( bounds != NULL && ids != NULL );
+	Rng rng = { 77 };
+	// side 750, boxes up to 4 wide: about one and a half pairs per box that stays
+	for ( int i = 0; i < slots; ++i )
+	{
+		for ( int a = 0; a < 2; ++a )
+		{
+			const float c = RngFloat( &rng ) * 750.0f, h = RngFloat( &rng ) * 2.0f;
+			bounds[4 * i + a] = c - h;
+			bounds[4 * i + 2 + a] = c + h;
+		}
+	}
+	spWorldId all[pooled + 1] = { serial };
+	memcpy( all + 1, worlds, sizeof( worlds ) );
+	for ( int k = 0; k <= pooled; ++k )
+	{
+		ENSURE_OK( spWorld_AddBoxes( all[k], bounds, slots, ids ) );
+		for ( int i = 0; i < slots; ++i )
+			if ( i % 3 != 0 )
+				ENSURE_OK( spWorld_RemoveBox( all[k], ids[i] ) );
+	}
+	// the boxes that stay, packed
+	for ( int i = 0; i < n; ++i )
+	{
+		ids[i] = ids[3 * i];
+		memmove( bounds + 4 * i, bounds + 12 * i, sizeof( float ) * 4 );
+	}
+	for ( int f = 0; f < 3; ++f )
+	{
+		// a coherent step, or on the second frame a teleport of a third of the boxes (a rebuild, pairs sorted by id)
+		for ( int i = 0; i < n; ++i )
+		{
+			float* b = bounds + 4 * i;
+			if ( f == 1 && RngInt( &rng, 3 ) == 0 )
+			{
+				const float dx = ( RngFloat( &rng ) - 0.5f ) * 300.0f, dy = ( RngFloat( &rng ) - 0.5f ) * 300.0f;
+				b[0] += dx, b[2] += dx, b[1] += dy, b[3] += dy;
+			}
+			else
+			{
+				const float step = ( RngFloat( &rng ) - 0.5f ) * 0.5f;
+				b[0] += step, b[2] += step;
+			}
+		}
+		ENSURE_OK( spWorld_SetBoxes( serial, ids, bounds, n ) );
+		ENSURE_OK( spWorld_Update( serial ) );
+		int n0, n1, n2;
+		const uint32_t* pairs = spWorld_GetPairs( serial, &n0 );
+		const uint32_t* began = spWorld_GetBeganPairs( serial, &n1 );
+		const uint32_t* ended = spWorld_GetEndedPairs( serial, &n2 );
+		const spCounters c = spWorld_GetCounters( serial );
+		// enough pairs for the sort by blocks (a quarter of the slots)
+		ENSURE( n0 > slots / 4 );
+		for ( int k = 0; k < pooled; ++k )
+		{
+			ENSURE_OK( spWorld_SetBoxes( worlds[k], ids, bounds, n ) );
+			ENSURE_OK( spWorld_Update( worlds[k] ) );
+			int m;
+			const uint32_t* p = spWorld_GetPairs( worlds[k], &m );
+			RUN_SUB( SameList( p, m, pairs, n0, "pairs", k ) );
+			p = spWorld_GetBeganPairs( worlds[k], &m );
+			RUN_SUB( SameList( p, m, began, n1, "began", k ) );
+			p = spWorld_GetEndedPairs( worlds[k], &m );
+			RUN_SUB( SameList( p, m, ended, n2, "ended", k ) );
+			const spCounters pc = spWorld_GetCounters( worlds[k] );
+			ENSURE( memcmp( &pc, &c, sizeof( c ) ) == 0 );
+		}
+	}
+	for ( int k = 0; k < pooled; ++k )
+	{
+		spDestroyWorld( worlds[k] );
+		StopPool( pools[k] );
+	}
+	spDestroyWorld( serial );
+	free( bounds );
+	free( ids );
+	return 0;
+}
