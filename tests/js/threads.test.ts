@@ -352,11 +352,14 @@ describe('lifecycle', () => {
 
   test('a worker that fails surfaces as WorkerFailed on the next update, with nothing changed', async () => {
     pools.setWorkerUrlForTests(() => new URL('./no-such-worker.js', import.meta.url));
+    const before = pools.liveWorkerCount();
     const w = new threads.World({ threads: 5 }); // a count no other test uses: a pool of its own
     pools.setWorkerUrlForTests(undefined);
     w.addBox([0, 0], [1, 1]);
     w.addBox([0.5, 0.5], [2, 2]);
-    await new Promise((r) => setTimeout(r, 500)); // the workers fail to load
+    // the workers fail to load their script, and exit
+    const deadline = Date.now() + 10_000;
+    while (pools.liveWorkerCount() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     let error: unknown;
     try {
       w.update();
