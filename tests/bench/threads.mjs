@@ -31,7 +31,7 @@ function median(times) {
   return s[s.length >> 1];
 }
 
-/** Times `frames` runs of each world in turns; `next(r)` gives run r's bounds (same for all). */
+/** Times `frames` runs of each world in turns (ms per run, by world); `next(r)` gives run r's bounds (same for all). */
 function race(worlds, frames, next) {
   const times = worlds.map(() => []);
   for (let r = 0; r < frames; r++) {
@@ -49,7 +49,7 @@ function race(worlds, frames, next) {
     }
     if (counts.size !== 1) throw new Error(`threads bench: the worlds disagree (${[...counts].join(' vs ')})`);
   }
-  return times.map(median);
+  return times;
 }
 
 export async function threadsBench(sp, { quick = false, threads = 2 } = {}) {
@@ -83,18 +83,21 @@ export async function threadsBench(sp, { quick = false, threads = 2 } = {}) {
       w.update();
     }
     const frame = new Float32Array(first.length);
-    const [single, one, many] = race(worlds, frames, (r) => {
+    const times = race(worlds, frames, (r) => {
       if (motion) motion.step();
       frame.set(motion ? motion.boxes : scenes[(r + 1) % 2]);
       return frame;
     });
     for (const w of worlds) w.dispose();
-    const row = { workload, n, threads, single, one, many, cost: one / single, speedup: one / many };
+    const [single, one, many] = times.map(median);
+    // run by run: the two times of a ratio are milliseconds apart, so a slow second of the machine hits both
+    const byRun = (a, b) => median(times[a].map((t, r) => t / times[b][r]));
+    const row = { workload, n, threads, single, one, many, cost: byRun(1, 0), speedup: byRun(1, 2) };
     rows.push(row);
     console.log(
       `${workload} n=${n.toLocaleString('en')}: single ${single.toFixed(2)} ms, threaded x1 ${one.toFixed(2)} ms, ` +
-        `x${threads} ${many.toFixed(2)} ms; x1/single ${row.cost.toFixed(2)}, speed-up ${row.speedup.toFixed(2)}x ` +
-        `(medians of ${frames - 1} ${motion ? 'frames' : 'runs'})`,
+        `x${threads} ${many.toFixed(2)} ms; run by run: x1/single ${row.cost.toFixed(2)}, speed-up ` +
+        `${row.speedup.toFixed(2)}x (medians of ${frames - 1} ${motion ? 'frames' : 'runs'})`,
     );
   }
   keeper.dispose();
