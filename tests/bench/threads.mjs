@@ -1,7 +1,8 @@
 // npm run bench -- --only=threads: sweep-prune/threads against the single-threaded module, in one process, taking
 // turns run by run. Three worlds see the same scenes: the single-threaded module's, the threaded module's on 1
 // thread, and the threaded module's on 2 threads (or --threads=N). Printed: the median ms per frame or run, and the
-// ratios "threaded 1 thread / single" (the cost of the threaded build) and "1 thread / N threads" (the speed-up).
+// medians of each run's ratios "threaded 1 thread / single" (the cost of the threaded build) and "1 thread / N
+// threads" (the speed-up).
 // Every run's pairs must be equal across the three.
 import { cpSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
