@@ -138,6 +138,9 @@ static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, 
 	*endedCount = ne;
 }
 
+// p + i for a list that may be empty and so null (null + 0 is undefined in C).
+#define SP_AT( p, i ) ( ( i ) != 0 ? ( p ) + ( i ) : ( p ) )
+
 // The first of `count` sorted place pairs whose lower place is at least `place`.
 static int spFirstPairFrom( const spPair* p, int count, int place )
 {
@@ -182,10 +185,10 @@ static void spCarryTask( void* context, int t )
 	const int nb = spFirstPairFrom( next, job->nextPlaces->count, after[s0] );
 	const int ne = spFirstPairFrom( next, job->nextPlaces->count, after[s1] );
 	int began = 0, ended = 0;
-	const int carried =
-		spCarryPlacePairs( &w->refreshScratch, prev + pb, pe - pb, job->carried + pb, job->endedIn + pb, &ended );
-	spDiffPlacePairs( w->dynamicIndex.ids, job->carried + pb, carried, next + nb, ne - nb, job->out + nb,
-					  job->beganIn + nb, &began, job->endedIn + pb, &ended );
+	const int carried = spCarryPlacePairs( &w->refreshScratch, SP_AT( prev, pb ), pe - pb, SP_AT( job->carried, pb ),
+										   SP_AT( job->endedIn, pb ), &ended );
+	spDiffPlacePairs( w->dynamicIndex.ids, SP_AT( job->carried, pb ), carried, SP_AT( next, nb ), ne - nb,
+					  SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began, SP_AT( job->endedIn, pb ), &ended );
 	task->prevBegin = pb;
 	task->nextBegin = nb;
 	task->began = began;
@@ -201,8 +204,10 @@ static void spGatherEvents( const spWorld* w, int count, spPair* began, spPair* 
 	for ( int t = 0; t < count; ++t )
 	{
 		const spTask* task = &w->parallel.tasks[t];
-		memmove( began + nb, began + task->nextBegin, sizeof( spPair ) * (size_t)task->began );
-		memmove( ended + ne, ended + task->prevBegin, sizeof( spPair ) * (size_t)task->ended );
+		if ( task->began > 0 )
+			memmove( began + nb, began + task->nextBegin, sizeof( spPair ) * (size_t)task->began );
+		if ( task->ended > 0 )
+			memmove( ended + ne, ended + task->prevBegin, sizeof( spPair ) * (size_t)task->ended );
 		nb += task->began;
 		ne += task->ended;
 	}
@@ -249,7 +254,7 @@ static void spIdsTask( void* context, int t )
 	const spIdsJob* job = context;
 	const int tasks = job->w->parallel.taskCount;
 	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
-	spPlacePairsToIds( job->w->dynamicIndex.ids, job->in + i0, i1 - i0, job->out + i0 );
+	spPlacePairsToIds( job->w->dynamicIndex.ids, SP_AT( job->in, i0 ), i1 - i0, SP_AT( job->out, i0 ) );
 }
 
 static void spBlocksTask( void* context, int t )
@@ -319,10 +324,10 @@ static void spDiffTask( void* context, int t )
 		}
 		bounds[k] = lo;
 	}
-	const spPairArray prev = { (spPair*)p + bounds[0], bounds[1] - bounds[0], 0 };
-	const spPairArray next = { job->next->data + n0, n1 - n0, 0 };
-	spPairArray began = { job->began + n0, 0, 0 };
-	spPairArray ended = { job->ended + bounds[0], 0, 0 };
+	const spPairArray prev = { SP_AT( (spPair*)p, bounds[0] ), bounds[1] - bounds[0], 0 };
+	const spPairArray next = { SP_AT( job->next->data, n0 ), n1 - n0, 0 };
+	spPairArray began = { SP_AT( job->began, n0 ), 0, 0 };
+	spPairArray ended = { SP_AT( job->ended, bounds[0] ), 0, 0 };
 	spDiffPairs( &prev, &next, &began, &ended );
 	task->prevBegin = bounds[0];
 	task->nextBegin = n0;

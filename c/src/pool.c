@@ -41,6 +41,7 @@ struct spPool
 	_Atomic uint32_t signal;
 	_Atomic int stop;
 	_Atomic int sleepers;
+	_Atomic int busy; // a job is in progress: a second caller at once (two worlds updated on two threads) runs alone
 	// Written by the caller before it publishes a job (release) and read by a worker after its claim (acquire).
 	spTaskFcn* fcn;
 	void* context;
@@ -95,6 +96,7 @@ spResult spCreatePool( int threads, spPool** out )
 	atomic_init( &pool->signal, 0 );
 	atomic_init( &pool->stop, 0 );
 	atomic_init( &pool->sleepers, 0 );
+	atomic_init( &pool->busy, 0 );
 	*out = pool;
 	return sp_resultOk;
 }
@@ -161,7 +163,8 @@ static void spPoolWake( spPool* pool )
 void spPoolRun( spPool* pool, spTaskFcn* fcn, void* context, int taskCount )
 {
 	SP_ASSERT( taskCount >= 0 && taskCount <= SP_POOL_MAX_TASKS );
-	if ( pool == NULL || pool->threads == 1 || taskCount <= 1 )
+	if ( pool == NULL || pool->threads == 1 || taskCount <= 1 ||
+		 atomic_exchange_explicit( &pool->busy, 1, memory_order_acquire ) != 0 )
 	{
 		for ( int t = 0; t < taskCount; ++t )
 		{
@@ -189,6 +192,7 @@ void spPoolRun( spPool* pool, spTaskFcn* fcn, void* context, int taskCount )
 #endif
 		spPause();
 	}
+	atomic_store_explicit( &pool->busy, 0, memory_order_release );
 }
 
 void spPool_Work( spPool* pool, int worker )

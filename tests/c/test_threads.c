@@ -473,3 +473,91 @@ int ThreadsLargeSceneMatchesSerial( void )
 	free( ids );
 	return 0;
 }
+
+#if !defined( __EMSCRIPTEN__ ) && !defined( __wasm__ )
+#include <pthread.h>
+#define TWO_CALLERS 1
+#endif
+
+typedef struct Caller
+{
+	spWorldId world;
+	float* bounds;
+	int n, frames, failed;
+} Caller;
+
+// Frames of coherent motion on one world; the bounds of every frame derive from the frame number alone.
+static void* RunCaller( void* arg )
+{
+	Caller* c = arg;
+	for ( int f = 0; f < c->frames && !c->failed; ++f )
+	{
+		int floats;
+		float* b = spWorld_GetBounds( c->world, &floats );
+		for ( int i = 0; i < c->n; ++i )
+		{
+			const float step = (float)( ( i * 7 + f * 13 ) % 11 - 5 ) * 0.05f;
+			for ( int k = 0; k < 4; ++k )
+				b[4 * i + k] = c->bounds[4 * i + k] + ( k % 2 == 0 ? step : 0.0f );
+		}
+		c->failed |= spWorld_Update( c->world ) != sp_resultOk;
+	}
+	return NULL;
+}
+
+// One pool serving two worlds whose updates run at once on two threads: each gets the serial answer (the second
+// caller of a busy pool runs its job alone).
+int PoolSharedByTwoCallers( void )
+{
+	enum
+	{
+		n = 3000,
+		worlds = 2
+	};
+	PoolThreads* pool = StartPool( 3 );
+	ENSURE( pool != NULL );
+	Caller callers[worlds], serial[worlds];
+	for ( int k = 0; k < worlds; ++k )
+	{
+		Rng rng = { 100u + (uint32_t)k };
+		float* bounds = malloc( sizeof( float ) * 4 * n );
+		ENSURE( bounds != NULL );
+		for ( int i = 0; i < n; ++i )
+			RandomBox( &rng, 2, 0.03f, bounds + 4 * i, bounds + 4 * i + 2 );
+		for ( int j = 0; j < 2; ++j )
+		{
+			Caller* c = j == 0 ? &callers[k] : &serial[k];
+			*c = ( Caller ){ TestWorld( 2 ), bounds, n, 20, 0 };
+			for ( int i = 0; i < n; ++i )
+			{
+				spBoxId id;
+				ENSURE_OK( spWorld_AddBox( c->world, bounds + 4 * i, bounds + 4 * i + 2, &id ) );
+			}
+		}
+		ENSURE_OK( spWorld_SetPool( callers[k].world, PoolOf( pool ) ) );
+		spGetWorldPtr( callers[k].world )->parallel.minBoxes = 0;
+		RunCaller( &serial[k] );
+	}
+#if TWO_CALLERS
+	pthread_t thread;
+	ENSURE( pthread_create( &thread, NULL, RunCaller, &callers[1] ) == 0 );
+	RunCaller( &callers[0] );
+	pthread_join( thread, NULL );
+#else
+	RunCaller( &callers[0] );
+	RunCaller( &callers[1] );
+#endif
+	for ( int k = 0; k < worlds; ++k )
+	{
+		ENSURE( !callers[k].failed && !serial[k].failed );
+		int m, ms;
+		const uint32_t* p = spWorld_GetPairs( callers[k].world, &m );
+		const uint32_t* q = spWorld_GetPairs( serial[k].world, &ms );
+		RUN_SUB( SameList( p, m, q, ms, "pairs", k ) );
+		spDestroyWorld( callers[k].world );
+		spDestroyWorld( serial[k].world );
+		free( callers[k].bounds );
+	}
+	StopPool( pool );
+	return 0;
+}
