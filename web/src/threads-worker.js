@@ -6,18 +6,18 @@
 const nodeThreads = globalThis.process?.getBuiltinModule?.('worker_threads');
 const port = nodeThreads?.parentPort ?? globalThis;
 
-function run({ module, memory, pool, worker, stackTop }) {
-  WebAssembly.instantiate(module, { env: { memory } }).then(
-    (instance) => {
-      const exports = instance.exports;
-      // every instance starts on the stack of the first one; C runs on this worker's own from here
-      exports.__stack_pointer.value = stackTop;
-      port.postMessage({ type: 'started' });
-      exports.sp_pool_work(pool, worker);
-      port.postMessage({ type: 'done' });
-    },
-    (error) => port.postMessage({ type: 'error', message: String(error?.message ?? error) }),
-  );
+async function run({ module, memory, pool, worker, stackTop }) {
+  try {
+    const instance = await WebAssembly.instantiate(module, { env: { memory } });
+    const exports = instance.exports;
+    // every instance starts on the stack of the first one; C runs on this worker's own from here
+    exports.__stack_pointer.value = stackTop;
+    port.postMessage({ type: 'started' });
+    exports.sp_pool_work(pool, worker);
+    port.postMessage({ type: 'done' });
+  } catch (error) {
+    port.postMessage({ type: 'error', message: String(error?.message ?? error) });
+  }
 }
 
 if (nodeThreads?.parentPort) nodeThreads.parentPort.once('message', run);
