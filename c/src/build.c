@@ -221,6 +221,8 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	int* range = scratch->range;
 	int* counts = scratch->slabCounts;
 	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
+	// todo: with a pool, count (and scatter below) by ranges of boxes with per-task counters summed in order, the
+	// same stable scatter; serial now, the most of a rebuild that does not scale (docs/threads.md)
 	spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
 	int largest = 0;
 	for ( int s = 0; s < slabCount; ++s )

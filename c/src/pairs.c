@@ -287,6 +287,7 @@ static void spSortPairsOn( spWorld* w, bool parallel, const spPair* in, int coun
 	job.out = out;
 	job.scratch = scratch;
 	job.blocks = blocks;
+	// todo: the scatter into blocks is serial (a parallel one: per-task counters by ranges of pairs, summed in order)
 	job.blockStart = spScatterPairBlocks( in, count, scratch, w->pairStart, w->slotCount );
 	w->parallel.taskCount = spPoolThreads( w->pool );
 	spPoolRun( w->pool, spBlocksTask, &job, w->parallel.taskCount );

@@ -52,7 +52,7 @@ typedef struct spParallel
 } spParallel;
 
 /// Default of spParallel.minBoxes: measured (docs/threads.md).
-#define SP_PARALLEL_MIN_BOXES 8192
+#define SP_PARALLEL_MIN_BOXES 32768
 
 /// Default of spParallel.statsChunk. With fewer slots the sums are the same as one running sum's.
 #define SP_STATS_CHUNK ( 1 << 16 )

@@ -20,10 +20,15 @@
 #include <sched.h>
 #endif
 
-// Polls of a worker between jobs before it sleeps (a poll is a pause: tens of ns), so that the jobs of one update,
-// which follow each other within microseconds, find it awake; longer would take a core from other threads of a
-// busy machine.
+// Polls of a worker between jobs before it sleeps, so that the jobs of one update, which follow each other within
+// microseconds, find it awake; longer would take a core from other threads of a busy machine. Natively a poll is a
+// pause (tens of ns); wasm has no pause, so more polls there (an atomic load each), and a wake from
+// memory.atomic.wait costs tens of microseconds in browsers.
+#if defined( __wasm__ )
+#define SP_POOL_SPIN 50000
+#else
 #define SP_POOL_SPIN 4000
+#endif
 
 // Polls of the caller, waiting for the last tasks of a job, before it yields its core between polls (natively: a
 // worker that was descheduled with a task claimed gets a core sooner on a busy machine).

@@ -45,11 +45,11 @@ SP_API void spPool_Stop( spPool* pool );
 SP_API void spDestroyPool( spPool* pool );
 
 /// Spread the world's updates over the pool's threads (null: the caller's thread alone, the default). Pairs,
-/// began, ended and counters are the same, in the same order, for any pool. One pool may serve several worlds, one
-/// update at a time. Below a few thousand moving boxes the update runs on the caller alone (threads do not pay
-/// there). With a pool, the allocator (spSetAllocator) is called from the workers too: it must be thread-safe
-/// (realloc is; a build with SP_THREADS defined serialises the calls with a lock). Fails with
-/// sp_resultInvalidWorld.
+/// began, ended and counters are the same, in the same order, for any pool. One pool may serve several worlds; two
+/// of their updates at once (on two threads) are safe, the second one then running on its own thread alone. Below
+/// 32768 moving boxes the update runs on the caller alone (threads do not pay there). With a pool, the allocator
+/// (spSetAllocator) is called from the workers too: it must be thread-safe (realloc is; a build with SP_THREADS
+/// defined serialises the calls with a lock). Fails with sp_resultInvalidWorld.
 SP_API spResult spWorld_SetPool( spWorldId worldId, spPool* pool );
 
 /// Text for a result code, for example "stale box id". Never null; unknown codes give "unknown result".
