@@ -13,7 +13,7 @@ const random = () => {
 };
 const one = new sp.World({ threads: 1 });
 const two = new sp.World({ threads: 2 });
-const bounds = new Float32Array(4 * 30000);
+const bounds = new Float32Array(4 * 40000);
 for (let i = 0; i < bounds.length; i += 4) {
   const x = random() * 1000;
   const y = random() * 1000;
