@@ -334,4 +334,12 @@ if (want('nearest')) {
   save();
 }
 
+// sweep-prune/threads: 2 threads over 1, and the threaded build over the single-threaded one (tests/bench/threads.mjs)
+if (want('threads')) {
+  const { threadsBench } = await import('./threads.mjs');
+  const threads = Number(args.find((a) => a.startsWith('--threads='))?.slice(10) ?? 2);
+  results.push({ workload: 'threads', rows: await threadsBench(sp, { quick, threads }) });
+  save();
+}
+
 console.log(`\nwrote ${file} (sink ${getSink()})`);

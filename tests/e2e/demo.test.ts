@@ -481,7 +481,7 @@ describe('demo page in Chromium', () => {
     await figure.scrollIntoViewIfNeeded();
     expect(await figure.getAttribute('data-state')).toBe('paused'); // it waits for the reader
     await mounted(figure);
-    await figure.locator('select').selectOption('1000');
+    await figure.locator('select[data-option=max]').selectOption('1000');
     const canvas = figure.locator('canvas.sim');
     const empty = await pixels(canvas);
     await figure.locator('[data-action=play]').click();
@@ -494,6 +494,23 @@ describe('demo page in Chromium', () => {
       expect(pairs).toMatch(/^[\d,]+ ✓$/);
     }
     expect((await pixels(canvas)).hash).not.toBe(empty.hash);
+    expect(errors).toEqual([]);
+  });
+
+  test('cross-origin isolated: the benchmark runs the engine on 2 threads, with the same pairs', async () => {
+    expect(await page.evaluate(() => crossOriginIsolated)).toBe(true); // the dev server sends COOP and COEP
+    const figure = page.locator('#benchmark figure');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    await figure.locator('select[data-option=max]').selectOption('1000');
+    await figure.locator('select[data-option=threads]').selectOption('2');
+    await expect.poll(() => page.locator('#benchmark table[data-done=true]').count()).toBe(0);
+    if ((await figure.getAttribute('data-state')) === 'paused') await figure.locator('[data-action=play]').click();
+    await page.waitForSelector('#benchmark table[data-done=true]', { timeout: 60_000 });
+    const rows = await figure.locator('tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['100', '300', '1,000']);
+    for (const r of rows) expect(r.split('\t')[6]).toMatch(/^[\d,]+ ✓$/);
+    expect(page.workers().length).toBeGreaterThanOrEqual(1);
     expect(errors).toEqual([]);
   });
 

@@ -84,3 +84,38 @@ export function randomBox(rand: () => number, d: number, size: number, lattice =
   }
   return { min, max };
 }
+
+/**
+ * `bruteForce` for large 2D scenes: the same exact test, on the pairs of boxes that share a cell of a uniform grid
+ * (boxes wider than a cell tested against every box). Output as `bruteForce`.
+ */
+export function gridPairs(boxes: Map<number, Box>, cell: number): string[] {
+  const cells = new Map<number, number[]>();
+  const big: number[] = [];
+  const key = (x: number, y: number): number => x * 1_000_003 + y;
+  for (const [id, b] of boxes) {
+    if (b.max[0]! - b.min[0]! > cell || b.max[1]! - b.min[1]! > cell) {
+      big.push(id);
+      continue;
+    }
+    for (let x = Math.floor(b.min[0]! / cell); x <= Math.floor(b.max[0]! / cell); x++) {
+      for (let y = Math.floor(b.min[1]! / cell); y <= Math.floor(b.max[1]! / cell); y++) {
+        const list = cells.get(key(x, y));
+        if (list) list.push(id);
+        else cells.set(key(x, y), [id]);
+      }
+    }
+  }
+  const found = new Set<string>();
+  const test = (x: number, y: number): void => {
+    if (x !== y && overlaps(boxes.get(x)!, boxes.get(y)!)) found.add(x < y ? `${x},${y}` : `${y},${x}`);
+  };
+  for (const list of cells.values()) {
+    for (let i = 0; i < list.length; i++) for (let j = i + 1; j < list.length; j++) test(list[i]!, list[j]!);
+  }
+  for (const id of big) for (const other of boxes.keys()) test(id, other);
+  return [...found]
+    .map((s) => s.split(',').map(Number) as [number, number])
+    .sort((p, q) => p[0] - q[0] || p[1] - q[1])
+    .map(([x, y]) => `${x},${y}`);
+}

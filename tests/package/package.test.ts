@@ -72,6 +72,7 @@ beforeAll(() => {
     imports: {
       'sweep-prune': './node_modules/sweep-prune/dist/index.js',
       'sweep-prune/wasm': './node_modules/sweep-prune/dist/wasm-entry.js',
+      'sweep-prune/threads': './node_modules/sweep-prune/dist/threads.js',
     },
   };
   const index = readFileSync(join(app, 'index.html'), 'utf8');
@@ -100,6 +101,10 @@ describe('the tarball', () => {
       'dist/wasm-entry.js',
       'dist/wasm-entry.d.ts',
       'dist/generated/sweep_prune.wasm',
+      'dist/threads.js',
+      'dist/threads.d.ts',
+      'dist/threads-worker.js',
+      'dist/generated/sweep_prune_threads.wasm',
       'dist/cjs/index.js',
       'dist/cjs/index.d.ts',
       'dist/cjs/package.json',
@@ -152,6 +157,14 @@ describe('Node', () => {
 
   test('import from sweep-prune/wasm reads the .wasm file beside the module', () => {
     expect(node('node-wasm.mjs')).toMatchObject({ ...PASSED, wasmFile: true });
+  });
+
+  test('import from sweep-prune/threads: 2 threads give the 1-thread pairs, and the script exits by itself', () => {
+    // killed (and failed) if the workers keep the process alive
+    const out = execFileSync(process.execPath, ['node-threads.mjs'], { cwd: app, encoding: 'utf8', timeout: 15_000 });
+    const result = JSON.parse(out);
+    expect(result).toMatchObject({ ...PASSED, threaded: true, threads: 2, same: true });
+    expect(result.pairs2).toBeGreaterThan(1000);
   });
 
   test('require() gets the CommonJS build', () => {
@@ -317,8 +330,11 @@ async function startVite(args: string[]): Promise<{ url: string; stop: () => voi
   return { url, stop: () => child.kill() };
 }
 
-/** A static file server: what a page with no bundler gets (import map to node_modules). */
-async function startStatic(): Promise<{ url: string; stop: () => void }> {
+/**
+ * A static file server: what a page with no bundler gets (import map to node_modules); `isolated` sends the two
+ * headers of a cross-origin-isolated page.
+ */
+async function startStatic(isolated = false): Promise<{ url: string; stop: () => void }> {
   const types: Record<string, string> = {
     '.html': 'text/html',
     '.js': 'text/javascript',
@@ -329,7 +345,12 @@ async function startStatic(): Promise<{ url: string; stop: () => void }> {
     const path = normalize(join(app, decodeURIComponent(new URL(req.url!, 'http://x').pathname)));
     try {
       const body = readFileSync(path);
-      res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' }).end(body);
+      const headers: Record<string, string> = { 'content-type': types[extname(path)] ?? 'application/octet-stream' };
+      if (isolated) {
+        headers['cross-origin-opener-policy'] = 'same-origin';
+        headers['cross-origin-embedder-policy'] = 'require-corp';
+      }
+      res.writeHead(200, headers).end(body);
     } catch {
       res.writeHead(404).end();
     }
@@ -383,6 +404,12 @@ describe('browser (Chromium)', () => {
     expect(separate.result).toMatchObject({ entry: 'wasm', ...PASSED, pairs: embedded.result.pairs });
     expect(separate.wasmRequests).toEqual(['200 application/wasm']); // fetched and streamed
     expect(separate.errors).toEqual([]);
+
+    // not cross-origin isolated: sweep-prune/threads falls back to the single-threaded module
+    const threads = await visit(`${base}?entry=threads`);
+    expect(threads.result).toMatchObject({ entry: 'threads', ...PASSED, pairs: embedded.result.pairs });
+    expect(threads.result).toMatchObject({ threaded: false, threads: 1 });
+    expect(threads.errors).toEqual([]);
   }
 
   test('a Vite production build (vite build + vite preview), no Vite config', async () => {
@@ -402,5 +429,13 @@ describe('browser (Chromium)', () => {
     const server = await startStatic();
     stops.push(server.stop);
     await expectBothEntries(`${server.url}plain.html`);
+  });
+
+  test('sweep-prune/threads on a cross-origin-isolated page with no bundler: a world on 2 threads', async () => {
+    const server = await startStatic(true);
+    stops.push(server.stop);
+    const { result, errors } = await visit(`${server.url}plain.html?entry=threads`);
+    expect(result).toMatchObject({ entry: 'threads', ...PASSED, threaded: true, threads: 2 });
+    expect(errors).toEqual([]);
   });
 });

@@ -223,8 +223,8 @@ export class Engine {
   readonly offsets: Int32Array;
   readonly contiguous: boolean;
 
-  constructor(boxes: Boxes) {
-    const world = (this.world = new World({ dimensions: 2, capacity: boxes.n }));
+  constructor(boxes: Boxes, threads = 1) {
+    const world = (this.world = new World({ dimensions: 2, capacity: boxes.n, threads }));
     const { b } = boxes;
     this.ids = new Uint32Array(boxes.n);
     this.offsets = new Int32Array(boxes.n);

@@ -1,6 +1,7 @@
 // The page: load the engine, then set up every figure (each is built when it comes near the screen). Scenes are
 // registered here by the name used in data-scene="...".
 import { init } from 'sweep-prune';
+import { init as initThreads } from 'sweep-prune/threads';
 import { applyPalette } from './palette.js';
 import type { CreateScene } from './scene.js';
 import { mountAll } from './ui.js';
@@ -34,7 +35,9 @@ const scenes = new Map<string, CreateScene>([
 
 applyPalette(document.documentElement);
 try {
-  await init();
+  // a cross-origin-isolated page (the dev server and preview send the headers) loads the threaded engine, which the
+  // benchmark chapter can spread over several threads; the others run it on one
+  await (crossOriginIsolated ? initThreads() : init());
   mountAll(scenes);
   document.documentElement.dataset.ready = 'true';
 } catch (e) {

@@ -63,6 +63,8 @@ export interface SceneOptions {
 export interface SceneData {
   /** benchmark: the largest N. */
   max?: string;
+  /** benchmark: the engine's threads (a cross-origin-isolated page only). */
+  threads?: string;
   /** edges: the focus view. */
   focus?: string;
   /** sap: '1' for the 1D sweep. */

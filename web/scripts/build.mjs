@@ -1,6 +1,7 @@
 // npm run build: the publishable package in dist/ (or --out DIR). Needs web/src/generated/ (web/scripts/setup.sh).
 //   dist/*.js, *.d.ts         ES modules: index.js (wasm embedded), wasm-entry.js (loads generated/sweep_prune.wasm)
 //   dist/generated/*.wasm     the engine, beside the module that fetches it
+//   dist/threads.js, threads-worker.js, generated/sweep_prune_threads.wasm   sweep-prune/threads
 //   dist/cjs/                 CommonJS copy of the default entry, for require('sweep-prune')
 //   dist/adapters/, dist/cjs/adapters/   sweep-prune/p2 and sweep-prune/cannon (the physics engines' broadphases)
 import { spawnSync } from 'node:child_process';
@@ -13,7 +14,11 @@ const outIndex = process.argv.indexOf('--out');
 const out = resolve(outIndex > 0 ? process.argv[outIndex + 1] : join(root, 'dist'));
 const generated = join(root, 'web', 'src', 'generated');
 const wasm = join(generated, 'sweep_prune.wasm');
-if (!existsSync(wasm) || !existsSync(join(generated, 'wasm-bytes.ts'))) {
+if (
+  !existsSync(wasm) ||
+  !existsSync(join(generated, 'wasm-bytes.ts')) ||
+  !existsSync(join(generated, 'sweep_prune_threads.wasm'))
+) {
   console.error('build: web/src/generated/ is missing; run `bash web/scripts/setup.sh` first (npm run build does)');
   process.exit(1);
 }
@@ -54,6 +59,9 @@ export = boxIntersect;
 );
 mkdirSync(join(out, 'generated'), { recursive: true });
 copyFileSync(wasm, join(out, 'generated', 'sweep_prune.wasm'));
+// sweep-prune/threads: the threaded module, and the worker script its workers run (plain JS, beside threads.js)
+copyFileSync(join(generated, 'sweep_prune_threads.wasm'), join(out, 'generated', 'sweep_prune_threads.wasm'));
+copyFileSync(join(root, 'web', 'src', 'threads-worker.js'), join(out, 'threads-worker.js'));
 
 function bytesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true }).reduce(

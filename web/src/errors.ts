@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'NotInitialized'
   | 'WasmLoadFailed'
   | 'AlreadyRegistered'
-  | 'Busy';
+  | 'Busy'
+  | 'WorkerFailed';
 
 /** C result codes by value (`spResult`), index 0 being `sp_resultOk`. */
 export const RESULT_CODES: readonly (ErrorCode | 'Ok')[] = [

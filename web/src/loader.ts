@@ -30,9 +30,9 @@ interface WasmInstance {
 }
 interface WasmApi {
   readonly Module: abstract new (...args: never[]) => object;
-  instantiate(bytes: ArrayBuffer | ArrayBufferView, imports: object): Promise<{ instance: WasmInstance }>;
+  compile(bytes: ArrayBuffer | ArrayBufferView): Promise<object>;
+  compileStreaming?(response: ResponseLike): Promise<object>;
   instantiate(module: object, imports: object): Promise<WasmInstance>;
-  instantiateStreaming?(response: ResponseLike, imports: object): Promise<{ instance: WasmInstance }>;
 }
 const platform = globalThis as unknown as {
   WebAssembly: WasmApi;
@@ -77,32 +77,30 @@ async function readLocalFile(source: string | { href: string }): Promise<Uint8Ar
   );
 }
 
-async function instantiate(source: WasmSource): Promise<RawExports> {
-  const imports = { env: { emscripten_notify_memory_growth: () => {} } };
+/** Compiles the module from any `WasmSource` (sweep-prune/threads also sends it to its workers). */
+export async function compileSource(source: WasmSource): Promise<WasmModule> {
   const wasm = platform.WebAssembly;
-  let instance: WasmInstance;
-  if (source instanceof wasm.Module) {
-    instance = await wasm.instantiate(source as object, imports);
-  } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-    instance = (await wasm.instantiate(source, imports)).instance;
-  } else if ((typeof source === 'string' || isUrl(source)) && isLocalFile(source)) {
-    instance = (await wasm.instantiate(await readLocalFile(source), imports)).instance;
-  } else {
-    const response = await (typeof source === 'string' || isUrl(source)
-      ? platform.fetch(source)
-      : (source as ResponseLike | PromiseLike<ResponseLike>));
-    if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
-    const streaming =
-      typeof wasm.instantiateStreaming === 'function' &&
-      response.headers.get('content-type')?.startsWith('application/wasm');
-    instance = streaming
-      ? (await wasm.instantiateStreaming!(response, imports)).instance
-      : (await wasm.instantiate(await response.arrayBuffer(), imports)).instance;
+  if (source instanceof wasm.Module) return source as WasmModule;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return (await wasm.compile(source)) as WasmModule;
+  if ((typeof source === 'string' || isUrl(source)) && isLocalFile(source)) {
+    return (await wasm.compile(await readLocalFile(source))) as WasmModule;
   }
-  const exports = instance.exports as RawExports;
-  exports._initialize();
-  releases = exports.sp_release_count();
-  return exports;
+  const response = await (typeof source === 'string' || isUrl(source)
+    ? platform.fetch(source)
+    : (source as ResponseLike | PromiseLike<ResponseLike>));
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
+  const streaming =
+    typeof wasm.compileStreaming === 'function' && response.headers.get('content-type')?.startsWith('application/wasm');
+  return (
+    streaming ? await wasm.compileStreaming!(response) : await wasm.compile(await response.arrayBuffer())
+  ) as WasmModule;
+}
+
+/** Instantiates the single-threaded module (its only import is a no-op growth notice). */
+export async function instantiate(source: WasmSource): Promise<RawExports> {
+  const imports = { env: { emscripten_notify_memory_growth: () => {} } };
+  const instance = await platform.WebAssembly.instantiate(await compileSource(source), imports);
+  return instance.exports as RawExports;
 }
 
 /**
@@ -124,10 +122,18 @@ export function dropStaleViews(raw: RawExports): void {
  * a failed load can be retried.
  */
 export function initWith(source: () => WasmSource | Promise<WasmSource>): Promise<void> {
+  return initWithLoader(async () => instantiate(await source()));
+}
+
+/** `initWith` for an entry that instantiates the module itself (sweep-prune/threads, over shared memory). */
+export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
   if (pending) return pending;
   pending = (async () => {
     try {
-      engine = await instantiate(await source());
+      const exports = await load();
+      exports._initialize();
+      releases = exports.sp_release_count();
+      engine = exports;
     } catch (cause) {
       pending = undefined;
       const error = new SweepPruneError(

@@ -54,6 +54,14 @@ export interface RawExports {
   sp_set_events(world: number, enabled: number): number;
   malloc(size: number): number;
   free(ptr: number): void;
+  // the threaded module only (c/wasm/threads.c)
+  sp_pin?(ptr: number): number;
+  sp_quarantined_bytes?(): number;
+  sp_create_pool?(threads: number): number;
+  sp_pool_work?(pool: number, worker: number): void;
+  sp_pool_stop?(pool: number): void;
+  sp_destroy_pool?(pool: number): void;
+  sp_set_pool?(world: number, pool: number): number;
 }
 
 /** Scratch block layout (c/wasm/exports.c asserts it): min floats at byte 0, max floats at 16, uint32 outputs at 32. */

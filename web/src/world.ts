@@ -4,6 +4,7 @@ import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { dropStaleViews, getEngine } from './loader.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
 import { isFloat32 } from './float32.js';
+import { attachThreads, checkThreads, type PoolShare } from './threading.js';
 import {
   COUNTER_OFFSETS,
   COUNTERS_BYTES,
@@ -29,6 +30,12 @@ export interface WorldOptions {
    * Default true.
    */
   events?: boolean;
+  /**
+   * Threads that share each `update()`: the caller's plus `threads - 1` workers, 1 to 64. Default 1. Needs the
+   * threaded engine (`sweep-prune/threads`) and shared memory; without them the world runs on one thread, warns once
+   * and `world.threads` reads 1. The results are the same for any number of threads (README "Threads").
+   */
+  threads?: number;
 }
 
 /** Work done by the last `update()`. */
@@ -204,6 +211,8 @@ export function slotOf(id: BoxId): number {
 export class World<T = unknown> {
   /** Number of axes. */
   readonly dimensions: number;
+  #threads = 1;
+  #pool: PoolShare | undefined;
   #data: (T | undefined)[] = []; // by slot
   #owner: number[] = []; // by slot: the id whose data #data holds (0 when none)
   // data of boxes removed since the last update (their pairs end at the next one), then of those whose pairs
@@ -248,12 +257,21 @@ export class World<T = unknown> {
         `new World: options.events must be true or false, got ${String(options.events)}`,
       );
     }
+    const threads = checkThreads('new World', options.threads ?? 1);
     this.dimensions = dimensions;
     this.#scratch = raw.sp_scratch();
     const r = raw.sp_create_world(dimensions, capacity);
     dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'new World');
     this.#id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    try {
+      this.#pool = attachThreads(raw, this.#id, threads, 'new World');
+    } catch (error) {
+      raw.sp_destroy_world(this.#id);
+      dropStaleViews(raw);
+      throw error;
+    }
+    if (this.#pool !== undefined) this.#threads = threads;
     this.#raw = raw;
     if (options.events === false) {
       this.#events = false;
@@ -900,6 +918,7 @@ export class World<T = unknown> {
     const length = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
     const view = this.#boundsView;
     if (view !== undefined && view.buffer === buffer && view.byteOffset === ptr && view.length === length) return view;
+    World.#pin(raw, ptr, 'bounds');
     return (this.#boundsView = new Float32Array(buffer, ptr, length));
   }
 
@@ -919,6 +938,7 @@ export class World<T = unknown> {
   update(): void {
     const raw = this.#engine('update');
     this.#notIterating('update');
+    if (this.#pool !== undefined) this.#checkPool('update');
     const r = raw.sp_update(this.#id);
     dropStaleViews(raw);
     if (r !== 0) this.#failValidated(raw, r, 'update');
@@ -927,6 +947,18 @@ export class World<T = unknown> {
     ended.clear();
     this.#endedData = this.#removedData;
     this.#removedData = ended;
+  }
+
+  // A worker of the pool failed: report it once (nothing changed), then go on with one thread
+  #checkPool(what: string): void {
+    try {
+      this.#pool!.check(what);
+    } catch (error) {
+      this.#pool!.release();
+      this.#pool = undefined;
+      this.#threads = 1;
+      throw error;
+    }
   }
 
   #notIterating(what: string): void {
@@ -962,7 +994,13 @@ export class World<T = unknown> {
     const ptr = raw.sp_pairs(this.#id, which);
     const buffer = raw.memory.buffer;
     const count = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    World.#pin(raw, ptr, what);
     return new Uint32Array(buffer, ptr, 2 * count);
+  }
+
+  // The threaded engine keeps a block handed out as a view from reuse (c/wasm/threads.c, docs/views.md)
+  static #pin(raw: RawExports, ptr: number, what: string): void {
+    if (raw.sp_pin !== undefined && raw.sp_pin(ptr) === 0) World.#fail(raw, 9, what);
   }
 
   /**
@@ -978,6 +1016,7 @@ export class World<T = unknown> {
     dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'pairs');
     const [count, ptr] = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 2);
+    World.#pin(raw, ptr!, 'pairs');
     return new Uint32Array(raw.memory.buffer, ptr!, 2 * count!);
   }
 
@@ -1127,6 +1166,11 @@ export class World<T = unknown> {
     };
   }
 
+  /** Threads that share this world's updates: `options.threads`, or 1 when threads are not available here. */
+  get threads(): number {
+    return this.#threads;
+  }
+
   /** True after `dispose()`. */
   get disposed(): boolean {
     return this.#raw === undefined;
@@ -1142,6 +1186,8 @@ export class World<T = unknown> {
     this.#notIterating('dispose');
     raw.sp_destroy_world(this.#id);
     dropStaleViews(raw);
+    this.#pool?.release();
+    this.#pool = undefined;
     this.#raw = undefined;
     this.#boundsView = undefined;
     this.#data = [];

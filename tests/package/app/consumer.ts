@@ -17,6 +17,7 @@ import PruneJuiceDefault, {
   type WorldOptions,
 } from 'sweep-prune';
 import * as separate from 'sweep-prune/wasm';
+import * as threaded from 'sweep-prune/threads';
 import { SweepPruneDetector, useSweepPrune, type MatterBodyLike, type MatterModule } from 'sweep-prune/matter';
 
 // sweep-prune/matter's types resolve without matter-js or its @types installed
@@ -103,4 +104,17 @@ export async function run(source?: WasmSource): Promise<number> {
     size +
     Number(ready)
   );
+}
+
+// sweep-prune/threads: the same World, with the threads option and its own init
+export async function threadedWorld(): Promise<number> {
+  const options: threaded.ThreadsInitOptions = { threaded: new URL('https://example.com/t.wasm') };
+  await threaded.init(options);
+  const reason: string | undefined = threaded.threadsUnavailableReason();
+  const world: threaded.World = new threaded.World({ dimensions: 2, threads: 4 });
+  const n: number = world.threads;
+  // @ts-expect-error: threads is read-only
+  world.threads = 2;
+  world.dispose();
+  return n + (threaded.isThreaded() ? 1 : 0) + (reason ?? '').length;
 }

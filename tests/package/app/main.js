@@ -1,12 +1,24 @@
-// The browser page: ?entry=wasm loads sweep-prune/wasm (separate .wasm file), otherwise the default entry.
+// The browser page: ?entry=wasm loads sweep-prune/wasm (separate .wasm file), ?entry=threads sweep-prune/threads
+// (and reports whether a world got its 2 threads), otherwise the default entry.
 import { runScene } from './scene.mjs';
 
 const entry = new URLSearchParams(location.search).get('entry') ?? 'default';
 const out = document.querySelector('#out');
 try {
-  const sp = entry === 'wasm' ? await import('sweep-prune/wasm') : await import('sweep-prune');
+  const sp =
+    entry === 'wasm'
+      ? await import('sweep-prune/wasm')
+      : entry === 'threads'
+        ? await import('sweep-prune/threads')
+        : await import('sweep-prune');
   await sp.init();
-  out.textContent = JSON.stringify({ entry, ...runScene(sp) });
+  const threads = {};
+  if (entry === 'threads') {
+    const world = new sp.World({ threads: 2 });
+    Object.assign(threads, { threaded: sp.isThreaded(), threads: world.threads });
+    world.dispose();
+  }
+  out.textContent = JSON.stringify({ entry, ...runScene(sp), ...threads });
 } catch (error) {
   out.textContent = JSON.stringify({ entry, error: String(error?.stack ?? error) });
 }

@@ -2,7 +2,8 @@
 // with a naive JS double loop, with sorted JS (persistent order, insertion sort, sweep), with chapter 11's swap
 // events in JS, and with the wasm engine (bounds copied into its view, then update()). All four count the same
 // pairs; the chart plots ms per frame against N on log scales while it runs, over a faint reference run.
-import type { World } from 'sweep-prune';
+import { World } from 'sweep-prune';
+import { isThreaded } from 'sweep-prune/threads';
 import { Boxes, Engine, SortedJs, SwapJs, naivePairs } from '../boxes.js';
 import type { Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
@@ -109,6 +110,10 @@ class Benchmark implements Scene {
   #runner: ((b: Float32Array) => number) | undefined;
   #engine: Engine | undefined;
   readonly #table: HTMLTableElement;
+  // the engine's threads (a control of its own when the page is cross-origin isolated), and a world that holds
+  // their pool from one N to the next, so that its workers stay started
+  readonly #threads: number;
+  readonly #keeper: World | undefined;
 
   constructor(
     readonly surface: Surface,
@@ -126,7 +131,11 @@ class Benchmark implements Scene {
     label.append(select);
     this.#table = document.createElement('table');
     this.#table.className = 'bench-table';
-    setup.panel.append(label, this.#table);
+    setup.panel.append(label);
+    this.#threads = isThreaded() ? Number(setup.options.data.threads ?? 1) : 1;
+    if (isThreaded()) setup.panel.append(threadsControl(this.#threads));
+    if (this.#threads > 1) this.#keeper = new World({ threads: this.#threads });
+    setup.panel.append(this.#table);
   }
 
   get done(): boolean {
@@ -149,7 +158,7 @@ class Benchmark implements Scene {
       const s = new SwapJs(n);
       this.#runner = (b) => s.pairs(b);
     } else {
-      const e = (this.#engine = new Engine(boxes));
+      const e = (this.#engine = new Engine(boxes, this.#threads));
       this.#runner = (b) => e.pairs(b);
     }
   }
@@ -370,7 +379,22 @@ class Benchmark implements Scene {
   dispose(): void {
     this.#engine?.world.dispose();
     this.#engine = undefined;
+    this.#keeper?.dispose();
   }
+}
+
+/** The threads select: 1, 2, 4 and the machine's cores (sweep-prune/threads shares each update among them). */
+function threadsControl(threads: number): HTMLLabelElement {
+  const label = document.createElement('label');
+  label.className = 'bench-max';
+  label.textContent = 'Threads ';
+  const select = document.createElement('select');
+  select.dataset.option = 'threads';
+  const cores = Math.min(64, navigator.hardwareConcurrency || 1);
+  for (const n of new Set([1, 2, 4, cores].filter((n) => n <= Math.max(2, cores)).sort((p, q) => p - q)))
+    select.add(new Option(String(n), String(n), false, n === threads));
+  label.append(select);
+  return label;
 }
 
 export const createScene: CreateScene = (canvas, setup) => new Benchmark(canvas, setup);

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The parallel fraction of an update and Amdahl's estimate for 2 to 16 cores (tests/bench/parallel_fraction.c),
+# natively (gcc -O3, the engine's flags):  bash tests/bench/parallel-fraction.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+mkdir -p build/bench-native
+sources=$(ls c/src/*.c | grep -v '^c/src/pool.c$')
+# shellcheck disable=SC2086
+gcc -std=gnu11 -O3 -DNDEBUG -ffp-contract=off -Ic/include -Ic/src tests/bench/parallel_fraction.c $sources \
+  -o build/bench-native/parallel_fraction -lm -lpthread
+build/bench-native/parallel_fraction

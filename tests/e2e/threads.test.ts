@@ -1,0 +1,142 @@
+// sweep-prune/threads in real Chromium, from the built package (dist/, as npm ships it): a cross-origin-isolated page
+// (COOP same-origin, COEP require-corp) runs a world on 2 threads (module Workers over a shared memory) and gets the
+// single-threaded module's pairs, began, ended and counters after every update; the same page without the headers
+// falls back to one thread with its documented warning and the same answers.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+// @ts-expect-error: a plain .mjs script without types
+import { launchChromium } from '../../web/scripts/chromium.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.wasm': 'application/wasm',
+};
+
+// The page: the package twice, under /a/ and /b/, so that the single-threaded entry and the threaded one each load
+// their own engine; a seeded scene moved for 12 frames (one of them a rebuild) through both.
+const PAGE = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body><script type="module">
+import * as single from './a/index.js';
+import * as threaded from './b/threads.js';
+const warnings = [];
+const warn = console.warn;
+console.warn = (...args) => { warnings.push(args.join(' ')); warn(...args); };
+await single.init();
+await threaded.init();
+let seed = 11;
+const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+const s = new single.World();
+const t = new threaded.World({ threads: 2 });
+const n = 40000;
+const bounds = new Float32Array(4 * n);
+for (let i = 0; i < n; i++) {
+  const x = random() * 1000, y = random() * 1000, w = random() * 4;
+  bounds.set([x, y, x + w, y + w], 4 * i);
+}
+s.addBoxes(bounds);
+t.addBoxes(bounds);
+await new Promise((r) => setTimeout(r, 1000)); // the workers start
+const same = (p, q) => p.length === q.length && p.every((v, i) => v === q[i]);
+let equal = true;
+let pairs = 0;
+for (let frame = 0; frame < 12; frame++) {
+  const a = s.bounds, b = t.bounds;
+  const step = frame === 6 ? 300 : 0.5;
+  for (let i = 0; i < a.length; i += 4) {
+    const dx = (random() - 0.5) * step, dy = (random() - 0.5) * step;
+    a[i] = b[i] = a[i] + dx; a[i + 2] = b[i + 2] = a[i + 2] + dx;
+    a[i + 1] = b[i + 1] = a[i + 1] + dy; a[i + 3] = b[i + 3] = a[i + 3] + dy;
+  }
+  s.update();
+  t.update();
+  equal &&= same(s.pairs, t.pairs) && same(s.began, t.began) && same(s.ended, t.ended);
+  equal &&= JSON.stringify(s.counters) === JSON.stringify(t.counters);
+  pairs = t.pairCount;
+}
+t.dispose();
+window.result = { isolated: crossOriginIsolated, threaded: threaded.isThreaded(), threads: t.threads, equal, pairs,
+  warnings, reason: threaded.threadsUnavailableReason() ?? null };
+</script></body></html>`;
+
+let tmp = '';
+const servers: Server[] = [];
+let context: BrowserContext | undefined;
+
+/** A static server of `dir`; `isolated` adds the two headers to every response. */
+function serve(dir: string, isolated: boolean): Promise<string> {
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    let file = join(dir, path === '/' ? 'index.html' : path);
+    // /a/ and /b/ are both the package's dist/
+    file = file.replace(/\/(a|b)\//, '/dist/');
+    try {
+      const body = readFileSync(file);
+      const headers: Record<string, string> = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+      if (isolated) {
+        headers['cross-origin-opener-policy'] = 'same-origin';
+        headers['cross-origin-embedder-policy'] = 'require-corp';
+      }
+      res.writeHead(200, headers).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  servers.push(server);
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/`)),
+  );
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'sweep-prune-threads-e2e-'));
+  execFileSync(process.execPath, [join(root, 'web/scripts/build.mjs'), '--out', join(tmp, 'dist')], { stdio: 'pipe' });
+  writeFileSync(join(tmp, 'index.html'), PAGE);
+  context = (await launchChromium()) as BrowserContext;
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+  for (const s of servers) s.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+async function run(isolated: boolean): Promise<Record<string, unknown>> {
+  const url = await serve(tmp, isolated);
+  const page = await context!.newPage();
+  const errors: string[] = [];
+  let workers = 0;
+  page.on('worker', () => workers++);
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(url);
+  await page.waitForFunction(() => 'result' in window || false, undefined, { timeout: 60_000 });
+  const result = await page.evaluate(() => (window as unknown as { result: Record<string, unknown> }).result);
+  await page.close();
+  expect(errors).toEqual([]);
+  return { ...result, workers };
+}
+
+describe('sweep-prune/threads in Chromium', () => {
+  test('a cross-origin-isolated page runs a world on 2 threads and gets the single-threaded answers', async () => {
+    const result = await run(true);
+    expect(result).toMatchObject({ isolated: true, threaded: true, threads: 2, equal: true, warnings: [], workers: 1 });
+    expect(result.pairs).toBeGreaterThan(1000);
+  });
+
+  test('a page that is not isolated falls back to one thread, warns once, and gets the same answers', async () => {
+    const result = await run(false);
+    expect(result).toMatchObject({ isolated: false, threaded: false, threads: 1, equal: true, workers: 0 });
+    expect(result.reason).toMatch(/not cross-origin isolated/);
+    expect(result.warnings).toHaveLength(1);
+    expect((result.warnings as string[])[0]).toMatch(
+      /asked for 2 threads and runs on one: this page is not cross-origin/,
+    );
+  });
+});

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// `sweep-prune/threads`: the same API, on the threaded engine. `init()` loads sweep_prune_threads.wasm over a shared
+// WebAssembly.Memory when the platform has shared memory (Node; a cross-origin-isolated page), and worlds made with
+// `threads: n` share their updates with n - 1 workers (threads-worker.js, beside this module). Without shared memory
+// it loads the single-threaded sweep_prune.wasm instead, and every world runs on one thread.
+import { compileSource, initWithLoader, instantiate, isInitialized, type WasmSource } from './loader.js';
+import { PruneJuice } from './prune-juice.js';
+import type { RawExports } from './raw.js';
+import { setThreading } from './threading.js';
+import { poolThreading } from './threads-pool.js';
+
+export * from './shared-entry.js';
+
+/** Where `init` of sweep-prune/threads loads its modules from. Both default to the files beside this module. */
+export interface ThreadsInitOptions {
+  /** The threaded module (`sweep_prune_threads.wasm`): bytes, a `WebAssembly.Module`, a Response or a URL. */
+  threaded?: WasmSource;
+  /** The single-threaded module (`sweep_prune.wasm`), loaded instead where there is no shared memory. */
+  single?: WasmSource;
+}
+
+// The threaded module's memory: its initial size as linked (web/scripts/build-threads.sh --initial-memory, in 64 KB
+// pages), and the 2 GB maximum a shared memory must declare (reserved as address space, committed as it grows).
+const INITIAL_PAGES = 17;
+const MAXIMUM_PAGES = 32768;
+
+let threaded = false;
+
+/**
+ * Why threads cannot run here, or undefined when they can: shared memory needs `SharedArrayBuffer`, which browsers
+ * give only to cross-origin-isolated pages (README "Threads": the COOP and COEP headers).
+ */
+export function threadsUnavailableReason(): string | undefined {
+  const g = globalThis as { SharedArrayBuffer?: unknown; crossOriginIsolated?: boolean };
+  if (g.crossOriginIsolated === false) {
+    return 'this page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless)';
+  }
+  if (typeof g.SharedArrayBuffer !== 'function') return 'this platform has no SharedArrayBuffer (shared memory)';
+  const node = (globalThis as { process?: { versions?: { node?: string }; getBuiltinModule?: unknown } }).process;
+  if (node?.versions?.node !== undefined && typeof node.getBuiltinModule !== 'function' && !('window' in globalThis)) {
+    return `Node ${node.versions.node} has no process.getBuiltinModule to start worker_threads (Node 20.16+ or 22.3+)`;
+  }
+  return undefined;
+}
+
+/** True once `init()` has loaded the threaded engine: worlds then honour `threads`. */
+export function isThreaded(): boolean {
+  return threaded;
+}
+
+async function loadThreaded(source: WasmSource): Promise<RawExports> {
+  const wasm = (globalThis as unknown as { WebAssembly: typeof WebAssembly }).WebAssembly;
+  const module = await compileSource(source);
+  const memory = new wasm.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
+  // the first instance initialises the data segments (once for all: an atomic flag); workers' instances skip that
+  const instance = await wasm.instantiate(module as WebAssembly.Module, { env: { memory } });
+  setThreading(poolThreading(module, memory));
+  threaded = true;
+  // the module imports its memory (wasm-ld 14 cannot also export it): the wrapper reads it here
+  return { ...(instance.exports as object), memory } as unknown as RawExports;
+}
+
+async function loadSingle(source: WasmSource, reason: string): Promise<RawExports> {
+  const exports = await instantiate(source);
+  setThreading(undefined, reason);
+  return exports;
+}
+
+/**
+ * Load the engine. Await it once before creating a `World` or `PruneJuice`; later calls return the same promise.
+ * Loads the threaded engine where shared memory is available, the single-threaded one otherwise (then
+ * `isThreaded()` is false, and worlds asking for threads run on one and warn once). Rejects with a
+ * `SweepPruneError` (`WasmLoadFailed`) if the module cannot be loaded.
+ */
+export function init(options: ThreadsInitOptions = {}): Promise<void> {
+  if (isInitialized() && !threaded) {
+    // one engine per program: the single-threaded one is already loaded, by the init() of another entry
+    setThreading(
+      undefined,
+      'the single-threaded engine was loaded first (by init() of sweep-prune or sweep-prune/wasm); call init() of sweep-prune/threads before any other',
+    );
+  }
+  return initWithLoader(() => {
+    const reason = threadsUnavailableReason();
+    return reason === undefined
+      ? loadThreaded(options.threaded ?? new URL('./generated/sweep_prune_threads.wasm', import.meta.url))
+      : loadSingle(options.single ?? new URL('./generated/sweep_prune.wasm', import.meta.url), reason);
+  });
+}
+
+export default PruneJuice;
