@@ -434,6 +434,7 @@ static int spGatherIncoming( spRefreshScratch* sc, const spWorld* world, int lim
 							 int* total )
 {
 	int m = 0, full = 0;
+	long long least = 0; // the fewest incoming entries of all the tasks: a full task found one past its room
 	for ( int t = 0; t < world->parallel.taskCount; ++t )
 	{
 		const spTask* task = &world->parallel.tasks[t];
@@ -442,14 +443,17 @@ static int spGatherIncoming( spRefreshScratch* sc, const spWorld* world, int lim
 		full |= task->result == -1;
 		*total += task->result >= 0 ? task->swaps : 0;
 		m += task->result >= 0 ? task->result - task->incomingAt : 0;
+		least += task->result >= 0 ? task->result - task->incomingAt : task->incomingRoom + 1;
 	}
-	// the serial pass gives up exactly when the totals pass the limits
+	// the serial pass gives up exactly when the totals pass the limits (too many swaps or too many incoming
+	// entries: the same give-up for the caller). Full tasks that already pass the limit together give up without
+	// the pass on one thread: an incoherent frame (a one-shot scene, a teleport of most boxes) fills every task.
 	if ( *total > swapBudget )
 		return -2;
+	if ( least > limit )
+		return -1;
 	if ( full )
 		return -3;
-	if ( m > limit )
-		return -1;
 	m = 0;
 	for ( int t = 0; t < world->parallel.taskCount; ++t )
 	{
