@@ -78,8 +78,7 @@ bool spCutSlabsOf( spWorld* w, const spIndex* index )
 	return true;
 }
 
-// Cut n units (moving boxes) into equal task ranges.
-static bool spCutRange( spWorld* w, int n )
+bool spCutRange( spWorld* w, int n )
 {
 	const int wanted = spTasksWanted( w, n );
 	if ( !spReserveTasks( &w->parallel, wanted ) )

@@ -74,6 +74,10 @@ bool spCutSlabs( spWorld* world );
 /// spCutSlabs for any index of the world.
 bool spCutSlabsOf( spWorld* world, const spIndex* index );
 
+/// Cut n units (moving boxes, slots) into task ranges of equal size (parallel.cut, taskCount). Returns false on
+/// allocation failure.
+bool spCutRange( spWorld* world, int n );
+
 /// Reserve `count` tasks. Returns false on allocation failure.
 bool spReserveTasks( spParallel* parallel, int count );
 
