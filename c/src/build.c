@@ -391,19 +391,9 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	}
 	if ( split )
 	{
-		// each task's cursors: the slab's start, after the entries of the tasks before it (c[s] is free once slab
-		// s - 1's count, which it held, is read)
-		for ( int s = 0; s < slabCount; ++s )
-		{
-			int at = start[s];
-			for ( int t = 0; t < tasks; ++t )
-			{
-				int* c = world->parallel.tasks[t].counters;
-				const int k = c[s + 1];
-				c[s] = at;
-				at += k;
-			}
-		}
+		// each task's cursors: the slab's start, after the entries of the tasks before it (the starts written again,
+		// the same)
+		spTaskCursors( &world->parallel, tasks, slabCount, start );
 		job.entries = entries;
 		spPoolRun( world->pool, spScatterTask, &job, tasks );
 		for ( int t = 0; t < tasks; ++t )

@@ -311,22 +311,10 @@ static void spSortPairsOn( spWorld* w, bool parallel, const spPair* in, int coun
 	job.blocks = blocks;
 	w->parallel.taskCount = tasks;
 	spPoolRun( w->pool, spBlockCountTask, &job, tasks );
-	// where each block starts (where spScatterPairBlocks puts it), and each task's cursors: after the tasks before
-	// it (c[k] is free once block k - 1's count, which it held, is read)
+	// where each block starts (where spScatterPairBlocks puts it), and each task's cursors
 	int* blockStart = w->pairStart + SP_PAIR_SORT_BLOCK + 1;
 	blockStart[0] = 0;
-	for ( int k = 0; k < blocks; ++k )
-	{
-		int at = blockStart[k];
-		for ( int t = 0; t < tasks; ++t )
-		{
-			int* c = w->parallel.tasks[t].counters;
-			const int n = c[k + 1];
-			c[k] = at;
-			at += n;
-		}
-		blockStart[k + 1] = at;
-	}
+	spTaskCursors( &w->parallel, tasks, blocks, blockStart );
 	spPoolRun( w->pool, spBlockScatterTask, &job, tasks );
 	job.blockStart = blockStart;
 	spPoolRun( w->pool, spBlocksTask, &job, tasks );

@@ -91,6 +91,23 @@ bool spCutRange( spWorld* w, int n )
 	return true;
 }
 
+void spTaskCursors( spParallel* p, int tasks, int units, int* start )
+{
+	// c[k] is free once unit k - 1's count, which it held, is read
+	for ( int k = 0; k < units; ++k )
+	{
+		int at = start[k];
+		for ( int t = 0; t < tasks; ++t )
+		{
+			int* c = p->tasks[t].counters;
+			const int n = c[k + 1];
+			c[k] = at;
+			at += n;
+		}
+		start[k + 1] = at;
+	}
+}
+
 bool spReserveChunks( spWorld* w, int chunks )
 {
 	spParallel* p = &w->parallel;

@@ -78,6 +78,11 @@ bool spCutSlabsOf( spWorld* world, const spIndex* index );
 /// allocation failure.
 bool spCutRange( spWorld* world, int n );
 
+/// For a scatter by ranges in task order: tasks 0..tasks-1's counters (counters[k + 1]: the task's count of unit k,
+/// a slab or a block) made its cursors (counters[k]: where its first of unit k goes, after the tasks before it),
+/// and start[k + 1] where unit k + 1 starts, from start[0].
+void spTaskCursors( spParallel* parallel, int tasks, int units, int* start );
+
 /// Reserve `count` tasks. Returns false on allocation failure.
 bool spReserveTasks( spParallel* parallel, int count );
 
