@@ -412,7 +412,7 @@ static void spRefreshTask( void* context, int t )
 	}
 	task->result = spRefreshRange( job->index, job->sc, job->world, cut[t], cut[t + 1], task->incomingAt,
 								   task->incomingAt + task->incomingRoom, job->swapBudget, &task->swaps );
-	const int found = task->result >= 0	 ? task->result - task->incomingAt
+	const int found = task->result >= 0	   ? task->result - task->incomingAt
 					  : task->result == -1 ? task->incomingRoom + 1
 										   : 0;
 	atomic_fetch_add_explicit( &job->found, found, memory_order_relaxed );
