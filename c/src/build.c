@@ -13,6 +13,10 @@
 #include <math.h>
 #include <string.h>
 
+// The spare entries of the tasks of a parallel scatter are this many entries apart: their ids (4 bytes each) and
+// entries on cache lines of their own, or the threads would write one line back and forth for most boxes.
+#define SP_SPARE_GAP 16
+
 // Up to this many boxes, spBuildIndex sorts them all at once (see there).
 #ifndef SP_GLOBAL_SORT_MAX
 #define SP_GLOBAL_SORT_MAX ( 1 << 15 )
@@ -76,7 +80,7 @@ static void spCountSlabs( const spIndex* plan, const float* bounds, const int* s
 // Copy each box of `slots` (in the order of `perm`, or as they are), in entry layout, into every slab it touches,
 // at cursor[s] in `e` and `ids` (the next place of slab s), and track each slab's largest extent on the sweep
 // axis. The copy into a second slab is written unconditionally, to the spare entry at `spare` when there is none.
-static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* index, const spWorld* world,
+static inline __attribute__( ( always_inline ) ) void spScatterSlabs( float* maxWidth, const spWorld* world,
 																	  const int* slots, const int* perm,
 																	  const int* range, int n, int d, int axis,
 																	  int* cursor, int spare, float* e, uint32_t* ids )
@@ -84,7 +88,6 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( spIndex* i
 	const int stride = 2 * d;
 	const float* bounds = world->bounds;
 	const uint32_t* worldIds = world->ids;
-	float* maxWidth = index->slabMaxWidth;
 	for ( int k = 0; k < n; ++k )
 	{
 		const int i = perm != NULL ? perm[k] : k;
@@ -175,6 +178,73 @@ static void spSortTask( void* context, int t )
 				 task->sortOrder + task->sortCapacity, task->sortTemp, task->packed, task->packedIds );
 }
 
+// The count and the scatter over the world's pool: ranges of boxes in slot order, each counting into counters of
+// its own (task->counters), then copying into its own places of each slab, after the entries of the ranges before
+// it, and tracking the slabs' widths apart (task->columns): the serial scatter's layout and widths.
+typedef struct spScatterJob
+{
+	spIndex* index;
+	const spIndex* plan;
+	spWorld* world;
+	const int* slots;
+	int* range;
+	int d, axis, entries;
+} spScatterJob;
+
+static void spCountTask( void* context, int t )
+{
+	const spScatterJob* job = context;
+	spTask* task = &job->world->parallel.tasks[t];
+	const int* cut = job->world->parallel.cut;
+	memset( task->counters, 0, sizeof( int ) * (size_t)( job->plan->slabCount + 2 ) );
+	spCountSlabs( job->plan, job->world->bounds, job->slots + cut[t], cut[t + 1] - cut[t], 2 * job->d, job->d,
+				  job->range + 2 * (size_t)cut[t], task->counters );
+}
+
+static void spScatterTask( void* context, int t )
+{
+	const spScatterJob* job = context;
+	spTask* task = &job->world->parallel.tasks[t];
+	const int first = job->world->parallel.cut[t], n = job->world->parallel.cut[t + 1] - first;
+	float* maxWidth = task->columns;
+	for ( int s = 0; s < job->plan->slabCount; ++s )
+		maxWidth[s] = 0.0f;
+	// a spare entry of its own per task, past the padding, on cache lines of its own (most boxes write it)
+	const int spare = job->entries + SP_INDEX_PADDING + t * SP_SPARE_GAP;
+	const int* slots = job->slots + first;
+	const int* range = job->range + 2 * (size_t)first;
+	float* e = job->index->entries;
+	uint32_t* ids = job->index->ids;
+	switch ( job->d )
+	{
+		case 2:
+			spScatterSlabs( maxWidth, job->world, slots, NULL, range, n, 2, job->axis, task->counters, spare, e, ids );
+			break;
+		case 3:
+			spScatterSlabs( maxWidth, job->world, slots, NULL, range, n, 3, job->axis, task->counters, spare, e, ids );
+			break;
+		default:
+			spScatterSlabs( maxWidth, job->world, slots, NULL, range, n, job->d, job->axis, task->counters, spare, e,
+							ids );
+			break;
+	}
+}
+
+// The tasks of the count and scatter: ranges of the n boxes, each with counters and widths for every slab.
+static bool spReserveScatter( spWorld* world, int n, int slabCount )
+{
+	if ( !spCutRange( world, n ) )
+		return false;
+	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	{
+		spTask* task = &world->parallel.tasks[t];
+		if ( !spGrow( (void**)&task->counters, &task->countersCapacity, slabCount + 2, sizeof( int ) ) ||
+			 !spGrow( (void**)&task->columns, &task->columnsCapacity, slabCount, sizeof( float ) ) )
+			return false;
+	}
+	return true;
+}
+
 // spSortSlabs over the world's pool by slab ranges, each task with sort scratch of its own (reserved first).
 // Returns false on allocation failure, with nothing sorted.
 static bool spSortSlabsParallel( spIndex* index, spWorld* world, int stride )
@@ -235,9 +305,30 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	int* range = scratch->range;
 	int* counts = scratch->slabCounts;
 	memset( counts, 0, sizeof( int ) * (size_t)( slabCount + 2 ) );
-	// todo: with a pool, count (and scatter below) by ranges of boxes with per-task counters summed in order, the
-	// same stable scatter; serial now, the most of a rebuild that does not scale (docs/threads.md)
-	spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
+	// Few boxes (their bounds fit in cache): every box sorted at once, then copied into its slabs in that order,
+	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
+	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
+	const int global = n <= SP_GLOBAL_SORT_MAX;
+	// many boxes with a pool: counted and scattered by ranges of boxes (on one thread if the tasks' scratch cannot
+	// be had)
+	const bool split = !global && spParallelOn( world ) && spReserveScatter( world, n, slabCount );
+	const int tasks = split ? world->parallel.taskCount : 0;
+	const int spares = tasks * SP_SPARE_GAP;
+	spScatterJob job = { index, &plan, world, slots, range, d, axis, 0 };
+	if ( split )
+	{
+		spPoolRun( world->pool, spCountTask, &job, tasks );
+		for ( int t = 0; t < tasks; ++t )
+		{
+			const int* c = world->parallel.tasks[t].counters;
+			for ( int s = 0; s < slabCount; ++s )
+				counts[s + 1] += c[s + 1];
+		}
+	}
+	else
+	{
+		spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
+	}
 	int largest = 0;
 	for ( int s = 0; s < slabCount; ++s )
 	{
@@ -251,13 +342,9 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 								   { (void**)&index->slabFloor, sizeof( float ), 1 } };
 	if ( !spGrowArrays( &index->slabCapacity, spGrownCapacity( index->slabCapacity, slabCount + 1 ), slabArrays, 3 ) )
 		return false;
-	// Few boxes (their bounds fit in cache): every box sorted at once, then copied into its slabs in that order,
-	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
-	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
-	const int global = n <= SP_GLOBAL_SORT_MAX;
 	const int sortCount = global ? n : largest;
-	// padding after the last entry: the spare entry of spScatterSlabs
-	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING, stride ) ||
+	// padding after the last entry: the spare entry of spScatterSlabs, and one per task past it
+	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING + spares, stride ) ||
 		 ( !global && !spReservePacked( scratch, largest, stride ) ) )
 		return false;
 	// two per key
@@ -302,23 +389,41 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 		}
 		perm = scratch->sortOrder;
 	}
-	// a copy of the loop per common dimension count (the record copies are then a few moves)
-	switch ( d )
+	if ( split )
 	{
-		case 2:
-			spScatterSlabs( index, world, slots, perm, range, n, 2, axis, cursor, entries, e, ids );
-			break;
-		case 3:
-			spScatterSlabs( index, world, slots, perm, range, n, 3, axis, cursor, entries, e, ids );
-			break;
-		default:
-			spScatterSlabs( index, world, slots, perm, range, n, d, axis, cursor, entries, e, ids );
-			break;
+		// each task's cursors: the slab's start, after the entries of the tasks before it (the starts written again,
+		// the same)
+		spTaskCursors( &world->parallel, tasks, slabCount, start );
+		job.entries = entries;
+		spPoolRun( world->pool, spScatterTask, &job, tasks );
+		for ( int t = 0; t < tasks; ++t )
+		{
+			const float* widths = world->parallel.tasks[t].columns;
+			for ( int s = 0; s < slabCount; ++s )
+				maxWidth[s] = widths[s] > maxWidth[s] ? widths[s] : maxWidth[s];
+		}
+	}
+	else
+	{
+		// a copy of the loop per common dimension count (the record copies are then a few moves)
+		switch ( d )
+		{
+			case 2:
+				spScatterSlabs( maxWidth, world, slots, perm, range, n, 2, axis, cursor, entries, e, ids );
+				break;
+			case 3:
+				spScatterSlabs( maxWidth, world, slots, perm, range, n, 3, axis, cursor, entries, e, ids );
+				break;
+			default:
+				spScatterSlabs( maxWidth, world, slots, perm, range, n, d, axis, cursor, entries, e, ids );
+				break;
+		}
 	}
 	index->entryCount = entries;
-	// the padding zeroed after the scatter, which wrote its spare entry there
-	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
-	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
+	// the padding zeroed after the scatter, which wrote its spare entries there
+	memset( index->entries + (size_t)entries * stride, 0,
+			sizeof( float ) * (size_t)( SP_INDEX_PADDING + spares ) * (size_t)stride );
+	memset( index->ids + entries, 0, sizeof( uint32_t ) * (size_t)( SP_INDEX_PADDING + spares ) );
 	if ( !global )
 	{
 		// with a pool, slab ranges sorted at once; on one thread if the tasks' scratch cannot be had

@@ -246,26 +246,36 @@ int spPairSortBlocks( int count, int slotCount )
 	return ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
 }
 
+void spCountPairBlocks( const spPair* in, int count, int* counts, int blocks )
+{
+	memset( counts, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
+	for ( int i = 0; i < count; ++i )
+	{
+		counts[( in[i].a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK + 1] += 1;
+	}
+}
+
+void spScatterPairsToBlocks( const spPair* in, int count, spPair* scratch, int* cursor )
+{
+	for ( int i = 0; i < count; ++i )
+	{
+		const spPair p = in[i];
+		scratch[cursor[( p.a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK]++] = p;
+	}
+}
+
 const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, int* start, int slotCount )
 {
 	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
 	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
-	memset( blockStart, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
-	for ( int i = 0; i < count; ++i )
-	{
-		blockStart[( in[i].a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK + 1] += 1;
-	}
+	spCountPairBlocks( in, count, blockStart, blocks );
 	for ( int k = 0; k < blocks; ++k )
 	{
 		blockStart[k + 1] += blockStart[k];
 	}
 	int* cursor = blockStart + blocks + 1;
 	memcpy( cursor, blockStart, sizeof( int ) * (size_t)blocks );
-	for ( int i = 0; i < count; ++i )
-	{
-		const spPair p = in[i];
-		scratch[cursor[( p.a >> SP_GENERATION_BITS ) / SP_PAIR_COUNTING_BLOCK]++] = p;
-	}
+	spScatterPairsToBlocks( in, count, scratch, cursor );
 	return blockStart;
 }
 

@@ -266,16 +266,36 @@ static void spBlocksTask( void* context, int t )
 					  spTaskBegin( t + 1, job->blocks, tasks ) );
 }
 
-// spSortPairs, its blocks sorted at once over the pool when it sorts by blocks (each task with counters of its
-// own, reserved first; on one thread if they cannot be had).
+// The scatter into blocks by ranges of pairs: each range counted with counters of its own, then scattered after
+// the ranges before it in every block (the serial scatter's order).
+static void spBlockCountTask( void* context, int t )
+{
+	const spIdsJob* job = context;
+	const int tasks = job->w->parallel.taskCount;
+	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
+	spCountPairBlocks( SP_AT( job->in, i0 ), i1 - i0, job->w->parallel.tasks[t].counters, job->blocks );
+}
+
+static void spBlockScatterTask( void* context, int t )
+{
+	const spIdsJob* job = context;
+	const int tasks = job->w->parallel.taskCount;
+	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
+	spScatterPairsToBlocks( SP_AT( job->in, i0 ), i1 - i0, job->scratch, job->w->parallel.tasks[t].counters );
+}
+
+// spSortPairs, its scatter into blocks and its blocks' sorts over the pool when it sorts by blocks (each task with
+// counters of its own, reserved first; on one thread if they cannot be had).
 static void spSortPairsOn( spWorld* w, bool parallel, const spPair* in, int count, spPair* out, spPair* scratch )
 {
 	const int blocks = parallel ? spPairSortBlocks( count, w->slotCount ) : 0;
-	bool ok = blocks > 0 && spReserveTasks( &w->parallel, spPoolThreads( w->pool ) );
-	for ( int t = 0; ok && t < spPoolThreads( w->pool ); ++t )
+	const int tasks = spPoolThreads( w->pool );
+	const int counters = blocks + 1 > SP_PAIR_SORT_BLOCK + 1 ? blocks + 1 : SP_PAIR_SORT_BLOCK + 1;
+	bool ok = blocks > 0 && spReserveTasks( &w->parallel, tasks );
+	for ( int t = 0; ok && t < tasks; ++t )
 	{
 		spTask* task = &w->parallel.tasks[t];
-		ok = spGrow( (void**)&task->counters, &task->countersCapacity, SP_PAIR_SORT_BLOCK + 1, sizeof( int ) );
+		ok = spGrow( (void**)&task->counters, &task->countersCapacity, counters, sizeof( int ) );
 	}
 	if ( !ok )
 	{
@@ -284,13 +304,20 @@ static void spSortPairsOn( spWorld* w, bool parallel, const spPair* in, int coun
 	}
 	spIdsJob job = { 0 };
 	job.w = w;
+	job.in = in;
+	job.count = count;
 	job.out = out;
 	job.scratch = scratch;
 	job.blocks = blocks;
-	// todo: the scatter into blocks is serial (a parallel one: per-task counters by ranges of pairs, summed in order)
-	job.blockStart = spScatterPairBlocks( in, count, scratch, w->pairStart, w->slotCount );
-	w->parallel.taskCount = spPoolThreads( w->pool );
-	spPoolRun( w->pool, spBlocksTask, &job, w->parallel.taskCount );
+	w->parallel.taskCount = tasks;
+	spPoolRun( w->pool, spBlockCountTask, &job, tasks );
+	// where each block starts (where spScatterPairBlocks puts it), and each task's cursors
+	int* blockStart = w->pairStart + SP_PAIR_SORT_BLOCK + 1;
+	blockStart[0] = 0;
+	spTaskCursors( &w->parallel, tasks, blocks, blockStart );
+	spPoolRun( w->pool, spBlockScatterTask, &job, tasks );
+	job.blockStart = blockStart;
+	spPoolRun( w->pool, spBlocksTask, &job, tasks );
 }
 
 static void spDiffTask( void* context, int t )

@@ -46,6 +46,13 @@ int spPairSortBlocks( int count, int slotCount );
 /// in `start`).
 const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, int* start, int slotCount );
 
+/// The pairs of `in` per block of spSortPairs: block k's count in counts[k + 1] (counts: blocks + 1 ints, zeroed
+/// first; counts[0] is 0).
+void spCountPairBlocks( const spPair* in, int count, int* counts, int blocks );
+
+/// Scatter the pairs of `in` in order into `scratch`, each at cursor[its block], which moves on.
+void spScatterPairsToBlocks( const spPair* in, int count, spPair* scratch, int* cursor );
+
 /// Sort the blocks k0..k1-1 of `scratch` into `out` (the same places). `start` is the counters of this call alone:
 /// SP_PAIR_SORT_BLOCK + 1 ints.
 void spSortPairBlocks( spPair* scratch, spPair* out, const int* blockStart, int* start, int k0, int k1 );

@@ -78,8 +78,7 @@ bool spCutSlabsOf( spWorld* w, const spIndex* index )
 	return true;
 }
 
-// Cut n units (moving boxes) into equal task ranges.
-static bool spCutRange( spWorld* w, int n )
+bool spCutRange( spWorld* w, int n )
 {
 	const int wanted = spTasksWanted( w, n );
 	if ( !spReserveTasks( &w->parallel, wanted ) )
@@ -90,6 +89,23 @@ static bool spCutRange( spWorld* w, int n )
 	}
 	w->parallel.taskCount = wanted;
 	return true;
+}
+
+void spTaskCursors( spParallel* p, int tasks, int units, int* start )
+{
+	// c[k] is free once unit k - 1's count, which it held, is read
+	for ( int k = 0; k < units; ++k )
+	{
+		int at = start[k];
+		for ( int t = 0; t < tasks; ++t )
+		{
+			int* c = p->tasks[t].counters;
+			const int n = c[k + 1];
+			c[k] = at;
+			at += n;
+		}
+		start[k + 1] = at;
+	}
 }
 
 bool spReserveChunks( spWorld* w, int chunks )

@@ -74,6 +74,15 @@ bool spCutSlabs( spWorld* world );
 /// spCutSlabs for any index of the world.
 bool spCutSlabsOf( spWorld* world, const spIndex* index );
 
+/// Cut n units (moving boxes, slots) into task ranges of equal size (parallel.cut, taskCount). Returns false on
+/// allocation failure.
+bool spCutRange( spWorld* world, int n );
+
+/// For a scatter by ranges in task order: tasks 0..tasks-1's counters (counters[k + 1]: the task's count of unit k,
+/// a slab or a block) made its cursors (counters[k]: where its first of unit k goes, after the tasks before it),
+/// and start[k + 1] where unit k + 1 starts, from start[0].
+void spTaskCursors( spParallel* parallel, int tasks, int units, int* start );
+
 /// Reserve `count` tasks. Returns false on allocation failure.
 bool spReserveTasks( spParallel* parallel, int count );
 

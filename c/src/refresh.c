@@ -16,6 +16,7 @@
 #include "world.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
 
 // Append an entry of box `id` for slab `slab` to the `m` incoming entries. Returns the new count, or -1 past
@@ -389,16 +390,32 @@ typedef struct spRefreshJob
 	int swapBudget;
 	const float* grouped;
 	const uint32_t* groupedIds;
+	int limit;
+	// the incoming entries the finished tasks found (a full task: one past its room): past the limit, the pass
+	// gives up whatever the other tasks find, and the tasks not started are skipped
+	_Atomic int found;
 } spRefreshJob;
+
+// spRefreshTask's result for a task skipped
+#define SP_REFRESH_SKIPPED ( -4 )
 
 static void spRefreshTask( void* context, int t )
 {
-	const spRefreshJob* job = context;
+	spRefreshJob* job = context;
 	spTask* task = &job->world->parallel.tasks[t];
 	const int* cut = job->world->parallel.cut;
 	task->swaps = 0;
+	if ( atomic_load_explicit( &job->found, memory_order_relaxed ) > job->limit )
+	{
+		task->result = SP_REFRESH_SKIPPED;
+		return;
+	}
 	task->result = spRefreshRange( job->index, job->sc, job->world, cut[t], cut[t + 1], task->incomingAt,
 								   task->incomingAt + task->incomingRoom, job->swapBudget, &task->swaps );
+	const int found = task->result >= 0	   ? task->result - task->incomingAt
+					  : task->result == -1 ? task->incomingRoom + 1
+										   : 0;
+	atomic_fetch_add_explicit( &job->found, found, memory_order_relaxed );
 }
 
 static void spMergeTask( void* context, int t )
@@ -429,27 +446,33 @@ static int spPlanIncoming( const spIndex* index, spWorld* world, int limit )
 
 // The parallel pass's tasks' results: the incoming entries moved together in task order (the serial pass's order),
 // their count returned and the swaps in *total; -1 or -2 as spRefreshEntries gives up; -3 when a task ran out of
-// room (the pass is then run on one thread).
+// room or was skipped and the others leave the answer open (the pass is then run on one thread).
 static int spGatherIncoming( spRefreshScratch* sc, const spWorld* world, int limit, int swapBudget, int stride,
 							 int* total )
 {
 	int m = 0, full = 0;
+	// the fewest incoming entries of all the tasks: a full task found one past its room, a skipped one (the tasks
+	// before had found more than the limit) is not counted
+	long long least = 0;
 	for ( int t = 0; t < world->parallel.taskCount; ++t )
 	{
 		const spTask* task = &world->parallel.tasks[t];
 		if ( task->result == -2 )
 			return -2;
-		full |= task->result == -1;
+		full |= task->result < 0;
 		*total += task->result >= 0 ? task->swaps : 0;
 		m += task->result >= 0 ? task->result - task->incomingAt : 0;
+		least += task->result >= 0 ? task->result - task->incomingAt : task->result == -1 ? task->incomingRoom + 1 : 0;
 	}
-	// the serial pass gives up exactly when the totals pass the limits
+	// the serial pass gives up exactly when the totals pass the limits (too many swaps or too many incoming
+	// entries: the same give-up for the caller). Full tasks that already pass the limit together give up without
+	// the pass on one thread: an incoherent frame (a one-shot scene, a teleport of most boxes) fills every task.
 	if ( *total > swapBudget )
 		return -2;
+	if ( least > limit )
+		return -1;
 	if ( full )
 		return -3;
-	if ( m > limit )
-		return -1;
 	m = 0;
 	for ( int t = 0; t < world->parallel.taskCount; ++t )
 	{
@@ -486,7 +509,7 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 		return spRefreshOutOfMemory;
 
 	int m = -3, total = 0;
-	spRefreshJob job = { index, sc, world, swapBudget, NULL, NULL };
+	spRefreshJob job = { index, sc, world, swapBudget, NULL, NULL, incomingLimit, 0 };
 	if ( parallel )
 	{
 		spPoolRun( world->pool, spRefreshTask, &job, world->parallel.taskCount );
