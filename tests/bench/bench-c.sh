@@ -21,6 +21,7 @@ if [[ "${1:-}" == threads* ]]; then
   threads "$@"
   exit 0
 fi
+all=$(( $# == 0 ))
 if [[ $# -gt 0 ]]; then
   workloads=("$1"); counted=("$1"); shift
 else
@@ -38,7 +39,7 @@ for workload in "${workloads[@]}"; do
     awk -v w="$workload" '{ printf "%s n=%s: wasm/native %.2f (%s ms vs %s ms)\n", w, $1, $3 / $2, $3, $2 }'
 done
 
-if [[ $# -eq 0 ]]; then
+if (( all )); then
   threads threads
 fi
 
