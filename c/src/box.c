@@ -120,6 +120,45 @@ static bool spBoundsAllValid( const float* bounds, int count, int d )
 	}
 }
 
+// The bounds of a batch checked as spCheckBounds checks one box: one pass with no branch per box; only a failed batch
+// is checked box by box, for the first bad box's error.
+static spResult spCheckBatchBounds( const float* bounds, int count, int d )
+{
+	if ( spBoundsAllValid( bounds, count, d ) )
+	{
+		return sp_resultOk;
+	}
+	for ( int i = 0; i < count; ++i )
+	{
+		const float* b = bounds + (size_t)i * 2 * d;
+		spResult r = spCheckBounds( b, b + d, d );
+		if ( r != sp_resultOk )
+		{
+			return r;
+		}
+	}
+	return sp_resultOk;
+}
+
+// The world of a bulk call, with its count and its two arrays checked (the arrays may be NULL when count is 0).
+static spResult spBatchWorld( spWorldId worldId, int count, const void* a, const void* b, spWorld** out )
+{
+	*out = spGetWorldPtr( worldId );
+	if ( *out == NULL )
+	{
+		return sp_resultInvalidWorld;
+	}
+	if ( count < 0 || count > SP_MAX_BOXES )
+	{
+		return sp_resultCapacityExceeded;
+	}
+	if ( count > 0 && ( a == NULL || b == NULL ) )
+	{
+		return sp_resultNullArgument;
+	}
+	return sp_resultOk;
+}
+
 // spPlaceBox for `count` validated boxes in new slots (the free list empty, room reserved), array by array: the
 // same slots, ids and state as one spPlaceBox per box, without a pass over every array per box.
 static void spPlaceFreshBoxes( spWorld* w, const float* bounds, int count, spBoxId* outBoxes )
@@ -194,34 +233,19 @@ spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, 
 
 spResult spWorld_AddBoxes( spWorldId worldId, const float* bounds, int count, spBoxId* outBoxes )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
+	spWorld* w;
+	spResult r = spBatchWorld( worldId, count, bounds, outBoxes, &w );
+	if ( r != sp_resultOk )
 	{
-		return sp_resultInvalidWorld;
-	}
-	if ( count < 0 || count > SP_MAX_BOXES )
-	{
-		return sp_resultCapacityExceeded;
-	}
-	if ( count > 0 && ( bounds == NULL || outBoxes == NULL ) )
-	{
-		return sp_resultNullArgument;
+		return r;
 	}
 	const int d = w->dimensions;
-	// one pass with no branch per box; only a failed batch is checked box by box, for the first bad box's error
-	if ( !spBoundsAllValid( bounds, count, d ) )
+	r = spCheckBatchBounds( bounds, count, d );
+	if ( r != sp_resultOk )
 	{
-		for ( int i = 0; i < count; ++i )
-		{
-			const float* b = bounds + (size_t)i * w->stride;
-			spResult r = spCheckBounds( b, b + d, d );
-			if ( r != sp_resultOk )
-			{
-				return r;
-			}
-		}
+		return r;
 	}
-	spResult r = spReserveBoxes( w, count );
+	r = spReserveBoxes( w, count );
 	if ( r != sp_resultOk )
 	{
 		return r;
@@ -303,37 +327,25 @@ spResult spWorld_SetBox( spWorldId worldId, spBoxId boxId, const float* min, con
 
 spResult spWorld_SetBoxes( spWorldId worldId, const spBoxId* boxIds, const float* bounds, int count )
 {
-	spWorld* w = spGetWorldPtr( worldId );
-	if ( w == NULL )
+	spWorld* w;
+	spResult r = spBatchWorld( worldId, count, boxIds, bounds, &w );
+	if ( r != sp_resultOk )
 	{
-		return sp_resultInvalidWorld;
+		return r;
 	}
-	if ( count < 0 || count > SP_MAX_BOXES )
-	{
-		return sp_resultCapacityExceeded;
-	}
-	if ( count > 0 && ( boxIds == NULL || bounds == NULL ) )
-	{
-		return sp_resultNullArgument;
-	}
-	const int d = w->dimensions;
 	int slot;
 	for ( int i = 0; i < count; ++i )
 	{
-		spResult r = spResolveBox( w, boxIds[i], &slot );
+		r = spResolveBox( w, boxIds[i], &slot );
 		if ( r != sp_resultOk )
 		{
 			return r;
 		}
 	}
-	for ( int i = 0; i < count; ++i )
+	r = spCheckBatchBounds( bounds, count, w->dimensions );
+	if ( r != sp_resultOk )
 	{
-		const float* b = bounds + (size_t)i * w->stride;
-		spResult r = spCheckBounds( b, b + d, d );
-		if ( r != sp_resultOk )
-		{
-			return r;
-		}
+		return r;
 	}
 	for ( int i = 0; i < count; ++i )
 	{
