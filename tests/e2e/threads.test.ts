@@ -3,22 +3,17 @@
 // single-threaded module's pairs, began, ended and counters after every update; the same page without the headers
 // falls back to one thread with its documented warning and the same answers.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { launchChromium } from '../../web/scripts/chromium.mjs';
+import { serveStatic } from '../package/static-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const TYPES: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.wasm': 'application/wasm',
-};
 
 // The page: the package twice, under /a/ and /b/, so that the single-threaded entry and the threaded one each load
 // their own engine; a seeded scene moved for 12 frames (one of them a rebuild) through both.
@@ -66,32 +61,17 @@ window.result = { isolated: crossOriginIsolated, threaded: threaded.isThreaded()
 </script></body></html>`;
 
 let tmp = '';
-const servers: Server[] = [];
+const stops: (() => void)[] = [];
 let context: BrowserContext | undefined;
 
-/** A static server of `dir`; `isolated` adds the two headers to every response. */
-function serve(dir: string, isolated: boolean): Promise<string> {
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url!, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    let file = join(dir, path === '/' ? 'index.html' : path);
-    // /a/ and /b/ are both the package's dist/
-    file = file.replace(/\/(a|b)\//, '/dist/');
-    try {
-      const body = readFileSync(file);
-      const headers: Record<string, string> = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
-      if (isolated) {
-        headers['cross-origin-opener-policy'] = 'same-origin';
-        headers['cross-origin-embedder-policy'] = 'require-corp';
-      }
-      res.writeHead(200, headers).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  servers.push(server);
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}/`)),
+/** A static server of `dir`, where /a/ and /b/ are both the package's dist/; `isolated` adds the two headers. */
+async function serve(dir: string, isolated: boolean): Promise<string> {
+  const server = await serveStatic(
+    (path) => join(dir, path === '/' ? 'index.html' : path).replace(/\/(a|b)\//, '/dist/'),
+    isolated,
   );
+  stops.push(server.stop);
+  return server.url;
 }
 
 beforeAll(async () => {
@@ -103,7 +83,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  for (const s of servers) s.close();
+  for (const stop of stops) stop();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 

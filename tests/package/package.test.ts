@@ -4,13 +4,13 @@
 // The package is staged in a temp dir so that concurrent runs never share dist/.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { serveStatic } from './static-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = (name: string) => join(root, 'node_modules', '.bin', name);
@@ -334,30 +334,8 @@ async function startVite(args: string[]): Promise<{ url: string; stop: () => voi
  * A static file server: what a page with no bundler gets (import map to node_modules); `isolated` sends the two
  * headers of a cross-origin-isolated page.
  */
-async function startStatic(isolated = false): Promise<{ url: string; stop: () => void }> {
-  const types: Record<string, string> = {
-    '.html': 'text/html',
-    '.js': 'text/javascript',
-    '.mjs': 'text/javascript',
-    '.wasm': 'application/wasm',
-  };
-  const server: Server = createServer((req, res) => {
-    const path = normalize(join(app, decodeURIComponent(new URL(req.url!, 'http://x').pathname)));
-    try {
-      const body = readFileSync(path);
-      const headers: Record<string, string> = { 'content-type': types[extname(path)] ?? 'application/octet-stream' };
-      if (isolated) {
-        headers['cross-origin-opener-policy'] = 'same-origin';
-        headers['cross-origin-embedder-policy'] = 'require-corp';
-      }
-      res.writeHead(200, headers).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/`, stop: () => server.close() };
+function startStatic(isolated = false): Promise<{ url: string; stop: () => void }> {
+  return serveStatic((path) => join(app, path), isolated);
 }
 
 describe('browser (Chromium)', () => {
