@@ -47,17 +47,74 @@ static bool spReservePacked( spBuildScratch* scratch, int n, int stride )
 	return spGrowArrays( &scratch->packedCapacity, spGrownCapacity( scratch->packedCapacity, n ), arrays, 2 );
 }
 
+// spSlabOf for both slab-axis bounds of a 2D box at once, as one vector (min x, min y, max x, max y): lanes `at` and
+// 2 + at of the result are the box's first and last slab. The float operations of spSlabOf (so the same slabs),
+// clamped first (NaN to slab 0) so that no conversion needs a check.
+typedef struct spSlabMap2D
+{
+	spF4 lo, scale, zero, last;
+	int at;
+} spSlabMap2D;
+
+static inline spSlabMap2D spSlabMap2DOf( const spIndex* plan )
+{
+	const spSlabMap2D map = { spF4Splat( plan->slabLo ), spF4Splat( plan->slabScale ), spF4Splat( 0.0f ),
+							  spF4Splat( (float)( plan->slabCount - 1 ) ), plan->slabAxis };
+	return map;
+}
+
+SP_FORCE_INLINE spM4 spSlabsOf2D( const spSlabMap2D* map, spF4 b )
+{
+	spF4 v = spF4Mul( spF4Sub( b, map->lo ), map->scale );
+	v = spF4Select( spF4Ge( v, map->zero ), v, map->zero );
+	v = spF4Select( spF4Le( v, map->last ), v, map->last );
+	return spF4ToInt( v );
+}
+
+// Box i touches slabs s0..s1: its range stored, each slab's count (at s + 1) raised.
+SP_FORCE_INLINE void spCountBox( int* range, int* counts, int i, int s0, int s1 )
+{
+	range[2 * i] = s0;
+	range[2 * i + 1] = s1;
+	counts[s0 + 1] += 1;
+	counts[s0 + 2] += s1 > s0;
+	for ( int s = s0 + 2; s <= s1; ++s )
+	{
+		counts[s + 1] += 1;
+	}
+}
+
 // The slab range of each box of `slots` (range[2i], range[2i + 1]) and the entry count of each slab s in
-// counts[s + 1] (counts has slabCount + 2 elements). Reads the bounds in the order of `slots`. Most boxes touch
-// one or two slabs: the second is counted without a branch, as spScatterSlabs writes it.
+// counts[s + 1] (counts has slabCount + 2 elements), and with `keys` not null each box's min on `axis` in keys[i]
+// (the sort keys of a build that sorts every box at once: one read of the bounds for both). Reads the bounds in the
+// order of `slots`. Most boxes touch one or two slabs: the second is counted without a branch, as spScatterSlabs
+// writes it.
 static void spCountSlabs( const spIndex* plan, const float* bounds, const int* slots, int n, int stride, int d,
-						  int* range, int* counts )
+						  int* range, int* counts, float* keys, int axis )
 {
 	if ( plan->slabAxis < 0 )
 	{
-		for ( int i = 0; i < 2 * n; ++i )
-			range[i] = 0;
+		for ( int i = 0; i < n; ++i )
+		{
+			range[2 * i] = range[2 * i + 1] = 0;
+			if ( keys != NULL )
+				keys[i] = bounds[(size_t)slots[i] * stride + axis];
+		}
 		counts[1] = n;
+		return;
+	}
+	if ( d == 2 )
+	{
+		const spSlabMap2D map = spSlabMap2DOf( plan );
+		for ( int i = 0; i < n; ++i )
+		{
+			const spF4 b = spF4Load( bounds + (size_t)slots[i] * 4 );
+			const spM4 slab = spSlabsOf2D( &map, b );
+			const int s0 = spM4Lane( slab, map.at ), s1 = spM4Lane( slab, 2 + map.at );
+			spCountBox( range, counts, i, s0, s1 );
+			if ( keys != NULL )
+				keys[i] = spF4Lane( b, axis );
+		}
 		return;
 	}
 	const int lo = plan->slabAxis, hi = d + plan->slabAxis;
@@ -66,14 +123,9 @@ static void spCountSlabs( const spIndex* plan, const float* bounds, const int* s
 		const float* b = bounds + (size_t)slots[i] * stride;
 		const int s0 = spSlabOf( plan, b[lo] );
 		const int s1 = spSlabOf( plan, b[hi] );
-		range[2 * i] = s0;
-		range[2 * i + 1] = s1;
-		counts[s0 + 1] += 1;
-		counts[s0 + 2] += s1 > s0;
-		for ( int s = s0 + 2; s <= s1; ++s )
-		{
-			counts[s + 1] += 1;
-		}
+		spCountBox( range, counts, i, s0, s1 );
+		if ( keys != NULL )
+			keys[i] = b[axis];
 	}
 }
 
@@ -104,9 +156,9 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( float* max
 		{
 			spPackBox( box, bounds + (size_t)slot * stride, d, axis );
 		}
-		const float width = box[1] - box[0];
 		const int s0 = range[2 * i];
 		const int s1 = range[2 * i + 1];
+		const float width = box[1] - box[0];
 		const uint32_t id = worldIds[slot];
 		const int two = s1 > s0;
 		const int dst0 = cursor[s0]++;
@@ -198,7 +250,7 @@ static void spCountTask( void* context, int t )
 	const int* cut = job->world->parallel.cut;
 	memset( task->counters, 0, sizeof( int ) * (size_t)( job->plan->slabCount + 2 ) );
 	spCountSlabs( job->plan, job->world->bounds, job->slots + cut[t], cut[t + 1] - cut[t], 2 * job->d, job->d,
-				  job->range + 2 * (size_t)cut[t], task->counters );
+				  job->range + 2 * (size_t)cut[t], task->counters, NULL, 0 );
 }
 
 static void spScatterTask( void* context, int t )
@@ -309,6 +361,12 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
 	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
 	const int global = n <= SP_GLOBAL_SORT_MAX;
+	// two per key
+	const spArray sortArrays[] = { { (void**)&scratch->sortKeys, sizeof( float ), 1 },
+								   { (void**)&scratch->sortTemp, sizeof( uint32_t ), 2 },
+								   { (void**)&scratch->sortOrder, sizeof( int ), 2 } };
+	if ( global && !spGrowArrays( &scratch->sortCapacity, spGrownCapacity( scratch->sortCapacity, n ), sortArrays, 3 ) )
+		return false;
 	// many boxes with a pool: counted and scattered by ranges of boxes (on one thread if the tasks' scratch cannot
 	// be had)
 	const bool split = !global && spParallelOn( world ) && spReserveScatter( world, n, slabCount );
@@ -327,7 +385,8 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	}
 	else
 	{
-		spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts );
+		spCountSlabs( &plan, world->bounds, slots, n, stride, d, range, counts, global ? scratch->sortKeys : NULL,
+					  axis );
 	}
 	int largest = 0;
 	for ( int s = 0; s < slabCount; ++s )
@@ -342,16 +401,11 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 								   { (void**)&index->slabFloor, sizeof( float ), 1 } };
 	if ( !spGrowArrays( &index->slabCapacity, spGrownCapacity( index->slabCapacity, slabCount + 1 ), slabArrays, 3 ) )
 		return false;
-	const int sortCount = global ? n : largest;
 	// padding after the last entry: the spare entry of spScatterSlabs, and one per task past it
 	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING + spares, stride ) ||
-		 ( !global && !spReservePacked( scratch, largest, stride ) ) )
-		return false;
-	// two per key
-	const spArray sortArrays[] = { { (void**)&scratch->sortKeys, sizeof( float ), 1 },
-								   { (void**)&scratch->sortTemp, sizeof( uint32_t ), 2 },
-								   { (void**)&scratch->sortOrder, sizeof( int ), 2 } };
-	if ( !spGrowArrays( &scratch->sortCapacity, spGrownCapacity( scratch->sortCapacity, sortCount ), sortArrays, 3 ) )
+		 ( !global && !spReservePacked( scratch, largest, stride ) ) ||
+		 ( !global &&
+		   !spGrowArrays( &scratch->sortCapacity, spGrownCapacity( scratch->sortCapacity, largest ), sortArrays, 3 ) ) )
 		return false;
 
 	// Commit.
@@ -379,13 +433,12 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	uint32_t* ids = index->ids;
 	if ( global )
 	{
-		for ( int i = 0; i < n; ++i )
-		{
-			scratch->sortKeys[i] = world->bounds[(size_t)slots[i] * stride + axis];
-		}
+		// the keys were read with the slab ranges
 		if ( n > 0 )
 		{
-			spSortKeys( scratch->sortKeys, n, scratch->sortOrder, scratch->sortOrder + n, scratch->sortTemp );
+			// the keys are the mins on the sweep axis: within the axis's smallest min and largest max
+			spSortKeysIn( scratch->sortKeys, n, stats[axis].lo, stats[axis].hi, scratch->sortOrder,
+						  scratch->sortOrder + n, scratch->sortTemp );
 		}
 		perm = scratch->sortOrder;
 	}

@@ -411,17 +411,28 @@ bool spMakePairLists( spWorld* w )
 	const int slots = w->slotCount;
 	if ( w->noEvents )
 	{
-		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, total, sizeof( spPair ) ) )
+		// the place pairs turned into id pairs where they are, and their array swapped in as the public one: no
+		// second list of every pair to write (and, on a cold start, to fault in); no place pairs are kept
+		spPairArray* places = &w->placePairs[nxt];
+		if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, total, sizeof( spPair ) ) )
 			return false;
-		spPlacePairsToIds( index->ids, nextPlaces->data, mp, next->data );
+		spPlacePairsToIds( index->ids, places->data, mp, places->data );
 		if ( ms > 0 )
 		{
-			memcpy( next->data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
+			memcpy( places->data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
 		}
+		const spPairArray swapped = *next;
+		*next = *places;
 		next->count = total;
+		*places = swapped;
+		places->count = 0;
 		w->began.count = 0;
 		w->ended.count = 0;
 		w->pairsSorted[nxt] = 0;
+		w->placePairsVersion[nxt] = 0;
+		w->staticPairCount[nxt] = ms;
+		w->current = nxt;
+		return true;
 	}
 	else if ( carry )
 	{

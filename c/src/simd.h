@@ -20,7 +20,7 @@
 #include <wasm_simd128.h>
 #elif SP_SIMD && defined( __SSE2__ ) && ( defined( __clang__ ) || __GNUC__ >= 12 )
 #define SP_SIMD_SSE2 1
-#include <xmmintrin.h>
+#include <emmintrin.h>
 #endif
 
 #if defined( SP_SIMD_WASM ) || defined( SP_SIMD_SSE2 )
@@ -94,6 +94,27 @@ SP_FORCE_INLINE spM4 spF4Eq( spF4 a, spF4 b )
 SP_FORCE_INLINE spF4 spF4Select( spM4 m, spF4 a, spF4 b )
 {
 	return (spF4)( ( (spM4)a & m ) | ( (spM4)b & ~m ) );
+}
+SP_FORCE_INLINE spF4 spF4Sub( spF4 a, spF4 b )
+{
+	return a - b;
+}
+SP_FORCE_INLINE spF4 spF4Mul( spF4 a, spF4 b )
+{
+	return a * b;
+}
+// each lane truncated toward zero; lanes must be within int32's range (no conversion check on any target)
+SP_FORCE_INLINE spM4 spF4ToInt( spF4 v )
+{
+#if defined( SP_SIMD_WASM )
+	return (spM4)wasm_i32x4_trunc_sat_f32x4( (v128_t)v );
+#else
+	return (spM4)_mm_cvttps_epi32( (__m128)v );
+#endif
+}
+SP_FORCE_INLINE int32_t spM4Lane( spM4 m, int k )
+{
+	return m[k];
 }
 SP_FORCE_INLINE spM4 spM4Set( int32_t a, int32_t b, int32_t c, int32_t d )
 {
@@ -217,6 +238,23 @@ SP_FORCE_INLINE spF4 spF4Select( spM4 m, spF4 a, spF4 b )
 		r.v[k] = m.v[k] != 0 ? a.v[k] : b.v[k];
 	return r;
 }
+SP_FORCE_INLINE spF4 spF4Sub( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3] );
+}
+SP_FORCE_INLINE spF4 spF4Mul( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3] );
+}
+SP_FORCE_INLINE spM4 spF4ToInt( spF4 v )
+{
+	spM4 r = { { (int32_t)v.v[0], (int32_t)v.v[1], (int32_t)v.v[2], (int32_t)v.v[3] } };
+	return r;
+}
+SP_FORCE_INLINE int32_t spM4Lane( spM4 m, int k )
+{
+	return m.v[k];
+}
 SP_FORCE_INLINE spM4 spM4Set( int32_t a, int32_t b, int32_t c, int32_t d )
 {
 	spM4 r = { { a, b, c, d } };
@@ -304,41 +342,26 @@ SP_FORCE_INLINE int spLaneCount( int bits )
 
 // ---- The pairs (i, j + k) of the lanes k set in `bits`, packed first: four pairs written at `out` (eight
 // uint32 values, lane 0's pair first); the caller advances by spLaneCount(bits) ----
-#if defined( SP_SIMD_WASM )
-// For each 4-bit mask, the byte shuffle that packs the 32-bit lanes whose bit is set into the first lanes, in
-// order (indices of 16 or more give zero bytes).
-#define SP_L( k ) 4 * k, 4 * k + 1, 4 * k + 2, 4 * k + 3
-#define SP_Z	  16, 16, 16, 16
-static const uint8_t spHitLanes[16][16] __attribute__( ( aligned( 16 ) ) ) = {
-	{ SP_Z, SP_Z, SP_Z, SP_Z },
-	{ SP_L( 0 ), SP_Z, SP_Z, SP_Z },
-	{ SP_L( 1 ), SP_Z, SP_Z, SP_Z },
-	{ SP_L( 0 ), SP_L( 1 ), SP_Z, SP_Z },
-	{ SP_L( 2 ), SP_Z, SP_Z, SP_Z },
-	{ SP_L( 0 ), SP_L( 2 ), SP_Z, SP_Z },
-	{ SP_L( 1 ), SP_L( 2 ), SP_Z, SP_Z },
-	{ SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_Z },
-	{ SP_L( 3 ), SP_Z, SP_Z, SP_Z },
-	{ SP_L( 0 ), SP_L( 3 ), SP_Z, SP_Z },
-	{ SP_L( 1 ), SP_L( 3 ), SP_Z, SP_Z },
-	{ SP_L( 0 ), SP_L( 1 ), SP_L( 3 ), SP_Z },
-	{ SP_L( 2 ), SP_L( 3 ), SP_Z, SP_Z },
-	{ SP_L( 0 ), SP_L( 2 ), SP_L( 3 ), SP_Z },
-	{ SP_L( 1 ), SP_L( 2 ), SP_L( 3 ), SP_Z },
-	{ SP_L( 0 ), SP_L( 1 ), SP_L( 2 ), SP_L( 3 ) },
+#if defined( SP_SIMD_WASM ) || defined( SP_SIMD_SSE2 )
+// For each 4-bit mask, the lanes whose bit is set, in order (then lane 0, never counted), as a vector.
+static const int32_t spHitOffsets[16][4] __attribute__( ( aligned( 16 ) ) ) = {
+	{ 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 2, 0, 0, 0 }, { 0, 2, 0, 0 },
+	{ 1, 2, 0, 0 }, { 0, 1, 2, 0 }, { 3, 0, 0, 0 }, { 0, 3, 0, 0 }, { 1, 3, 0, 0 }, { 0, 1, 3, 0 },
+	{ 2, 3, 0, 0 }, { 0, 2, 3, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 3 },
 };
-#undef SP_L
-#undef SP_Z
 
-// the places of the hits packed to the first lanes (a byte shuffle from a table), then four pairs (i, place)
-// written as two vectors
+// the places of the hits packed to the first lanes (the table's lanes plus j), then four pairs (i, place) written
+// as two vectors: no byte shuffle, which SSE2 lacks, and no store per value
 SP_FORCE_INLINE void spStoreHits( uint32_t* out, uint32_t i, uint32_t j, int bits )
 {
-	const v128_t lanes = wasm_i32x4_add( wasm_i32x4_splat( (int32_t)j ), wasm_i32x4_make( 0, 1, 2, 3 ) );
-	const v128_t places = wasm_i8x16_swizzle( lanes, wasm_v128_load( spHitLanes[bits] ) );
-	const v128_t is = wasm_i32x4_splat( (int32_t)i );
-	wasm_v128_store( out, wasm_i32x4_shuffle( is, places, 0, 4, 1, 5 ) );
-	wasm_v128_store( out + 4, wasm_i32x4_shuffle( is, places, 2, 6, 3, 7 ) );
+	spM4 places;
+	memcpy( &places, spHitOffsets[bits], sizeof( places ) );
+	places += (int32_t)j;
+	const spM4 is = { (int32_t)i, (int32_t)i, (int32_t)i, (int32_t)i };
+	const spM4 low = __builtin_shufflevector( is, places, 0, 4, 1, 5 );
+	const spM4 high = __builtin_shufflevector( is, places, 2, 6, 3, 7 );
+	memcpy( out, &low, sizeof( low ) );
+	memcpy( out + 4, &high, sizeof( high ) );
 }
 #else
 // For each 4-bit mask, the lanes whose bit is set, in order (then lane 0, never counted).
@@ -348,8 +371,7 @@ static const uint8_t spHitOrder[16][4] = {
 	{ 2, 3, 0, 0 }, { 0, 2, 3, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 3 },
 };
 
-// the same from a table of the hits' lanes (SSE2, x86-64's baseline, has no byte shuffle): four pairs written,
-// the hits' first
+// the same, a value at a time: four pairs written, the hits' first
 SP_FORCE_INLINE void spStoreHits( uint32_t* out, uint32_t i, uint32_t j, int bits )
 {
 	const uint8_t* hits = spHitOrder[bits];

@@ -82,6 +82,11 @@ void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp 
 		lo = keys[k] < lo ? keys[k] : lo;
 		hi = keys[k] > hi ? keys[k] : hi;
 	}
+	spSortKeysIn( keys, m, lo, hi, order, orderTemp, temp );
+}
+
+void spSortKeysIn( float* keys, int m, float lo, float hi, int* order, int* orderTemp, uint32_t* temp )
+{
 	// (v - lo) * scale rounds monotonically in v; the top of the range may round to 65536. A range past the
 	// largest float (keys near both ends of it), or so small that the scale is not finite, takes the radix sort.
 	const float range = hi - lo;
@@ -90,7 +95,7 @@ void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp 
 	{
 		for ( int k = 0; k < m; ++k )
 			order[k] = k;
-		if ( hi > lo )
+		if ( m > 1 )
 			spRadixSortKeys( keys, order, temp, orderTemp, m );
 		return;
 	}
@@ -125,11 +130,20 @@ void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp 
 		a = b;
 		b = t;
 	}
+	// the keys in 16-bit order; those that share a 16-bit value put in order by an insertion sort (usually no move:
+	// the last key placed is kept at hand for that test)
 	long long budget = m + 64;
+	float last = -INFINITY;
 	for ( int k = 0; k < m; ++k )
 	{
 		const int p = (int)( a[k] & 0xFFFFu );
 		const float v = keys[p];
+		if ( v >= last )
+		{
+			order[k] = p;
+			last = v;
+			continue;
+		}
 		int j = k;
 		for ( ; j > 0 && v < keys[order[j - 1]]; --j )
 			order[j] = order[j - 1];

@@ -32,6 +32,9 @@ void spRadixSortKeys( float* keys, int* slots, uint32_t* tmpKeys, int* tmpSlots,
 /// or more than 65536 keys, take a full radix sort (spRadixSortKeys). Scratch: `orderTemp` m, `temp` 2m.
 void spSortKeys( float* keys, int m, int* order, int* orderTemp, uint32_t* temp );
 
+/// spSortKeys for keys known to lie in [lo, hi] (the boxes' statistics give that range: no pass to find it).
+void spSortKeysIn( float* keys, int m, float lo, float hi, int* order, int* orderTemp, uint32_t* temp );
+
 /// One step of an insertion sort of packed records (`stride` floats each, keyed by their first float) with their
 /// ids and a parallel int array `slots` (none when null): record `i` moves down to its place among the sorted
 /// records [lo, i). Returns the places it moved. Inlined with a constant stride.

@@ -92,9 +92,29 @@ SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
 	*outValid = valid;
 }
 
-// spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one:
-// the same operations in the same order per axis, so the same statistics to the bit, in about half the
-// instructions.
+// The running statistics of spCheckMoving2D: both axes' at once (lane a of each is axis a's; lanes 0 and 1 of lo
+// are the smallest mins, lanes 2 and 3 of hi the largest maxes).
+typedef struct spStats2D
+{
+	spD2 sum, sumSq, width;
+	spF4 lo, hi;
+} spStats2D;
+
+SP_FORCE_INLINE void spAddBox2D( spStats2D* s, spF4 b )
+{
+	const spD2 half = spD2Splat( 0.5 );
+	const spD2 mn = spD2Low( b ), mx = spD2High( b );
+	const spD2 c = spD2Mul( half, spD2Add( mn, mx ) );
+	s->sum = spD2Add( s->sum, c );
+	s->sumSq = spD2Add( s->sumSq, spD2Mul( c, c ) );
+	s->width = spD2Add( s->width, spD2Sub( mx, mn ) );
+	s->lo = spF4Select( spF4Lt( b, s->lo ), b, s->lo );
+	s->hi = spF4Select( spF4Gt( b, s->hi ), b, s->hi );
+}
+
+// spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one, in
+// two sets of sums (even and odd slots, added at the end), so that consecutive boxes do not wait on each other's
+// additions: half the instructions of the generic pass and about half its latency.
 static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s1, int* outValid )
 {
 	const float* bounds = w->bounds;
@@ -102,30 +122,35 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s
 	const uint8_t* flags = w->flags;
 	const spF4 lowest = spF4Set( -FLT_MAX, -FLT_MAX, 0.0f, 0.0f );
 	const spF4 highest = spF4Set( 0.0f, 0.0f, FLT_MAX, FLT_MAX );
-	const spD2 half = spD2Splat( 0.5 );
 	spM4 valid = spM4Set( -1, -1, -1, -1 );
-	spD2 sum = spD2Splat( 0.0 ), sumSq = spD2Splat( 0.0 ), width = spD2Splat( 0.0 );
-	spF4 lo = spF4Splat( INFINITY ), hi = spF4Splat( -INFINITY );
-	for ( int slot = s0; slot < s1; ++slot )
+	spStats2D set[2];
+	for ( int k = 0; k < 2; ++k )
 	{
-		if ( ids[slot] == 0 || ( flags[slot] & SP_FLAG_STATIC ) != 0 )
-		{
-			continue;
-		}
-		const spF4 b = spF4Load( bounds + (size_t)slot * 4 );
-		// lanes 0 and 1: -FLT_MAX <= min <= max; lanes 2 and 3: min <= max <= FLT_MAX (NaN fails both)
-		const spF4 below = spF4LowHalves( lowest, b );
-		const spF4 above = spF4HighHalves( b, highest );
-		valid = spM4And( valid, spM4And( spF4Ge( b, below ), spF4Le( b, above ) ) );
-		const spD2 mn = spD2Low( b ), mx = spD2High( b );
-		const spD2 c = spD2Mul( half, spD2Add( mn, mx ) );
-		sum = spD2Add( sum, c );
-		sumSq = spD2Add( sumSq, spD2Mul( c, c ) );
-		width = spD2Add( width, spD2Sub( mx, mn ) );
-		// lanes 0 and 1 of lo are the smallest mins, lanes 2 and 3 of hi the largest maxes
-		lo = spF4Select( spF4Lt( b, lo ), b, lo );
-		hi = spF4Select( spF4Gt( b, hi ), b, hi );
+		set[k].sum = set[k].sumSq = set[k].width = spD2Splat( 0.0 );
+		set[k].lo = spF4Splat( INFINITY );
+		set[k].hi = spF4Splat( -INFINITY );
 	}
+	for ( int slot = s0; slot < s1; slot += 2 )
+	{
+		for ( int k = 0; k < 2; ++k )
+		{
+			// a moving box: live and not static (the last slot of an odd range has no partner)
+			if ( slot + k >= s1 || ids[slot + k] == 0 || ( flags[slot + k] & SP_FLAG_STATIC ) != 0 )
+			{
+				continue;
+			}
+			const spF4 b = spF4Load( bounds + (size_t)( slot + k ) * 4 );
+			// lanes 0 and 1: -FLT_MAX <= min <= max; lanes 2 and 3: min <= max <= FLT_MAX (NaN fails both)
+			const spF4 below = spF4LowHalves( lowest, b );
+			const spF4 above = spF4HighHalves( b, highest );
+			valid = spM4And( valid, spM4And( spF4Ge( b, below ), spF4Le( b, above ) ) );
+			spAddBox2D( &set[k], b );
+		}
+	}
+	const spD2 sum = spD2Add( set[0].sum, set[1].sum ), sumSq = spD2Add( set[0].sumSq, set[1].sumSq ),
+			   width = spD2Add( set[0].width, set[1].width );
+	const spF4 lo = spF4Select( spF4Lt( set[1].lo, set[0].lo ), set[1].lo, set[0].lo );
+	const spF4 hi = spF4Select( spF4Gt( set[1].hi, set[0].hi ), set[1].hi, set[0].hi );
 	for ( int a = 0; a < 2; ++a )
 	{
 		stats[a].sum = spD2Lane( sum, a );

@@ -73,10 +73,10 @@ export function coldStartBench(sp, { quick = false } = {}) {
       },
       { name: 'box pruning reference', reference: true },
     ];
-    const runs = n <= 1e4 ? 15 : n <= 1e5 ? 7 : 3;
+    const runs = n <= 1e4 ? 31 : n <= 1e5 ? 9 : 3;
     // untimed rounds first: V8 compiles wasm with its baseline compiler and swaps in optimised code only once a
     // function has run enough, so the first small runs time the baseline code (of either side)
-    const warm = n <= 1e4 ? 10 : 1;
+    const warm = n <= 1e4 ? 40 : 2;
     const times = ways.map(() => []);
     const counts = new Set();
     for (let r = 1 - warm; r <= runs; r++) {
@@ -96,7 +96,7 @@ export function coldStartBench(sp, { quick = false } = {}) {
           continue;
         }
         const t0 = performance.now();
-        const w = new sp.World({ dimensions: 2 });
+        const w = new sp.World({ dimensions: 2, events: false });
         ways[way].add(w);
         w.update();
         const t = performance.now() - t0;

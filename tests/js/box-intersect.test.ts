@@ -158,13 +158,8 @@ describe('the same pairs as box-intersect', () => {
       [2, 1, 4, 5],
       [0.5, 3, 1, 10],
     ];
-    expect(boxIntersect(boxes)).toEqual(
-      [
-        [0, 1],
-        [0, 2],
-        [1, 2],
-      ].sort(),
-    );
+    // the README's pairs, in some order
+    expect(ordered(boxIntersect(boxes))).toEqual(['0,1', '0,2', '1,2']);
     const red = [
       [0, 0, 0, 8, 1, 1],
       [0, 0, 0, 1, 8, 1],

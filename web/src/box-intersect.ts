@@ -135,6 +135,8 @@ function engineIntersect<R>(
   let r = raw.sp_create_world(d, 0);
   if (r !== 0) fail(raw, r);
   const world = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
+  // one update and its pairs: no began and ended lists (they would sort every pair by id)
+  raw.sp_set_events(world, 0);
   let block = 0;
   let out = 0;
   try {

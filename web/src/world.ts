@@ -376,9 +376,9 @@ export class World<T = unknown> {
         World.#fail(raw, result, 'addBoxes')
       );
     }
-    // no data: a reused slot's data went to #removedData when its box was removed
-    const owner = this.#owner;
-    for (let i = 0; i < ids.length; i++) owner[ids[i]! >>> GENERATION_BITS] = ids[i]!;
+    // No data, and #owner left as it is: a reused slot's data went to #removedData and its owner to 0 when its box
+    // was removed, so #dataFor finds nothing for these boxes, as it should. Writing 10 000 owners into a plain array
+    // took a third of addBoxes' time.
     return ids;
   }
 
@@ -452,6 +452,7 @@ export class World<T = unknown> {
   #dataFor(id: BoxId): T | undefined {
     const slot = id >>> GENERATION_BITS;
     if (this.#owner[slot] === id) return this.#data[slot];
+    if (this.#removedData.size === 0 && this.#endedData.size === 0) return undefined;
     return this.#removedData.get(id) ?? this.#endedData.get(id);
   }
 
