@@ -1,7 +1,8 @@
-// npm run bench -- --only=cold: from nothing to the first pairs through the JS API: a new World, every box added,
-// one update. World.addBoxes (one call into wasm) against addBox per box, and against the textbook box-pruning
-// reference (tests/bench/box_pruning.c) compiled to wasm with the engine's flags, the boxes copied in from the same
-// Float32Array: the three take turns run by run. Natively and in wasm from C: `npm run bench:c -- "cold start 2D"`.
+// npm run bench -- --only=cold: from nothing to the first pairs through the JS API: a new World (without events:
+// all pairs once), every box added, one update. World.addBoxes (one call into wasm) against the textbook
+// box-pruning reference (tests/bench/box_pruning.c) compiled to wasm with the engine's flags, the boxes copied in
+// from the same Float32Array, taking turns run by run; then addBoxes against addBox per box, the same way.
+// Natively and in wasm from C: `npm run bench:c -- "cold start 2D"`.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,38 @@ function median(times) {
   return s[s.length >> 1];
 }
 
+// Two ways taking turns run by run, after `warm` untimed rounds: the medians of each way's times, and the median
+// of each round's ratio (second way's time over the first's). `run(way)` times one run and returns its pair count.
+function alternate(run, warm, runs) {
+  const times = [[], []];
+  const counts = new Set();
+  for (let r = 1 - warm; r <= runs; r++) {
+    for (let k = 0; k < 2; k++) {
+      const way = (r + warm + k) % 2;
+      const { t, count } = run(way);
+      counts.add(count);
+      if (r > 0) times[way].push(t);
+    }
+  }
+  return {
+    counts,
+    medians: times.map(median),
+    runRatio: median(times[0].map((t, r) => times[1][r] / t)),
+  };
+}
+
+// A new World, its boxes added (by `add`), one update: the time and the pair count.
+function coldStart(sp, add) {
+  const t0 = performance.now();
+  const w = new sp.World({ dimensions: 2, events: false });
+  add(w);
+  w.update();
+  const t = performance.now() - t0;
+  const count = w.pairCount;
+  w.dispose();
+  return { t, count };
+}
+
 export function coldStartBench(sp, { quick = false } = {}) {
   const sizes = quick ? [1e4, 1e5] : [1e4, 1e5, 1e6];
   console.log('\n## cold start 2D through the JS API: new World, add every box, one update (ms)');
@@ -63,68 +96,57 @@ export function coldStartBench(sp, { quick = false } = {}) {
   const ref = loadReference();
   for (const n of sizes) {
     const flat = new Float32Array(uniform(n, 2, 1, 1001));
-    const ways = [
-      { name: 'addBoxes', add: (w) => w.addBoxes(flat) },
-      {
-        name: 'addBox per box',
-        add: (w) => {
-          for (let i = 0; i < n; i++) w.addBox(flat.subarray(4 * i, 4 * i + 2), flat.subarray(4 * i + 2, 4 * i + 4));
-        },
-      },
-      { name: 'box pruning reference', reference: true },
-    ];
     const runs = n <= 1e4 ? 31 : n <= 1e5 ? 9 : 3;
     // untimed rounds first: V8 compiles wasm with its baseline compiler and swaps in optimised code only once a
     // function has run enough, so the first small runs time the baseline code (of either side)
     const warm = n <= 1e4 ? 40 : 2;
-    const times = ways.map(() => []);
-    const counts = new Set();
-    for (let r = 1 - warm; r <= runs; r++) {
-      for (let k = 0; k < ways.length; k++) {
-        const way = (r + warm + k) % ways.length;
-        // the garbage of addBox per box (two views a box) collected before and after it, outside every timed run;
-        // not before every run: a full collection leaves the caches cold, and the larger working set pays more
-        const garbage = ways[way].name === 'addBox per box';
-        if (garbage) globalThis.gc?.();
-        if (ways[way].reference) {
-          const t0 = performance.now();
-          const { count, release } = runReference(ref, flat, n);
-          const t = performance.now() - t0;
-          counts.add(count);
-          release();
-          if (r > 0) times[way].push(t);
-          continue;
-        }
+    const bulk = (w) => w.addBoxes(flat);
+    // against the reference: the two alone, turn by turn (nothing else runs between them)
+    const vsReference = alternate(
+      (way) => {
+        if (way === 0) return coldStart(sp, bulk);
         const t0 = performance.now();
-        const w = new sp.World({ dimensions: 2, events: false });
-        ways[way].add(w);
-        w.update();
+        const { count, release } = runReference(ref, flat, n);
         const t = performance.now() - t0;
-        counts.add(w.pairCount);
-        w.dispose();
-        if (garbage) globalThis.gc?.();
-        if (r > 0) times[way].push(t);
-      }
-    }
+        release();
+        return { t, count };
+      },
+      warm,
+      runs,
+    );
+    // against addBox per box (its garbage, two views a box, is collected whenever V8 collects it: a forced full
+    // collection around its runs made them four times slower, shrinking the young generation)
+    const vsSingle = alternate(
+      (way) =>
+        way === 0
+          ? coldStart(sp, bulk)
+          : coldStart(sp, (w) => {
+              for (let i = 0; i < n; i++)
+                w.addBox(flat.subarray(4 * i, 4 * i + 2), flat.subarray(4 * i + 2, 4 * i + 4));
+            }),
+      Math.min(warm, 10),
+      runs,
+    );
+    const counts = new Set([...vsReference.counts, ...vsSingle.counts]);
     if (counts.size !== 1) throw new Error(`cold start n=${n}: the three ways found different pair counts`);
-    const [bulk, single, reference] = times.map(median);
-    const runRatio = median(times[0].map((t, r) => times[1][r] / t));
-    const referenceRunRatio = median(times[0].map((t, r) => times[2][r] / t));
+    const [bulkTime, reference] = vsReference.medians;
+    const [bulkTime2, single] = vsSingle.medians;
     rows.push({
       n,
-      bulk,
+      bulk: bulkTime,
       single,
-      ratio: single / bulk,
-      runRatio,
+      ratio: single / bulkTime2,
+      runRatio: vsSingle.runRatio,
       reference,
-      referenceRatio: reference / bulk,
-      referenceRunRatio,
+      referenceRatio: reference / bulkTime,
+      referenceRunRatio: vsReference.runRatio,
     });
     console.log(
-      `n=${n.toLocaleString('en')}: addBoxes ${bulk.toFixed(2)} ms, addBox per box ${single.toFixed(1)} ms, ` +
-        `${(single / bulk).toFixed(2)}x (run by run ${runRatio.toFixed(2)}x); box pruning reference (wasm) ` +
-        `${reference.toFixed(2)} ms, ${(reference / bulk).toFixed(2)}x (run by run ` +
-        `${referenceRunRatio.toFixed(2)}x); medians of ${runs}`,
+      `n=${n.toLocaleString('en')}: addBoxes ${bulkTime.toFixed(2)} ms, box pruning reference (wasm) ` +
+        `${reference.toFixed(2)} ms, ${(reference / bulkTime).toFixed(2)}x (run by run ` +
+        `${vsReference.runRatio.toFixed(2)}x); addBox per box ${single.toFixed(1)} ms, ` +
+        `${(single / bulkTime2).toFixed(2)}x addBoxes' ${bulkTime2.toFixed(2)} ms (run by run ` +
+        `${vsSingle.runRatio.toFixed(2)}x); medians of ${runs}`,
     );
   }
   return rows;
