@@ -167,18 +167,25 @@ static void spPlaceFreshBoxes( spWorld* w, const float* bounds, int count, spBox
 	SP_ASSERT( w->orderCount + count <= w->orderCapacity );
 	const int first = w->slotCount;
 	memcpy( w->bounds + (size_t)first * w->stride, bounds, sizeof( float ) * (size_t)w->stride * (size_t)count );
+	// an array at a time, through local pointers: a store through flags (bytes) may alias the world as far as the
+	// compiler knows, which made it load every pointer again for every box and write one value at a time
+	uint16_t* generations = w->generations + first;
+	uint32_t* categories = w->categories + first;
+	uint32_t* masks = w->masks + first;
+	uint32_t* ids = w->ids + first;
+	int* order = w->order + w->orderCount;
+	memset( w->flags + first, SP_FLAG_IN_ORDER, (size_t)count );
 	for ( int k = 0; k < count; ++k )
-	{
-		const int slot = first + k;
-		const uint32_t bits = (uint32_t)slot << SP_GENERATION_BITS | 1u;
-		w->generations[slot] = 1;
-		w->flags[slot] = SP_FLAG_IN_ORDER;
-		w->categories[slot] = SP_DEFAULT_CATEGORY;
-		w->masks[slot] = SP_DEFAULT_MASK;
-		w->ids[slot] = bits;
-		w->order[w->orderCount + k] = slot;
-		outBoxes[k].bits = bits;
-	}
+		generations[k] = 1;
+	for ( int k = 0; k < count; ++k )
+		categories[k] = SP_DEFAULT_CATEGORY;
+	for ( int k = 0; k < count; ++k )
+		masks[k] = SP_DEFAULT_MASK;
+	for ( int k = 0; k < count; ++k )
+		ids[k] = (uint32_t)( first + k ) << SP_GENERATION_BITS | 1u;
+	for ( int k = 0; k < count; ++k )
+		order[k] = first + k;
+	memcpy( outBoxes, ids, sizeof( uint32_t ) * (size_t)count );
 	w->orderCount += count;
 	w->slotCount += count;
 	w->boxCount += count;
