@@ -7,6 +7,11 @@
 
 #include <string.h>
 
+#if !defined( __EMSCRIPTEN__ ) && !defined( __wasm__ )
+#define KEEP_PTHREADS 1
+#include <pthread.h>
+#endif
+
 #if defined( __linux__ ) && !defined( __EMSCRIPTEN__ )
 #include <sys/resource.h>
 #define KEEP_FAULTS 1
@@ -37,6 +42,15 @@ static float* Scene( int n, int d, uint32_t seed )
 	return b;
 }
 
+// Add every box in one call, update, read the pairs.
+static int Fill( spWorldId w, const float* bounds, int n, spBoxId* ids, int* pairCount )
+{
+	ENSURE_OK( spWorld_AddBoxes( w, bounds, n, ids ) );
+	ENSURE_OK( spWorld_Update( w ) );
+	ENSURE( spWorld_GetPairs( w, pairCount ) != NULL || *pairCount == 0 );
+	return 0;
+}
+
 // A cold start: create, add every box in one call, update, read the pairs; destroyed unless out is given.
 static int ColdStart( const float* bounds, int n, int d, spBoxId* ids, int* pairCount, spWorldId* out )
 {
@@ -44,9 +58,7 @@ static int ColdStart( const float* bounds, int n, int d, spBoxId* ids, int* pair
 	def.dimensions = d;
 	spWorldId w;
 	ENSURE_OK( spCreateWorld( &def, &w ) );
-	ENSURE_OK( spWorld_AddBoxes( w, bounds, n, ids ) );
-	ENSURE_OK( spWorld_Update( w ) );
-	ENSURE( spWorld_GetPairs( w, pairCount ) != NULL || *pairCount == 0 );
+	RUN_SUB( Fill( w, bounds, n, ids, pairCount ) );
 	if ( out != NULL )
 	{
 		*out = w;
@@ -56,7 +68,8 @@ static int ColdStart( const float* bounds, int n, int d, spBoxId* ids, int* pair
 	return 0;
 }
 
-#ifdef KEEP_FAULTS
+#if defined( KEEP_FAULTS ) && !defined( KEEP_SANITIZED ) && SP_KEEP_BLOCKS
+#define KEEP_COUNT_FAULTS 1
 static long MinorFaults( void )
 {
 	struct rusage u;
@@ -66,7 +79,7 @@ static long MinorFaults( void )
 
 int ColdStartsFaultInNoFreshMemory( void )
 {
-#if !defined( KEEP_FAULTS ) || defined( KEEP_SANITIZED ) || !SP_KEEP_BLOCKS
+#ifndef KEEP_COUNT_FAULTS
 	// no minor fault count (wasm, other systems), or a sanitizer's allocator and shadow memory count instead
 	printf( "skipped: no fault count here, or a sanitizer's allocator (cold_starts_fault_in_no_fresh_memory)\n" );
 	return 0;
@@ -195,11 +208,6 @@ int ReusedBlocksMatchBruteForce( void )
 	return 0;
 }
 
-#if !defined( __EMSCRIPTEN__ ) && !defined( __wasm__ )
-#define KEEP_PTHREADS 1
-#include <pthread.h>
-#endif
-
 typedef struct KeepCaller
 {
 	int n;
@@ -208,65 +216,76 @@ typedef struct KeepCaller
 	float* bounds;
 	uint32_t* want; // brute force's pairs, computed before the threads start
 	int wantCount;
+	spBoxId* ids;
+	spWorldId world;
+	int trim; // spTrimMemory after the update
 	int failed;
 } KeepCaller;
 
-// Cold starts of one scene over and over, each checked against the pairs found beforehand.
+// One caller's world filled, updated and checked against the pairs found beforehand.
 static void* RunKeepCaller( void* arg )
 {
 	KeepCaller* c = arg;
-	spBoxId* ids = malloc( sizeof( spBoxId ) * (size_t)c->n );
-	for ( int r = 0; r < 6 && !c->failed; ++r )
+	int count = 0;
+	c->failed = Fill( c->world, c->bounds, c->n, c->ids, &count );
+	if ( !c->failed )
 	{
-		spWorldId w;
-		int count = 0;
-		if ( ColdStart( c->bounds, c->n, c->d, ids, &count, &w ) != 0 )
-		{
-			c->failed = 1;
-			break;
-		}
-		const uint32_t* got = spWorld_GetPairs( w, &count );
+		const uint32_t* got = spWorld_GetPairs( c->world, &count );
 		c->failed = !SamePairSet( got, count, c->want, c->wantCount, "pairs on a thread" );
-		spDestroyWorld( w );
-		if ( r == 3 && c->seed == 1 )
-			spTrimMemory(); // a trim while the other thread takes and keeps blocks
 	}
-	free( ids );
+	if ( c->trim )
+		spTrimMemory(); // while the other thread takes and keeps blocks
 	return NULL;
 }
 
 int ThreadsShareKeptBlocks( void )
 {
 	// two callers with worlds of different sizes and dimensions: each takes blocks the other kept
-	KeepCaller callers[2] = { { 5000, 2, 1u, NULL, NULL, 0, 0 }, { 3000, 3, 2u, NULL, NULL, 0, 0 } };
+	KeepCaller callers[2] = { { .n = 5000, .d = 2, .seed = 1u }, { .n = 3000, .d = 3, .seed = 2u } };
 	for ( int k = 0; k < 2; ++k )
 	{
 		KeepCaller* c = &callers[k];
 		c->bounds = Scene( c->n, c->d, c->seed );
 		// the ids a fresh world gives (the same in every world)
-		spBoxId* ids = malloc( sizeof( spBoxId ) * (size_t)c->n );
+		c->ids = malloc( sizeof( spBoxId ) * (size_t)c->n );
 		int count = 0;
-		RUN_SUB( ColdStart( c->bounds, c->n, c->d, ids, &count, NULL ) );
+		RUN_SUB( ColdStart( c->bounds, c->n, c->d, c->ids, &count, NULL ) );
 		Mirror m;
 		MirrorInit( &m, c->d );
 		for ( int i = 0; i < c->n; ++i )
-			MirrorAdd( &m, ids[i].bits, c->bounds + 2 * c->d * i, c->bounds + 2 * c->d * i + c->d );
-		free( ids );
+			MirrorAdd( &m, c->ids[i].bits, c->bounds + 2 * c->d * i, c->bounds + 2 * c->d * i + c->d );
 		c->wantCount = BruteForcePairs( &m, &c->want );
 		MirrorFree( &m );
 	}
+	// The registry is not thread-safe (sweep_prune.h, Threads): the worlds are created and destroyed here, between
+	// rounds; their bulk adds and updates, which take, grow and keep blocks, run on two threads at once.
+	for ( int r = 0; r < 6; ++r )
+	{
+		for ( int k = 0; k < 2; ++k )
+		{
+			spWorldDef def = spDefaultWorldDef();
+			def.dimensions = callers[k].d;
+			ENSURE_OK( spCreateWorld( &def, &callers[k].world ) );
+			callers[k].trim = r == 3 && k == 0;
+		}
 #if KEEP_PTHREADS
-	pthread_t thread;
-	ENSURE( pthread_create( &thread, NULL, RunKeepCaller, &callers[1] ) == 0 );
-	RunKeepCaller( &callers[0] );
-	pthread_join( thread, NULL );
+		pthread_t thread;
+		ENSURE( pthread_create( &thread, NULL, RunKeepCaller, &callers[1] ) == 0 );
+		RunKeepCaller( &callers[0] );
+		pthread_join( thread, NULL );
 #else
-	RunKeepCaller( &callers[1] );
-	RunKeepCaller( &callers[0] );
+		RunKeepCaller( &callers[1] );
+		RunKeepCaller( &callers[0] );
 #endif
+		for ( int k = 0; k < 2; ++k )
+		{
+			ENSURE( callers[k].failed == 0 );
+			ENSURE_OK( spDestroyWorld( callers[k].world ) );
+		}
+	}
 	for ( int k = 0; k < 2; ++k )
 	{
-		ENSURE( callers[k].failed == 0 );
+		free( callers[k].ids );
 		free( callers[k].bounds );
 		free( callers[k].want );
 	}
