@@ -19,6 +19,10 @@ double spPhaseClock( void )
 }
 #endif
 
+#if SP_KEEP_BLOCKS
+#define SP_DEFAULT_REALLOC spKeptRealloc
+#else
+// No blocks kept (core.h, SP_KEEP_BLOCKS): realloc and free alone.
 static void* spDefaultRealloc( void* ptr, size_t size )
 {
 	if ( size == 0 )
@@ -28,15 +32,21 @@ static void* spDefaultRealloc( void* ptr, size_t size )
 	}
 	return realloc( ptr, size );
 }
+#define SP_DEFAULT_REALLOC spDefaultRealloc
+#endif
 
-static spReallocFcn* sp_realloc = spDefaultRealloc;
+static spReallocFcn* sp_realloc = SP_DEFAULT_REALLOC;
 // Blocks freed or moved so far: a binding that hands out views of the engine's arrays drops them when it changes.
 // Atomic: worlds on different threads allocate at the same time (the count is all that is shared).
 static _Atomic uint32_t sp_releaseCount;
 
 void spSetAllocator( spReallocFcn* fcn )
 {
-	sp_realloc = fcn != NULL ? fcn : spDefaultRealloc;
+#if SP_KEEP_BLOCKS
+	// the kept blocks are the default allocator's: given back before another one takes over
+	spTrimMemory();
+#endif
+	sp_realloc = fcn != NULL ? fcn : SP_DEFAULT_REALLOC;
 }
 
 #ifdef SP_THREADS

@@ -42,6 +42,22 @@
 /// end). Never on the update's main path: GCC treats code that always reaches a cold call as cold too.
 #define SP_COLD __attribute__( ( cold ) )
 
+/// Natively (Linux and macOS, whose C libraries tell a block's size) the default allocator keeps large freed blocks
+/// for later allocations (keep.c); the wasm module's memory never shrinks and its malloc reuses freed memory, so
+/// there, as elsewhere, it is realloc and free alone. -DSP_KEEP_BLOCKS=0 turns keeping off.
+#ifndef SP_KEEP_BLOCKS
+#if ( defined( __linux__ ) || defined( __APPLE__ ) ) && !defined( __wasm__ )
+#define SP_KEEP_BLOCKS 1
+#else
+#define SP_KEEP_BLOCKS 0
+#endif
+#endif
+
+#if SP_KEEP_BLOCKS
+/// The default allocator natively: realloc/free semantics (spReallocFcn) with large freed blocks kept (keep.c).
+void* spKeptRealloc( void* ptr, size_t size );
+#endif
+
 /// Allocation through the installed allocator (spSetAllocator). spRealloc(p, 0) is not used.
 void* spRealloc( void* ptr, size_t size );
 void spFree( void* ptr );

@@ -17,7 +17,8 @@ extern "C" {
 /// state is listed here). State shared by all worlds, and so not safe to change while another thread uses the
 /// library: the registry of worlds (spCreateWorld, spDestroyWorld) and the allocator hook (spSetAllocator: install
 /// it before any world exists; with worlds on several threads it must be thread-safe, as realloc and free are). The
-/// release count (spGetReleaseCount) is shared too, and is counted atomically.
+/// release count (spGetReleaseCount) is shared too, and is counted atomically; the default allocator's kept blocks
+/// (spTrimMemory) are shared behind a lock.
 
 /// A pool of threads that share the work of spWorld_Update (sweep_prune.h, Threads). Opaque.
 typedef struct spPool spPool;
@@ -64,9 +65,19 @@ SP_API const char* spResultString( spResult result );
 /// like free(ptr) when size == 0 (returns null).
 typedef void* spReallocFcn( void* ptr, size_t size );
 
-/// Route every allocation of the library through `fcn` (null restores the C library's realloc/free).
-/// Set it while no world exists.
+/// Route every allocation of the library through `fcn` (null restores the default allocator). Set it while no world
+/// exists. Installing one first frees the blocks the default allocator kept (spTrimMemory); `fcn` then gets every
+/// allocation and every free, and nothing is kept.
 SP_API void spSetAllocator( spReallocFcn* fcn );
+
+/// The default allocator (natively on Linux and macOS; in wasm it is malloc and free alone) keeps the blocks of
+/// 32 KiB or more that the library frees (a destroyed world's arrays, the old block of an array that grew), up to
+/// 64 MiB and 96 blocks in all (the oldest go first), and hands them to later allocations of about their size (half
+/// of it or more). So a program that creates and destroys worlds over and over touches no fresh memory after the
+/// first (glibc would give those blocks back to the kernel, and every world would fault its pages in again). The
+/// kept blocks are shared by all threads, behind a lock. spTrimMemory frees them all: call it when done with worlds
+/// for a while. Returns the bytes freed (0 in wasm, and with another allocator installed).
+SP_API size_t spTrimMemory( void );
 
 /// How many blocks the library has freed or moved (through free or a realloc that moved them) since the program
 /// started, in every world. For bindings that hand out views of the world's arrays (bounds, pairs, ...): when it
@@ -81,7 +92,9 @@ SP_API spWorldDef spDefaultWorldDef( void );
 /// sp_resultInvalidDimensions, sp_resultCapacityExceeded, sp_resultTooManyWorlds or sp_resultOutOfMemory.
 SP_API spResult spCreateWorld( const spWorldDef* def, spWorldId* outWorld );
 
-/// Destroy a world and free all its memory. Every pointer the world handed out becomes invalid.
+/// Destroy a world and free all its memory. Every pointer the world handed out becomes invalid. With the default
+/// allocator, natively, its large blocks are kept for the next worlds rather than given back to the system
+/// (spTrimMemory).
 SP_API spResult spDestroyWorld( spWorldId worldId );
 
 /// True if the id names a live world.
