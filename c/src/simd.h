@@ -61,6 +61,15 @@ SP_FORCE_INLINE spF4 spF4HighHalves( spF4 a, spF4 b )
 {
 	return __builtin_shufflevector( a, b, 2, 3, 6, 7 );
 }
+// (a0, a2, b0, b2) and (a1, a3, b1, b3)
+SP_FORCE_INLINE spF4 spF4Evens( spF4 a, spF4 b )
+{
+	return __builtin_shufflevector( a, b, 0, 2, 4, 6 );
+}
+SP_FORCE_INLINE spF4 spF4Odds( spF4 a, spF4 b )
+{
+	return __builtin_shufflevector( a, b, 1, 3, 5, 7 );
+}
 // a 2D box in entry layout with x, or y, as the sweep axis: (min x, max x, min y, max y), (min y, max y, min x, max x)
 SP_FORCE_INLINE spF4 spF4EntryX( spF4 b )
 {
@@ -94,6 +103,23 @@ SP_FORCE_INLINE spM4 spF4Eq( spF4 a, spF4 b )
 SP_FORCE_INLINE spF4 spF4Select( spM4 m, spF4 a, spF4 b )
 {
 	return (spF4)( ( (spM4)a & m ) | ( (spM4)b & ~m ) );
+}
+// a < b ? a : b and a > b ? a : b, lane by lane (so b where either is NaN): one instruction each
+SP_FORCE_INLINE spF4 spF4Min( spF4 a, spF4 b )
+{
+#if defined( SP_SIMD_WASM )
+	return (spF4)wasm_f32x4_pmin( (v128_t)b, (v128_t)a );
+#else
+	return (spF4)_mm_min_ps( (__m128)a, (__m128)b );
+#endif
+}
+SP_FORCE_INLINE spF4 spF4Max( spF4 a, spF4 b )
+{
+#if defined( SP_SIMD_WASM )
+	return (spF4)wasm_f32x4_pmax( (v128_t)b, (v128_t)a );
+#else
+	return (spF4)_mm_max_ps( (__m128)a, (__m128)b );
+#endif
 }
 SP_FORCE_INLINE spF4 spF4Sub( spF4 a, spF4 b )
 {
@@ -209,6 +235,14 @@ SP_FORCE_INLINE spF4 spF4HighHalves( spF4 a, spF4 b )
 {
 	return spF4Set( a.v[2], a.v[3], b.v[2], b.v[3] );
 }
+SP_FORCE_INLINE spF4 spF4Evens( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[0], a.v[2], b.v[0], b.v[2] );
+}
+SP_FORCE_INLINE spF4 spF4Odds( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[1], a.v[3], b.v[1], b.v[3] );
+}
 SP_FORCE_INLINE spF4 spF4EntryX( spF4 b )
 {
 	return spF4Set( b.v[0], b.v[2], b.v[1], b.v[3] );
@@ -237,6 +271,16 @@ SP_FORCE_INLINE spF4 spF4Select( spM4 m, spF4 a, spF4 b )
 	for ( int k = 0; k < 4; ++k )
 		r.v[k] = m.v[k] != 0 ? a.v[k] : b.v[k];
 	return r;
+}
+SP_FORCE_INLINE spF4 spF4Min( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[0] < b.v[0] ? a.v[0] : b.v[0], a.v[1] < b.v[1] ? a.v[1] : b.v[1],
+					a.v[2] < b.v[2] ? a.v[2] : b.v[2], a.v[3] < b.v[3] ? a.v[3] : b.v[3] );
+}
+SP_FORCE_INLINE spF4 spF4Max( spF4 a, spF4 b )
+{
+	return spF4Set( a.v[0] > b.v[0] ? a.v[0] : b.v[0], a.v[1] > b.v[1] ? a.v[1] : b.v[1],
+					a.v[2] > b.v[2] ? a.v[2] : b.v[2], a.v[3] > b.v[3] ? a.v[3] : b.v[3] );
 }
 SP_FORCE_INLINE spF4 spF4Sub( spF4 a, spF4 b )
 {

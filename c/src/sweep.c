@@ -115,30 +115,49 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 	float* minXs = columns;
 	float* minYs = columns + n + SP_SWEEP_STEP;
 	float* maxYs = columns + 2 * ( n + SP_SWEEP_STEP );
-	for ( int k = 0; k < n; ++k )
+	int k = 0;
+	// four entries at a time, transposed in registers
+	for ( ; k + 4 <= n; k += 4 )
+	{
+		const float* b = e + (size_t)( begin + k ) * 4;
+		const spF4 b0 = spF4Load( b ), b1 = spF4Load( b + 4 ), b2 = spF4Load( b + 8 ), b3 = spF4Load( b + 12 );
+		const spF4 xs01 = spF4LowHalves( b0, b1 ), xs23 = spF4LowHalves( b2, b3 );
+		const spF4 ys01 = spF4HighHalves( b0, b1 ), ys23 = spF4HighHalves( b2, b3 );
+		spF4Store( minXs + k, spF4Evens( xs01, xs23 ) );
+		spF4Store( minYs + k, spF4Evens( ys01, ys23 ) );
+		spF4Store( maxYs + k, spF4Odds( ys01, ys23 ) );
+	}
+	for ( ; k < n; ++k )
 	{
 		const float* b = e + (size_t)( begin + k ) * 4;
 		minXs[k] = b[0];
 		minYs[k] = b[2];
 		maxYs[k] = b[3];
 	}
-	for ( int k = n; k < n + SP_SWEEP_STEP; ++k )
+	for ( k = n; k < n + SP_SWEEP_STEP; ++k )
 	{
 		minXs[k] = INFINITY;
 		minYs[k] = maxYs[k] = 0.0f;
 	}
 	int t = 0;
-	for ( int k = 0; k < n; ++k )
+	// the next pair's place and the end of the room, in locals (found's fields written back at a grow and at the end)
+	spPair* out = found->data + found->count;
+	spPair* limit = found->data + found->capacity;
+	for ( k = 0; k < n; ++k )
 	{
 		// room for every candidate of box k, and for the pairs past them that a step writes
 		const int room = n - k + SP_SWEEP_STEP;
-		if ( found->capacity - found->count < room &&
-			 !spGrow( (void**)&found->data, &found->capacity, found->count + room, sizeof( spPair ) ) )
+		if ( limit - out < room )
 		{
-			*tests += t;
-			return 0;
+			found->count = (int)( out - found->data );
+			if ( !spGrow( (void**)&found->data, &found->capacity, found->count + room, sizeof( spPair ) ) )
+			{
+				*tests += t;
+				return 0;
+			}
+			out = found->data + found->count;
+			limit = found->data + found->capacity;
 		}
-		spPair* out = found->data + found->count;
 		const int i = begin + k;
 		const float maxX = e[(size_t)i * 4 + 1], minY = minYs[k], maxY = maxYs[k];
 		// reported in the first slab both boxes touch, the one where either starts: j must start here unless i does
@@ -161,8 +180,8 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 			}
 			l += SP_SWEEP_STEP;
 		}
-		found->count = (int)( out - found->data );
 	}
+	found->count = (int)( out - found->data );
 	*tests += t;
 	return 1;
 }
@@ -214,6 +233,11 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
 	found->count = 0;
+	// room for two pairs an entry at once (a uniform scene has about 1.8), and an eighth more so that the entry
+	// count's waver on coherent frames does not reallocate: grown from nothing by half again at a time as the sweep
+	// went, a first update's list was copied about twice over
+	if ( !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
+		return false;
 	// the columns of spSweepSlab2D, for the largest slab
 	if ( w->dimensions == 2 && !filtered &&
 		 !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity,
