@@ -94,13 +94,21 @@ SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
 
 // The running statistics of spCheckMoving2D: both axes' at once (lane a of each is axis a's; lanes 0 and 1 of lo
 // are the smallest mins, lanes 2 and 3 of hi the largest maxes).
+// Worlds of at least SP_STATS_SAMPLE_SLOTS slots take the sums of their 2D statistics from the moving boxes of every
+// SP_STATS_SAMPLE-th slot (scaled to all of them; the smallest min and largest max still from every box): the sums
+// only steer the choice of axes and slabs, and their double arithmetic was most of the pass. A chunk whose sample
+// has fewer than SP_STATS_SAMPLE_MIN boxes sums every box.
+#define SP_STATS_SAMPLE		  8
+#define SP_STATS_SAMPLE_SLOTS 8192
+#define SP_STATS_SAMPLE_MIN	  64
+
 typedef struct spStats2D
 {
 	spD2 sum, sumSq, width;
 	spF4 lo, hi;
 } spStats2D;
 
-SP_FORCE_INLINE void spAddBox2D( spStats2D* s, spF4 b )
+SP_FORCE_INLINE void spAddSums2D( spStats2D* s, spF4 b )
 {
 	const spD2 half = spD2Splat( 0.5 );
 	const spD2 mn = spD2Low( b ), mx = spD2High( b );
@@ -108,19 +116,18 @@ SP_FORCE_INLINE void spAddBox2D( spStats2D* s, spF4 b )
 	s->sum = spD2Add( s->sum, c );
 	s->sumSq = spD2Add( s->sumSq, spD2Mul( c, c ) );
 	s->width = spD2Add( s->width, spD2Sub( mx, mn ) );
-	s->lo = spF4Min( b, s->lo );
-	s->hi = spF4Max( b, s->hi );
 }
 
 // spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one, in
-// two sets of sums (even and odd slots, added at the end), so that consecutive boxes do not wait on each other's
-// additions: half the instructions of the generic pass and about half its latency. Each box is tested for
-// min <= max only (which NaN fails); the smallest min and the largest max being finite covers every other bound.
-static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s1, int* outValid )
+// two sets (even and odd slots, added at the end), so that consecutive boxes do not wait on each other's additions.
+// Each box is tested for min <= max only (which NaN fails); the smallest min and the largest max being finite
+// covers every other bound. The sums are of the boxes of slots that are multiples of `sample`, scaled.
+static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s1, int sample, int* outValid )
 {
 	const float* bounds = w->bounds;
 	const uint32_t* ids = w->ids;
 	const uint8_t* flags = w->flags;
+	const int mask = sample - 1;
 	spM4 valid = spM4Set( -1, -1, -1, -1 );
 	spStats2D set[2];
 	for ( int k = 0; k < 2; ++k )
@@ -129,6 +136,7 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s
 		set[k].lo = spF4Splat( INFINITY );
 		set[k].hi = spF4Splat( -INFINITY );
 	}
+	int moving = 0, sampled = 0;
 	for ( int slot = s0; slot < s1; slot += 2 )
 	{
 		for ( int k = 0; k < 2; ++k )
@@ -141,18 +149,31 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s
 			const spF4 b = spF4Load( bounds + (size_t)( slot + k ) * 4 );
 			// lanes 0 and 1: min <= max; lanes 2 and 3: max <= max (NaN fails either)
 			valid = spM4And( valid, spF4Le( b, spF4HighHalves( b, b ) ) );
-			spAddBox2D( &set[k], b );
+			set[k].lo = spF4Min( b, set[k].lo );
+			set[k].hi = spF4Max( b, set[k].hi );
+			moving += 1;
+			if ( ( ( slot + k ) & mask ) == 0 )
+			{
+				spAddSums2D( &set[k], b );
+				sampled += 1;
+			}
 		}
 	}
+	if ( sample > 1 && sampled < SP_STATS_SAMPLE_MIN && sampled < moving )
+	{
+		spCheckMoving2D( w, stats, s0, s1, 1, outValid );
+		return;
+	}
+	const double scale = sampled < moving ? (double)moving / sampled : 1.0;
 	const spD2 sum = spD2Add( set[0].sum, set[1].sum ), sumSq = spD2Add( set[0].sumSq, set[1].sumSq ),
 			   width = spD2Add( set[0].width, set[1].width );
 	const spF4 lo = spF4Min( set[1].lo, set[0].lo );
 	const spF4 hi = spF4Max( set[1].hi, set[0].hi );
 	for ( int a = 0; a < 2; ++a )
 	{
-		stats[a].sum = spD2Lane( sum, a );
-		stats[a].sumSq = spD2Lane( sumSq, a );
-		stats[a].width = spD2Lane( width, a );
+		stats[a].sum = spD2Lane( sum, a ) * scale;
+		stats[a].sumSq = spD2Lane( sumSq, a ) * scale;
+		stats[a].width = spD2Lane( width, a ) * scale;
 		stats[a].lo = spF4Lane( lo, a );
 		stats[a].hi = spF4Lane( hi, 2 + a );
 	}
@@ -176,7 +197,7 @@ static void spCheckRange( const spWorld* w, spAxisStats* stats, int s0, int s1, 
 			spCheckMoving( w, stats, 1, s0, s1, valid );
 			break;
 		case 2:
-			spCheckMoving2D( w, stats, s0, s1, valid );
+			spCheckMoving2D( w, stats, s0, s1, w->slotCount >= SP_STATS_SAMPLE_SLOTS ? SP_STATS_SAMPLE : 1, valid );
 			break;
 		case 3:
 			spCheckMoving( w, stats, 3, s0, s1, valid );
