@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The C benchmark, native (gcc -O3) and wasm (emcc -O3 -msimd128 -mbulk-memory, run in Node), on the same scenes,
+# The C benchmark, native (gcc -O3) and wasm (emcc -O3 -msimd128 -mbulk-memory, run in Node with V8's optimising
+# compiler only), on the same scenes,
 # then the native build's instructions per update under callgrind (SP_BENCH_CALLGRIND=0 skips them):
 #   bash tests/bench/bench-c.sh [workload] [maxN]      e.g. bash tests/bench/bench-c.sh "one-shot uniform 2D" 1000000
 set -euo pipefail
@@ -30,7 +31,11 @@ else
 fi
 for workload in "${workloads[@]}"; do
   native=$(build/bench-native/sp_bench "$workload" "$@")
-  wasm=$(node --no-experimental-fetch build/wasm/sp_bench.js "$workload" "$@")
+  # --no-liftoff: every wasm function on V8's optimising compiler from its first call. With the baseline compiler
+  # first, a function is swapped to optimised code only after many calls, each function on its own: the reference
+  # (one function) still ran its baseline code after 60 cold starts, at half its speed, and the engine's many
+  # functions got there at different times.
+  wasm=$(node --no-experimental-fetch --no-liftoff build/wasm/sp_bench.js "$workload" "$@")
   echo "== $workload: native"
   echo "$native"
   echo "== $workload: wasm"
