@@ -140,6 +140,10 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 		minYs[k] = maxYs[k] = 0.0f;
 	}
 	int t = 0;
+	// room for the first box's candidates, so that the list exists before the pointers below are taken
+	if ( found->capacity - found->count < n + SP_SWEEP_STEP &&
+		 !spGrow( (void**)&found->data, &found->capacity, found->count + n + SP_SWEEP_STEP, sizeof( spPair ) ) )
+		return 0;
 	// the next pair's place and the end of the room, in locals (found's fields written back at a grow and at the end)
 	spPair* out = found->data + found->count;
 	spPair* limit = found->data + found->capacity;
