@@ -47,28 +47,26 @@ static bool spReservePacked( spBuildScratch* scratch, int n, int stride )
 	return spGrowArrays( &scratch->packedCapacity, spGrownCapacity( scratch->packedCapacity, n ), arrays, 2 );
 }
 
-// spSlabOf for both slab-axis bounds of a 2D box at once, as one vector (min x, min y, max x, max y): lanes `at` and
-// 2 + at of the result are the box's first and last slab. The float operations of spSlabOf (so the same slabs),
-// clamped first (NaN to slab 0) so that no conversion needs a check.
+// spSlabOf for both slab-axis bounds of a 2D box at once, as one vector (min x, min y, max x, max y): lanes a and
+// 2 + a of the result, for the slab axis a, are the box's first and last slab. The float operations of spSlabOf (so
+// the same slabs), clamped first (NaN to slab 0) so that no conversion needs a check.
 typedef struct spSlabMap2D
 {
 	spF4 lo, scale, zero, last;
-	int at;
 } spSlabMap2D;
 
 static inline spSlabMap2D spSlabMap2DOf( const spIndex* plan )
 {
 	const spSlabMap2D map = { spF4Splat( plan->slabLo ), spF4Splat( plan->slabScale ), spF4Splat( 0.0f ),
-							  spF4Splat( (float)( plan->slabCount - 1 ) ), plan->slabAxis };
+							  spF4Splat( (float)( plan->slabCount - 1 ) ) };
 	return map;
 }
 
 SP_FORCE_INLINE spM4 spSlabsOf2D( const spSlabMap2D* map, spF4 b )
 {
-	spF4 v = spF4Mul( spF4Sub( b, map->lo ), map->scale );
-	v = spF4Select( spF4Ge( v, map->zero ), v, map->zero );
-	v = spF4Select( spF4Le( v, map->last ), v, map->last );
-	return spF4ToInt( v );
+	const spF4 v = spF4Mul( spF4Sub( b, map->lo ), map->scale );
+	// v > 0 ? v : 0 (so NaN gives 0), then at most the last slab
+	return spF4ToInt( spF4Min( spF4Max( v, map->zero ), map->last ) );
 }
 
 // Box i touches slabs s0..s1: its range stored, each slab's count (at s + 1) raised.
@@ -84,11 +82,25 @@ SP_FORCE_INLINE void spCountBox( int* range, int* counts, int i, int s0, int s1 
 	}
 }
 
+// spCountSlabs for 2D boxes sweeping `axis` (a constant), so slabbed along the other axis.
+SP_FORCE_INLINE void spCountSlabs2D( const spSlabMap2D* map, const float* bounds, const int* slots, int n, int* range,
+									 int* counts, float* keys, const int axis )
+{
+	for ( int i = 0; i < n; ++i )
+	{
+		const spF4 b = spF4Load( bounds + (size_t)slots[i] * 4 );
+		const spM4 slab = spSlabsOf2D( map, b );
+		spCountBox( range, counts, i, spM4Lane( slab, 1 - axis ), spM4Lane( slab, 3 - axis ) );
+		if ( keys != NULL )
+			keys[i] = spF4Lane( b, axis );
+	}
+}
+
 // The slab range of each box of `slots` (range[2i], range[2i + 1]) and the entry count of each slab s in
-// counts[s + 1] (counts has slabCount + 2 elements), and with `keys` not null each box's min on `axis` in keys[i]
-// (the sort keys of a build that sorts every box at once: one read of the bounds for both). Reads the bounds in the
-// order of `slots`. Most boxes touch one or two slabs: the second is counted without a branch, as spScatterSlabs
-// writes it.
+// counts[s + 1] (counts has slabCount + 2 elements) for a sweep along `axis`, and with `keys` not null each box's
+// min on `axis` in keys[i] (the sort keys of a build that sorts every box at once: one read of the bounds for both).
+// Reads the bounds in the order of `slots`. Most boxes touch one or two slabs: the second is counted without a
+// branch, as spScatterSlabs writes it.
 static void spCountSlabs( const spIndex* plan, const float* bounds, const int* slots, int n, int stride, int d,
 						  int* range, int* counts, float* keys, int axis )
 {
@@ -105,16 +117,12 @@ static void spCountSlabs( const spIndex* plan, const float* bounds, const int* s
 	}
 	if ( d == 2 )
 	{
+		// in 2D the slab axis is the other one: the lanes constants, read from registers
 		const spSlabMap2D map = spSlabMap2DOf( plan );
-		for ( int i = 0; i < n; ++i )
-		{
-			const spF4 b = spF4Load( bounds + (size_t)slots[i] * 4 );
-			const spM4 slab = spSlabsOf2D( &map, b );
-			const int s0 = spM4Lane( slab, map.at ), s1 = spM4Lane( slab, 2 + map.at );
-			spCountBox( range, counts, i, s0, s1 );
-			if ( keys != NULL )
-				keys[i] = spF4Lane( b, axis );
-		}
+		if ( axis == 0 )
+			spCountSlabs2D( &map, bounds, slots, n, range, counts, keys, 0 );
+		else
+			spCountSlabs2D( &map, bounds, slots, n, range, counts, keys, 1 );
 		return;
 	}
 	const int lo = plan->slabAxis, hi = d + plan->slabAxis;
@@ -250,7 +258,7 @@ static void spCountTask( void* context, int t )
 	const int* cut = job->world->parallel.cut;
 	memset( task->counters, 0, sizeof( int ) * (size_t)( job->plan->slabCount + 2 ) );
 	spCountSlabs( job->plan, job->world->bounds, job->slots + cut[t], cut[t + 1] - cut[t], 2 * job->d, job->d,
-				  job->range + 2 * (size_t)cut[t], task->counters, NULL, 0 );
+				  job->range + 2 * (size_t)cut[t], task->counters, NULL, job->axis );
 }
 
 static void spScatterTask( void* context, int t )
