@@ -179,7 +179,8 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 				spSweepGroup( minXs, minYs, maxYs, l + 4, i, begin + l + 4, maxXi, minYi, maxYi, lows, &out );
 			if ( ( x0 & x1 ) != 15 )
 			{
-				t += l - k - 1 + spLaneCount( x0 ) + spLaneCount( x1 );
+				// the lanes in x are a prefix (the slab is sorted by min x): count the trailing ones
+				t += l - k - 1 + __builtin_ctz( ~(unsigned)( x0 | x1 << 4 ) );
 				break;
 			}
 			l += SP_SWEEP_STEP;
