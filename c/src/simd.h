@@ -370,7 +370,7 @@ SP_FORCE_INLINE int spM4Bits( spM4 m )
 }
 #endif
 
-// The lanes set in a 4-bit mask: i32.popcnt in wasm; elsewhere a table of 16 nibbles, unless the target has a
+// The lanes set in a 4-bit mask: i32.popcnt in wasm; elsewhere a table of 16 bytes (one load), unless the target has a
 // popcount instruction (x86-64's baseline has none, and __builtin_popcount is then a call into libgcc).
 #if defined( __wasm__ ) || defined( __POPCNT__ ) || defined( __ARM_NEON )
 SP_FORCE_INLINE int spLaneCount( int bits )
@@ -378,9 +378,10 @@ SP_FORCE_INLINE int spLaneCount( int bits )
 	return __builtin_popcount( (unsigned)bits );
 }
 #else
+static const uint8_t spLaneCounts[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
 SP_FORCE_INLINE int spLaneCount( int bits )
 {
-	return (int)( ( 0x4332322132212110ull >> ( 4 * bits ) ) & 15u );
+	return spLaneCounts[bits];
 }
 #endif
 
