@@ -4,15 +4,11 @@
 // goes through the float64 re-test. The two take turns run by run; every run's pairs are checked against the other's.
 import boxIntersectReference from 'box-intersect';
 import { uniform } from './scenes.mjs';
+import { median } from './stats.mjs';
 
 function arraysOf(flat, d) {
   const n = flat.length / (2 * d);
   return Array.from({ length: n }, (_, i) => Array.from(flat.subarray(i * 2 * d, (i + 1) * 2 * d), (v) => v * 1.1));
-}
-
-function median(times) {
-  const s = [...times].sort((a, b) => a - b);
-  return s[s.length >> 1];
 }
 
 /** Sorted "i,j" keys, for the check that both found the same set. */

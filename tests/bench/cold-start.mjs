@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { uniform } from './scenes.mjs';
+import { median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -50,11 +51,6 @@ function runReference(ref, flat, n) {
   new Int32Array(ref.memory.buffer, out, 2).fill(0);
   const count = ref.BoxPruning(bounds, n, 2, out, out + 4);
   return { count, release: () => [new Int32Array(ref.memory.buffer, out, 1)[0], out, bounds].forEach(ref.free) };
-}
-
-function median(times) {
-  const s = [...times].sort((a, b) => a - b);
-  return s[s.length >> 1];
 }
 
 // Two ways taking turns run by run, after `warm` untimed rounds: the medians of each way's times, and the median

@@ -8,6 +8,7 @@
 // Scenes: a static-heavy level (a 71 x 71 grid of static platforms, 300 circles, sleeping on), and matter's own
 // stress examples `stress2` (450 boxes in a stack) and `stress3` (684 mixed polygons).
 import { createRequire } from 'node:module';
+import { median } from './stats.mjs';
 
 const Matter = createRequire(import.meta.url)('matter-js');
 const { Bodies, Common, Composite, Composites, Engine } = Matter;
@@ -118,10 +119,6 @@ function canonicalOrder() {
   };
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
 const quantile = (xs, q) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const ENGINES = ['matter', 'sweep-prune'];

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as p2 from 'p2-es';
 import * as CANNON from 'cannon-es';
 import { compileWrapper, importWrapper } from './compile.mjs';
+import { median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const now = () => performance.now();
@@ -50,8 +51,6 @@ function timed(Base, method) {
     }
   };
 }
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 /** Step every world `warm + steps` times, in turns; the medians of the last `steps`. */
 function race(entries, warm, steps) {

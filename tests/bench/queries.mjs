@@ -3,13 +3,9 @@
 // full castRay. Runs take turns (the machine's speed swings); the median time per 10 000 queries is reported.
 import Flatbush from 'flatbush';
 import { mulberry32, uniform } from './scenes.mjs';
+import { median } from './stats.mjs';
 
 const now = () => performance.now();
-
-function median(times) {
-  const s = [...times].sort((a, b) => a - b);
-  return s[s.length >> 1];
-}
 
 // squared distance from (x, y) to box i of the scene, as flatbush measures it
 function distance2(b, i, x, y) {

@@ -9,6 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compileWrapper } from './compile.mjs';
 import { Motion, uniform } from './scenes.mjs';
+import { median } from './stats.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -25,11 +26,6 @@ async function importThreaded() {
   await threads.init();
   if (!threads.isThreaded()) throw new Error(`threads bench: no threads here (${threads.threadsUnavailableReason()})`);
   return threads;
-}
-
-function median(times) {
-  const s = [...times].sort((a, b) => a - b);
-  return s[s.length >> 1];
 }
 
 /** Times `frames` runs of each world in turns (ms per run, by world); `next(r)` gives run r's bounds (same for all). */
