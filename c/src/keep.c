@@ -60,11 +60,12 @@
 
 // The kept blocks, oldest first (the oldest go first when the caps are reached: recent worlds are the likeliest to
 // come again). Shared by every world on every thread, so behind a mutex.
-static struct
+typedef struct spKept
 {
 	void* block;
 	size_t size;
-} sp_kept[SP_KEEP_MAX_BLOCKS];
+} spKept;
+static spKept sp_kept[SP_KEEP_MAX_BLOCKS];
 static int sp_keptCount;
 static size_t sp_keptBytes;
 static pthread_mutex_t sp_keptLock = PTHREAD_MUTEX_INITIALIZER;
@@ -105,10 +106,10 @@ static void* spTakeKept( size_t size )
 }
 
 // A kept block's memory back to malloc.
-static void spFreeKept( void* block, size_t size )
+static void spFreeKept( spKept kept )
 {
-	SP_MARK_USABLE( block, size );
-	free( block );
+	SP_MARK_USABLE( kept.block, kept.size );
+	free( kept.block );
 }
 
 // A block the engine is done with: kept if it is large and the default allocator is installed (a block freed after
@@ -123,15 +124,13 @@ static void spReleaseBlock( void* block )
 	}
 	SP_MARK_UNUSED( block, size );
 	// the oldest blocks make room, freed after the lock is let go
-	void* evicted[SP_KEEP_MAX_BLOCKS];
-	size_t evictedSize[SP_KEEP_MAX_BLOCKS];
+	spKept evicted[SP_KEEP_MAX_BLOCKS];
 	int evictedCount = 0;
 	pthread_mutex_lock( &sp_keptLock );
 	while ( sp_keptCount == SP_KEEP_MAX_BLOCKS || sp_keptBytes + size > SP_KEEP_MAX_BYTES )
 	{
-		evicted[evictedCount] = sp_kept[evictedCount].block;
-		evictedSize[evictedCount] = sp_kept[evictedCount].size;
-		sp_keptBytes -= evictedSize[evictedCount];
+		evicted[evictedCount] = sp_kept[evictedCount];
+		sp_keptBytes -= evicted[evictedCount].size;
 		sp_keptCount -= 1;
 		evictedCount += 1;
 	}
@@ -143,7 +142,7 @@ static void spReleaseBlock( void* block )
 	pthread_mutex_unlock( &sp_keptLock );
 	for ( int i = 0; i < evictedCount; ++i )
 	{
-		spFreeKept( evicted[i], evictedSize[i] );
+		spFreeKept( evicted[i] );
 	}
 }
 
@@ -186,22 +185,17 @@ void* spKeptRealloc( void* ptr, size_t size )
 
 size_t spTrimMemory( void )
 {
+	spKept blocks[SP_KEEP_MAX_BLOCKS];
 	pthread_mutex_lock( &sp_keptLock );
-	int count = sp_keptCount;
-	size_t bytes = sp_keptBytes;
-	void* blocks[SP_KEEP_MAX_BLOCKS];
-	size_t sizes[SP_KEEP_MAX_BLOCKS];
-	for ( int i = 0; i < count; ++i )
-	{
-		blocks[i] = sp_kept[i].block;
-		sizes[i] = sp_kept[i].size;
-	}
+	const int count = sp_keptCount;
+	const size_t bytes = sp_keptBytes;
+	memcpy( blocks, sp_kept, sizeof( sp_kept[0] ) * (size_t)count );
 	sp_keptCount = 0;
 	sp_keptBytes = 0;
 	pthread_mutex_unlock( &sp_keptLock );
 	for ( int i = 0; i < count; ++i )
 	{
-		spFreeKept( blocks[i], sizes[i] );
+		spFreeKept( blocks[i] );
 	}
 	return bytes;
 }
