@@ -39,12 +39,21 @@ static float spSlabFloor( const spIndex* index, int s )
 	return spKeyToFloat( hi );
 }
 
-// Grow the packed scratch (entries of one slab) to `n` entries.
-static bool spReservePacked( spBuildScratch* scratch, int n, int stride )
+// Grow a packed scratch (entries of one slab and their ids: the build's, or a task's) to `n` entries.
+static bool spReservePacked( float** packed, uint32_t** ids, int* capacity, int n, int stride )
 {
-	const spArray arrays[] = { { (void**)&scratch->packed, sizeof( float ), stride },
-							   { (void**)&scratch->packedIds, sizeof( uint32_t ), 1 } };
-	return spGrowArrays( &scratch->packedCapacity, spGrownCapacity( scratch->packedCapacity, n ), arrays, 2 );
+	const spArray arrays[] = { { (void**)packed, sizeof( float ), stride }, { (void**)ids, sizeof( uint32_t ), 1 } };
+	return spGrowArrays( capacity, spGrownCapacity( *capacity, n ), arrays, 2 );
+}
+
+// Grow a sort scratch (the build's, or a task's) to room for `n` keys: the keys, their sorted places and the sorts'
+// temp (two per key each).
+static bool spReserveSort( float** keys, uint32_t** temp, int** order, int* capacity, int n )
+{
+	const spArray arrays[] = { { (void**)keys, sizeof( float ), 1 },
+							   { (void**)temp, sizeof( uint32_t ), 2 },
+							   { (void**)order, sizeof( int ), 2 } };
+	return spGrowArrays( capacity, spGrownCapacity( *capacity, n ), arrays, 3 );
 }
 
 // spSlabOf for both slab-axis bounds of a 2D box at once, as one vector (min x, min y, max x, max y): lanes a and
@@ -191,6 +200,25 @@ static inline __attribute__( ( always_inline ) ) void spScatterSlabs( float* max
 	}
 }
 
+// spScatterSlabs with the dimension count a constant for the common ones (the record copies are then a few moves)
+static void spScatterSlabsFor( float* maxWidth, const spWorld* world, const int* slots, const int* perm,
+							   const int* range, int n, int d, int axis, int* cursor, int spare, float* e,
+							   uint32_t* ids )
+{
+	switch ( d )
+	{
+		case 2:
+			spScatterSlabs( maxWidth, world, slots, perm, range, n, 2, axis, cursor, spare, e, ids );
+			break;
+		case 3:
+			spScatterSlabs( maxWidth, world, slots, perm, range, n, 3, axis, cursor, spare, e, ids );
+			break;
+		default:
+			spScatterSlabs( maxWidth, world, slots, perm, range, n, d, axis, cursor, spare, e, ids );
+			break;
+	}
+}
+
 // Sort the entries of slabs s0..s1-1 of the index, bucketed in slot order, by min on the sweep axis. A slab of a few
 // thousand entries fits in cache: its keys are sorted with their places (spSortKeys, with `keys`, `order` (2 per
 // key) and `temp` (2 per key) room for the largest slab), its records gathered in that order into `packed` and
@@ -275,19 +303,7 @@ static void spScatterTask( void* context, int t )
 	const int* range = job->range + 2 * (size_t)first;
 	float* e = job->index->entries;
 	uint32_t* ids = job->index->ids;
-	switch ( job->d )
-	{
-		case 2:
-			spScatterSlabs( maxWidth, job->world, slots, NULL, range, n, 2, job->axis, task->counters, spare, e, ids );
-			break;
-		case 3:
-			spScatterSlabs( maxWidth, job->world, slots, NULL, range, n, 3, job->axis, task->counters, spare, e, ids );
-			break;
-		default:
-			spScatterSlabs( maxWidth, job->world, slots, NULL, range, n, job->d, job->axis, task->counters, spare, e,
-							ids );
-			break;
-	}
+	spScatterSlabsFor( maxWidth, job->world, slots, NULL, range, n, job->d, job->axis, task->counters, spare, e, ids );
 }
 
 // The tasks of the count and scatter: ranges of the n boxes, each with counters and widths for every slab.
@@ -320,13 +336,8 @@ static bool spSortSlabsParallel( spIndex* index, spWorld* world, int stride )
 			const int m = index->slabStart[s + 1] - index->slabStart[s];
 			largest = m > largest ? m : largest;
 		}
-		const spArray arrays[] = { { (void**)&task->sortKeys, sizeof( float ), 1 },
-								   { (void**)&task->sortTemp, sizeof( uint32_t ), 2 },
-								   { (void**)&task->sortOrder, sizeof( int ), 2 } };
-		const spArray packedArrays[] = { { (void**)&task->packed, sizeof( float ), stride },
-										 { (void**)&task->packedIds, sizeof( uint32_t ), 1 } };
-		if ( !spGrowArrays( &task->sortCapacity, spGrownCapacity( task->sortCapacity, largest ), arrays, 3 ) ||
-			 !spGrowArrays( &task->packedCapacity, spGrownCapacity( task->packedCapacity, largest ), packedArrays, 2 ) )
+		if ( !spReserveSort( &task->sortKeys, &task->sortTemp, &task->sortOrder, &task->sortCapacity, largest ) ||
+			 !spReservePacked( &task->packed, &task->packedIds, &task->packedCapacity, largest, stride ) )
 			return false;
 	}
 	spSortJob job = { index, world, stride };
@@ -369,11 +380,8 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	// which leaves each slab sorted. Many: the boxes copied into their slabs in slot order (reading the bounds
 	// sequentially, not in sorted order, which misses the cache on every box), then each slab sorted on its own.
 	const int global = n <= SP_GLOBAL_SORT_MAX;
-	// two per key
-	const spArray sortArrays[] = { { (void**)&scratch->sortKeys, sizeof( float ), 1 },
-								   { (void**)&scratch->sortTemp, sizeof( uint32_t ), 2 },
-								   { (void**)&scratch->sortOrder, sizeof( int ), 2 } };
-	if ( global && !spGrowArrays( &scratch->sortCapacity, spGrownCapacity( scratch->sortCapacity, n ), sortArrays, 3 ) )
+	if ( global &&
+		 !spReserveSort( &scratch->sortKeys, &scratch->sortTemp, &scratch->sortOrder, &scratch->sortCapacity, n ) )
 		return false;
 	// many boxes with a pool: counted and scattered by ranges of boxes (on one thread if the tasks' scratch cannot
 	// be had)
@@ -411,9 +419,10 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 		return false;
 	// padding after the last entry: the spare entry of spScatterSlabs, and one per task past it
 	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING + spares, stride ) ||
-		 ( !global && !spReservePacked( scratch, largest, stride ) ) ||
 		 ( !global &&
-		   !spGrowArrays( &scratch->sortCapacity, spGrownCapacity( scratch->sortCapacity, largest ), sortArrays, 3 ) ) )
+		   ( !spReservePacked( &scratch->packed, &scratch->packedIds, &scratch->packedCapacity, largest, stride ) ||
+			 !spReserveSort( &scratch->sortKeys, &scratch->sortTemp, &scratch->sortOrder, &scratch->sortCapacity,
+							 largest ) ) ) )
 		return false;
 
 	// Commit.
@@ -466,19 +475,7 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	}
 	else
 	{
-		// a copy of the loop per common dimension count (the record copies are then a few moves)
-		switch ( d )
-		{
-			case 2:
-				spScatterSlabs( maxWidth, world, slots, perm, range, n, 2, axis, cursor, entries, e, ids );
-				break;
-			case 3:
-				spScatterSlabs( maxWidth, world, slots, perm, range, n, 3, axis, cursor, entries, e, ids );
-				break;
-			default:
-				spScatterSlabs( maxWidth, world, slots, perm, range, n, d, axis, cursor, entries, e, ids );
-				break;
-		}
+		spScatterSlabsFor( maxWidth, world, slots, perm, range, n, d, axis, cursor, entries, e, ids );
 	}
 	index->entryCount = entries;
 	// the padding zeroed after the scatter, which wrote its spare entries there

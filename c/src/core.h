@@ -19,6 +19,7 @@
 #include "sweep_prune/sweep_prune.h"
 
 #include <assert.h>
+#include <float.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -94,6 +95,19 @@ bool spGrowArrays( int* capacity, int target, const spArray* arrays, int count )
 
 /// Validate one box's bounds: finite, min <= max.
 spResult spCheckBounds( const float* min, const float* max, int dimensions );
+
+/// 1 if a box (`dimensions` mins, then maxes) passes spCheckBounds, else 0: -FLT_MAX <= min <= max <= FLT_MAX on
+/// every axis (NaN fails), without a branch, for passes over many boxes (which find the error box by box only when
+/// one fails).
+SP_FORCE_INLINE int spBoundsOrdered( const float* b, int dimensions )
+{
+	int ok = 1;
+	for ( int a = 0; a < dimensions; ++a )
+	{
+		ok &= ( b[a] >= -FLT_MAX ) & ( b[a] <= b[dimensions + a] ) & ( b[dimensions + a] <= FLT_MAX );
+	}
+	return ok;
+}
 
 #ifdef SP_PHASE_TIMES
 /// A monotonic clock in ms, for the update's phase times (world.h SP_PHASE) in the benchmark's build.

@@ -239,11 +239,17 @@ static void spCountPairsBySlot( const spPair* in, int count, spPair* out, int* s
 	}
 }
 
+// The blocks of SP_PAIR_COUNTING_BLOCK slots that `slotCount` slots make.
+static int spPairBlocks( int slotCount )
+{
+	return ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+}
+
 int spPairSortBlocks( int count, int slotCount )
 {
 	if ( count < slotCount / 4 || slotCount <= SP_PAIR_COUNTING_SLOTS )
 		return 0;
-	return ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+	return spPairBlocks( slotCount );
 }
 
 void spCountPairBlocks( const spPair* in, int count, int* counts, int blocks )
@@ -266,7 +272,7 @@ void spScatterPairsToBlocks( const spPair* in, int count, spPair* scratch, int* 
 
 const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, int* start, int slotCount )
 {
-	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+	const int blocks = spPairBlocks( slotCount );
 	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
 	spCountPairBlocks( in, count, blockStart, blocks );
 	for ( int k = 0; k < blocks; ++k )
@@ -312,7 +318,7 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 		spCountPairsBySlot( scratch, count, out, start, slotCount, 0 );
 		return;
 	}
-	const int blocks = ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
+	const int blocks = spPairBlocks( slotCount );
 	const int* blockStart = spScatterPairBlocks( in, count, scratch, start, slotCount );
 	spSortPairBlocks( scratch, out, blockStart, start, 0, blocks );
 }

@@ -244,17 +244,30 @@ typedef struct spIdsJob
 	spPair* ended;
 } spIdsJob;
 
-static int spTaskBegin( int t, int count, int tasks )
-{
-	return (int)( (long long)count * t / tasks );
-}
-
 static void spIdsTask( void* context, int t )
 {
 	const spIdsJob* job = context;
 	const int tasks = job->w->parallel.taskCount;
 	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
 	spPlacePairsToIds( job->w->dynamicIndex.ids, SP_AT( job->in, i0 ), i1 - i0, SP_AT( job->out, i0 ) );
+}
+
+// This update's `count` place pairs as id pairs into `out` (which may be `in`: each pair is read before it is
+// written), by ranges over the pool when `parallel` (its tasks reserved: 2 per thread).
+static void spPlacePairsToIdsOn( spWorld* w, bool parallel, const spPair* in, int count, spPair* out )
+{
+	if ( !parallel )
+	{
+		spPlacePairsToIds( w->dynamicIndex.ids, in, count, out );
+		return;
+	}
+	spIdsJob job = { 0 };
+	job.w = w;
+	job.in = in;
+	job.out = out;
+	job.count = count;
+	w->parallel.taskCount = 2 * spPoolThreads( w->pool );
+	spPoolRun( w->pool, spIdsTask, &job, w->parallel.taskCount );
 }
 
 static void spBlocksTask( void* context, int t )
@@ -416,7 +429,8 @@ bool spMakePairLists( spWorld* w )
 		spPairArray* places = &w->placePairs[nxt];
 		if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, total, sizeof( spPair ) ) )
 			return false;
-		spPlacePairsToIds( index->ids, places->data, mp, places->data );
+		const bool parallel = spParallelOn( w ) && spReserveTasks( &w->parallel, 2 * spPoolThreads( w->pool ) );
+		spPlacePairsToIdsOn( w, parallel, places->data, mp, places->data );
 		if ( ms > 0 )
 		{
 			memcpy( places->data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
@@ -484,20 +498,7 @@ bool spMakePairLists( spWorld* w )
 		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended; with a
 		// pool, the conversion by ranges, the sorts' blocks and the diff by ranges of keys at once
 		const bool parallel = spParallelOn( w ) && spReserveTasks( &w->parallel, 2 * spPoolThreads( w->pool ) );
-		if ( parallel )
-		{
-			spIdsJob job = { 0 };
-			job.w = w;
-			job.in = nextPlaces->data;
-			job.out = w->began.data;
-			job.count = mp;
-			w->parallel.taskCount = 2 * spPoolThreads( w->pool );
-			spPoolRun( w->pool, spIdsTask, &job, w->parallel.taskCount );
-		}
-		else
-		{
-			spPlacePairsToIds( index->ids, nextPlaces->data, mp, w->began.data );
-		}
+		spPlacePairsToIdsOn( w, parallel, nextPlaces->data, mp, w->began.data );
 		if ( ms > 0 )
 		{
 			memcpy( w->began.data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );

@@ -85,7 +85,7 @@ bool spCutRange( spWorld* w, int n )
 		return false;
 	for ( int t = 0; t <= wanted; ++t )
 	{
-		w->parallel.cut[t] = (int)( (long long)n * t / wanted );
+		w->parallel.cut[t] = spTaskBegin( t, n, wanted );
 	}
 	w->parallel.taskCount = wanted;
 	return true;

@@ -74,6 +74,12 @@ bool spCutSlabs( spWorld* world );
 /// spCutSlabs for any index of the world.
 bool spCutSlabsOf( spWorld* world, const spIndex* index );
 
+/// Where task t of `tasks` begins when `count` units are cut into ranges of equal size (task `tasks`: the end).
+static inline int spTaskBegin( int t, int count, int tasks )
+{
+	return (int)( (long long)count * t / tasks );
+}
+
 /// Cut n units (moving boxes, slots) into task ranges of equal size (parallel.cut, taskCount). Returns false on
 /// allocation failure.
 bool spCutRange( spWorld* world, int n );

@@ -396,6 +396,13 @@ typedef struct spRefreshJob
 	_Atomic int found;
 } spRefreshJob;
 
+// The incoming entries a finished task found at least: all of them, one past its room when it ran out of room, none
+// when it gave up on swaps or was skipped.
+static int spTaskIncoming( const spTask* task )
+{
+	return task->result >= 0 ? task->result - task->incomingAt : task->result == -1 ? task->incomingRoom + 1 : 0;
+}
+
 // spRefreshTask's result for a task skipped
 #define SP_REFRESH_SKIPPED ( -4 )
 
@@ -412,10 +419,7 @@ static void spRefreshTask( void* context, int t )
 	}
 	task->result = spRefreshRange( job->index, job->sc, job->world, cut[t], cut[t + 1], task->incomingAt,
 								   task->incomingAt + task->incomingRoom, job->swapBudget, &task->swaps );
-	const int found = task->result >= 0	   ? task->result - task->incomingAt
-					  : task->result == -1 ? task->incomingRoom + 1
-										   : 0;
-	atomic_fetch_add_explicit( &job->found, found, memory_order_relaxed );
+	atomic_fetch_add_explicit( &job->found, spTaskIncoming( task ), memory_order_relaxed );
 }
 
 static void spMergeTask( void* context, int t )
@@ -462,7 +466,7 @@ static int spGatherIncoming( spRefreshScratch* sc, const spWorld* world, int lim
 		full |= task->result < 0;
 		*total += task->result >= 0 ? task->swaps : 0;
 		m += task->result >= 0 ? task->result - task->incomingAt : 0;
-		least += task->result >= 0 ? task->result - task->incomingAt : task->result == -1 ? task->incomingRoom + 1 : 0;
+		least += spTaskIncoming( task );
 	}
 	// the serial pass gives up exactly when the totals pass the limits (too many swaps or too many incoming
 	// entries: the same give-up for the caller). Full tasks that already pass the limit together give up without

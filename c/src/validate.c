@@ -69,10 +69,10 @@ SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
 			continue;
 		}
 		const float* b = bounds + (size_t)slot * stride;
+		valid &= spBoundsOrdered( b, d );
 		for ( int a = 0; a < d; ++a )
 		{
 			const float mn = b[a], mx = b[d + a];
-			valid &= ( mn >= -FLT_MAX ) & ( mn <= mx ) & ( mx <= FLT_MAX );
 			const double c = 0.5 * ( (double)mn + (double)mx );
 			sum[a] += c;
 			sumSq[a] += c * c;
@@ -92,8 +92,6 @@ SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
 	*outValid = valid;
 }
 
-// The running statistics of spCheckMoving2D: both axes' at once (lane a of each is axis a's; lanes 0 and 1 of lo
-// are the smallest mins, lanes 2 and 3 of hi the largest maxes).
 // Worlds of at least SP_STATS_SAMPLE_SLOTS slots take the sums of their 2D statistics from the moving boxes of every
 // SP_STATS_SAMPLE-th slot (scaled to all of them; the smallest min and largest max still from every box): the sums
 // only steer the choice of axes and slabs, and their double arithmetic was most of the pass. A chunk whose sample
@@ -102,6 +100,8 @@ SP_FORCE_INLINE void spCheckMoving( const spWorld* w, spAxisStats* stats, int d,
 #define SP_STATS_SAMPLE_SLOTS 8192
 #define SP_STATS_SAMPLE_MIN	  64
 
+// The running statistics of spCheckMoving2D: both axes' at once (lane a of each is axis a's; lanes 0 and 1 of lo
+// are the smallest mins, lanes 2 and 3 of hi the largest maxes).
 typedef struct spStats2D
 {
 	spD2 sum, sumSq, width;
