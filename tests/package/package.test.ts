@@ -117,6 +117,9 @@ describe('the tarball', () => {
       'dist/adapters/matter.js',
       'dist/adapters/matter.d.ts',
       'dist/cjs/adapters/matter.js',
+      'dist/adapters/planck.js',
+      'dist/adapters/planck.d.ts',
+      'dist/cjs/adapters/planck.js',
     ]) {
       expect(paths).toContain(p);
     }
@@ -211,6 +214,24 @@ describe('sweep-prune/matter', () => {
     const result = JSON.parse(run(process.execPath, ['node-matter.cjs', matter], app));
     expect(result).toMatchObject({ same: true, region: 51, disposed: true });
     expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/matter\.js$/);
+  });
+});
+
+describe('sweep-prune/planck', () => {
+  // planck is an optional peer dependency: the consumer does not have it, the scripts are given this repo's copy
+  const planck = join(root, 'node_modules', 'planck');
+
+  test("import: bodies bit-identical to planck's own broadphase after 120 steps (one pair order)", () => {
+    const result = JSON.parse(run(process.execPath, ['node-planck.mjs', planck], app));
+    expect(result).toMatchObject({ same: true, found: 56, disposed: true });
+    expect(result.contacts).toBeGreaterThan(50);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/planck\.js$/);
+  });
+
+  test("require: the CommonJS copy, sharing the engine loaded by require('sweep-prune')", () => {
+    const result = JSON.parse(run(process.execPath, ['node-planck.cjs', planck], app));
+    expect(result).toMatchObject({ same: true, found: 56, disposed: true });
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/planck\.js$/);
   });
 });
 

@@ -19,6 +19,7 @@ import PruneJuiceDefault, {
 import * as separate from 'sweep-prune/wasm';
 import * as threaded from 'sweep-prune/threads';
 import { SweepPruneDetector, useSweepPrune, type MatterBodyLike, type MatterModule } from 'sweep-prune/matter';
+import * as planckAdapter from 'sweep-prune/planck';
 
 // sweep-prune/matter's types resolve without matter-js or its @types installed
 export function matterDetector<B extends MatterBodyLike, P, C>(
@@ -29,6 +30,16 @@ export function matterDetector<B extends MatterBodyLike, P, C>(
   const hits: C[] = detector.ray({ x: 0, y: 0 }, { x: 1, y: 1 });
   console.log(bodies.length + hits.length, typeof useSweepPrune);
   return detector;
+}
+
+// sweep-prune/planck's types resolve without planck installed; any planck World fits PlanckWorldLike
+export function planckBroadPhase(world: planckAdapter.PlanckWorldLike): number {
+  const bp: planckAdapter.SweepPruneBroadPhase = planckAdapter.useSweepPrune(world);
+  const count: number = bp.getProxyCount();
+  // @ts-expect-error: the constructor is private (useSweepPrune makes the broadphase)
+  new planckAdapter.SweepPruneBroadPhase();
+  const back: planckAdapter.PlanckBroadPhaseLike = planckAdapter.stopSweepPrune(world);
+  return count + (back.testOverlap(1, 2) ? 1 : 0);
 }
 
 interface Sprite {

@@ -1,0 +1,936 @@
+// SPDX-License-Identifier: MIT
+// sweep-prune/planck: planck.js's broadphase (`world.m_broadPhase`, Box2D's b2BroadPhase) on a sweep-prune World.
+// The same contract as planck's BroadPhase: fattened boxes, a move buffer, `updatePairs` reporting the overlaps of the
+// moved proxies; the World finds the overlaps, the existing contacts are skipped by a short walk, and planck's own
+// `createContact` (filters, joints, sensors, the contact itself) makes the new ones.
+// planck is never imported: everything is read from the world given to `useSweepPrune`, so users who do not import
+// this file pay nothing.
+import { SweepPruneError } from '../errors.js';
+import { World, slotOf } from '../world.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
+import { requireInit } from './body-boxes.js';
+import { PairTable } from './pair-table.js';
+
+/** A 2D vector, as planck's `Vec2Value`. */
+export interface PlanckVec2 {
+  x: number;
+  y: number;
+}
+
+/** An axis-aligned box, as planck's `AABBValue`. */
+export interface PlanckAABB {
+  lowerBound: PlanckVec2;
+  upperBound: PlanckVec2;
+}
+
+/** planck's `RayCastInput`: the ray from `p1` to `p1 + maxFraction * (p2 - p1)`. */
+export interface PlanckRayCastInput {
+  p1: PlanckVec2;
+  p2: PlanckVec2;
+  maxFraction: number;
+}
+
+/** The fields of planck's internal objects the broadphase reads (planck 1.x; every name is planck's own). */
+interface ContactLike {
+  m_fixtureA: FixtureLike | null;
+  m_fixtureB: FixtureLike | null;
+  m_indexA: number;
+  m_indexB: number;
+}
+interface ContactEdgeLike {
+  contact: ContactLike;
+  prev: ContactEdgeLike | null;
+  next: ContactEdgeLike | null;
+  other: BodyLike | null;
+}
+interface BodyLike {
+  m_type: string;
+  m_contactList: ContactEdgeLike | null;
+  m_fixtureList: FixtureLike | null;
+  m_next: BodyLike | null;
+}
+interface FixtureLike {
+  m_body: BodyLike;
+  m_next: FixtureLike | null;
+  m_proxies: PlanckFixtureProxy[];
+  m_proxyCount: number;
+}
+
+/** planck's `FixtureProxy`: the user data of every proxy (planck's World creates them). */
+export interface PlanckFixtureProxy {
+  aabb: PlanckAABB;
+  fixture: unknown;
+  childIndex: number;
+  proxyId: number;
+}
+
+/** A planck `BroadPhase`, as the world uses it (planck's own class and `SweepPruneBroadPhase` both are one). */
+export interface PlanckBroadPhaseLike {
+  createProxy(aabb: PlanckAABB, userData: PlanckFixtureProxy): number;
+  destroyProxy(proxyId: number): void;
+  moveProxy(proxyId: number, aabb: PlanckAABB, displacement: PlanckVec2): void;
+  touchProxy(proxyId: number): void;
+  updatePairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void;
+  testOverlap(proxyIdA: number, proxyIdB: number): boolean;
+  getFatAABB(proxyId: number): PlanckAABB;
+  getUserData(proxyId: number): PlanckFixtureProxy;
+}
+
+/** The parts of a planck `World` the adapter uses (a `planck.World` is one). */
+export interface PlanckWorldLike {
+  getBodyList(): unknown;
+  isLocked(): boolean;
+}
+
+type CreateContact = (this: object, proxyA: PlanckFixtureProxy, proxyB: PlanckFixtureProxy) => void;
+
+interface WorldInternals extends PlanckWorldLike {
+  m_broadPhase: PlanckBroadPhaseLike & { m_moveBuffer?: unknown };
+  getBodyList(): BodyLike | null;
+  getContactList(): (ContactLike & { getNext(): unknown }) | null;
+  createContact: CreateContact;
+}
+
+// proxy ids: creation count * 2^22 + slot. Ordered by creation as planck's tree node ids are (the pair's lower id is
+// the contact's fixture A), and the slot is read back with one mask (ids stay below 2^53).
+const SLOT_BITS = 22;
+const SLOT_SCALE = 2 ** SLOT_BITS;
+const SLOT_MASK = SLOT_SCALE - 1;
+const MAX_CREATIONS = 2 ** (53 - SLOT_BITS) - 1;
+// Box2D's first rule of a contact (b2Body::ShouldCollide, planck's Body.shouldCollide): one body is dynamic. Static
+// bodies' boxes are static boxes of the World (never paired with each other); the masks leave out kinematic/static
+// and kinematic/kinematic. Dynamic boxes keep the World's default filter (category 1, every mask bit).
+const STATIC = 0;
+const KINEMATIC = 1;
+const DYNAMIC = 2;
+const CATEGORY = [2, 4, 1];
+const MASK = [1, 1, 0xffffffff];
+// updatePairs with at most this many moved proxies, and this many boxes the World has not seen, queries the World
+// once per moved proxy instead of updating it (the continuous solver's calls move one or two bodies)
+const FEW_MOVED = 8;
+const FEW_UNSEEN = 64;
+
+// the class's doors for useSweepPrune and stopSweepPrune (set in its static block; not part of its type)
+let attach: (world: WorldInternals) => SweepPruneBroadPhase;
+let detach: (bp: SweepPruneBroadPhase, world: WorldInternals) => PlanckBroadPhaseLike & { m_moveBuffer?: unknown };
+
+const finalizer =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<World>((world) => world.dispose()) : undefined;
+
+/** The `aabbExtension` and `aabbMultiplier` planck's tree uses, read off a probe tree of the world's own class. */
+function probeSettings(BroadPhase: new () => PlanckBroadPhaseLike): { extension: number; multiplier: number } {
+  const probe = new BroadPhase();
+  const userData = {} as PlanckFixtureProxy;
+  const id = probe.createProxy({ lowerBound: { x: 0, y: 0 }, upperBound: { x: 0, y: 0 } }, userData);
+  const extension = probe.getFatAABB(id).upperBound.x;
+  // a move out of the fat box by +1 along x: the new fat box reaches multiplier * 1 beyond the extension
+  const far = 4 * extension + 4;
+  probe.moveProxy(id, { lowerBound: { x: far, y: 0 }, upperBound: { x: far, y: 0 } }, { x: 1, y: 0 });
+  const multiplier = probe.getFatAABB(id).upperBound.x - (far + extension);
+  if (!(extension >= 0 && extension < Infinity && multiplier >= 0 && multiplier < Infinity)) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `useSweepPrune: could not read planck's aabbExtension and aabbMultiplier (got ${extension}, ${multiplier}); is this planck 1.x?`,
+    );
+  }
+  return { extension, multiplier };
+}
+
+function checkAABB(what: string, aabb: PlanckAABB): void {
+  const a = aabb as Partial<PlanckAABB> | null | undefined;
+  if (a == null || a.lowerBound == null || a.upperBound == null) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `${what}: aabb must be { lowerBound: { x, y }, upperBound: { x, y } }, got ${String(aabb)}`,
+    );
+  }
+}
+
+// The box of a query: not NaN, not inverted (planck's tree would answer a NaN box with every proxy).
+function checkQueryAABB(what: string, aabb: PlanckAABB): void {
+  checkAABB(what, aabb);
+  const { lowerBound: lo, upperBound: hi } = aabb;
+  for (const axis of ['x', 'y'] as const) {
+    if (Number.isNaN(lo[axis]) || Number.isNaN(hi[axis])) {
+      throw new SweepPruneError('InvalidBounds', `${what}: aabb has NaN on ${axis} (${lo[axis]}, ${hi[axis]})`);
+    }
+    if (lo[axis] > hi[axis]) {
+      throw new SweepPruneError(
+        'InvertedBounds',
+        `${what}: aabb lowerBound.${axis} (${lo[axis]}) is above upperBound.${axis} (${hi[axis]})`,
+      );
+    }
+  }
+}
+
+// Whether the fat box at `o` has a NaN (a body whose position became NaN).
+function hasNaN(fat: Float64Array, o: number): boolean {
+  return fat[o] !== fat[o] || fat[o + 1] !== fat[o + 1] || fat[o + 2] !== fat[o + 2] || fat[o + 3] !== fat[o + 3];
+}
+
+function kindOf(proxy: PlanckFixtureProxy): number {
+  const type = (proxy.fixture as FixtureLike).m_body.m_type;
+  return type === 'static' ? STATIC : type === 'kinematic' ? KINEMATIC : DYNAMIC;
+}
+
+// Whether contact c (or undefined) is alive and made of fixture fA's child iA and fixture fB's child iB: planck pools
+// contacts, and a destroyed one is recycled with null fixtures or reused for another pair.
+function isContactOf(c: ContactLike | undefined, fA: unknown, iA: number, fB: unknown, iB: number): boolean {
+  return (
+    c !== undefined &&
+    ((c.m_fixtureA === fA && c.m_fixtureB === fB && c.m_indexA === iA && c.m_indexB === iB) ||
+      (c.m_fixtureA === fB && c.m_fixtureB === fA && c.m_indexA === iB && c.m_indexB === iA))
+  );
+}
+
+/**
+ * planck's `BroadPhase` on a sweep-prune World: install it with `useSweepPrune(world)`. Keeps Box2D's contract (fat
+ * boxes grown by `aabbExtension` and, when moved, by `aabbMultiplier` times the displacement; `updatePairs` reports
+ * the fat-box overlaps of the proxies created, moved out of their fat box or touched since the last call), so the
+ * world creates and ends the same contacts on the same steps as with planck's own. Pairs that already have a
+ * contact are not reported (planck's `createContact` would reject them after walking a contact list).
+ *
+ * Owns wasm memory: `stopSweepPrune(world)` gives the world planck's own broadphase back and frees it (otherwise it
+ * is freed once the world is garbage-collected).
+ */
+export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
+  #boxes: World | undefined;
+  readonly #extension: number;
+  readonly #multiplier: number;
+  /** The class of planck's own broadphase, for `stopSweepPrune`. */
+  readonly #planck: new () => PlanckBroadPhaseLike;
+  #created = 0;
+  #count = 0;
+  #wrapper: CreateContact | undefined;
+  // by slot (the World slot of the proxy's box): fat box (minX, minY, maxX, maxY) in float64, proxy id (0: free),
+  // box id, user data, body kind, 1 while in the move buffer (2 once handled by a partial updatePairs), 1 while the
+  // World has not seen the current box, 1 while the box is NaN (no pairs)
+  #fat = new Float64Array(0);
+  #ids = new Float64Array(0);
+  #boxIds = new Uint32Array(0);
+  #data: (PlanckFixtureProxy | undefined)[] = [];
+  #kind = new Uint8Array(0);
+  #moved = new Uint8Array(0);
+  #unseen = new Uint8Array(0);
+  #parked = new Uint8Array(0);
+  #movedList: number[] = [];
+  #unseenList: number[] = [];
+  // the World differs from the proxies (boxes written, added, removed, switched) until its next update
+  #stale = false;
+  #min = [0, 0];
+  #max = [0, 0];
+  // the world's contacts by the slots of their two proxies (entries of destroyed contacts are dropped as it fills)
+  readonly #contacts = new PairTable<ContactLike>((a, b, c) => {
+    const pa = this.#data[a];
+    const pb = this.#data[b];
+    return pa !== undefined && pb !== undefined && isContactOf(c, pa.fixture, pa.childIndex, pb.fixture, pb.childIndex);
+  });
+
+  /** Use `useSweepPrune(world)`, which makes one with the world's settings and moves its proxies over. */
+  private constructor(extension: number, multiplier: number, planck: new () => PlanckBroadPhaseLike) {
+    this.#extension = extension;
+    this.#multiplier = multiplier;
+    this.#planck = planck;
+    this.#boxes = new World({ dimensions: 2, events: false }); // the pairs alone: no sort of them by id
+    finalizer?.register(this, this.#boxes, this);
+  }
+
+  static {
+    attach = (world) => SweepPruneBroadPhase.#attach(world);
+    detach = (bp, world) => bp.#detach(world);
+  }
+
+  // A broadphase holding the world's proxies, fat boxes, move buffer and contacts, and the world's createContact
+  // routed through it (for useSweepPrune).
+  static #attach(world: WorldInternals): SweepPruneBroadPhase {
+    const old = world.m_broadPhase;
+    const planck = old.constructor as new () => PlanckBroadPhaseLike;
+    const { extension, multiplier } = probeSettings(planck);
+    const bp = new SweepPruneBroadPhase(extension, multiplier, planck);
+    // the proxies in planck's id order (their creation order), with their fat boxes and move-buffer membership
+    const proxies: PlanckFixtureProxy[] = [];
+    for (let b = world.getBodyList(); b !== null; b = b.m_next) {
+      for (let f = b.m_fixtureList; f !== null; f = f.m_next) {
+        for (let i = 0; i < f.m_proxyCount; i++) proxies.push(f.m_proxies[i]!);
+      }
+    }
+    proxies.sort((a, b) => a.proxyId - b.proxyId);
+    const buffer = Array.isArray(old.m_moveBuffer) ? new Set(old.m_moveBuffer as unknown[]) : undefined;
+    for (const proxy of proxies) {
+      const moved = buffer === undefined || buffer.has(proxy.proxyId); // unknown buffer: every proxy looks again
+      proxy.proxyId = bp.#add(old.getFatAABB(proxy.proxyId), 0, proxy, moved);
+    }
+    for (let c = world.getContactList(); c !== null; c = c.getNext() as typeof c) {
+      const fA = c.m_fixtureA!;
+      const fB = c.m_fixtureB!;
+      const a = fA.m_proxies[c.m_indexA]?.proxyId;
+      const b = fB.m_proxies[c.m_indexB]?.proxyId;
+      if (a !== undefined && b !== undefined) bp.#contacts.set(a & SLOT_MASK, b & SLOT_MASK, c);
+    }
+    const create = world.createContact;
+    const wrapper: CreateContact = function createContact(this: object, proxyA, proxyB) {
+      bp.#createContact(this, create, proxyA, proxyB);
+    };
+    world.createContact = wrapper;
+    bp.#wrapper = wrapper;
+    return bp;
+  }
+
+  // Planck's own broadphase with these proxies, their fat boxes and move buffer, and the world's own createContact
+  // back (for stopSweepPrune).
+  #detach(world: WorldInternals): PlanckBroadPhaseLike & { m_moveBuffer?: unknown } {
+    this.#live('stopSweepPrune');
+    if (Object.prototype.hasOwnProperty.call(world, 'createContact') && world.createContact === this.#wrapper) {
+      delete (world as Partial<WorldInternals>).createContact;
+    }
+    const bp = new this.#planck() as PlanckBroadPhaseLike & { m_moveBuffer?: unknown };
+    const slots: number[] = [];
+    for (let s = 0; s < this.#data.length; s++) if (this.#ids[s] !== 0) slots.push(s);
+    slots.sort((a, b) => this.#ids[a]! - this.#ids[b]!);
+    const fat = this.#fat;
+    const moved: number[] = [];
+    for (const s of slots) {
+      const o = s * 4;
+      const aabb = { lowerBound: { x: fat[o]!, y: fat[o + 1]! }, upperBound: { x: fat[o + 2]!, y: fat[o + 3]! } };
+      const proxy = this.#data[s]!;
+      const id = bp.createProxy(aabb, proxy);
+      // the tree fattened it once more; the leaf gets the exact fat box (inside its ancestors' boxes: the tree stays
+      // valid)
+      const leaf = bp.getFatAABB(id);
+      leaf.lowerBound.x = aabb.lowerBound.x;
+      leaf.lowerBound.y = aabb.lowerBound.y;
+      leaf.upperBound.x = aabb.upperBound.x;
+      leaf.upperBound.y = aabb.upperBound.y;
+      proxy.proxyId = id;
+      if (this.#moved[s] !== 0) moved.push(id);
+    }
+    if (Array.isArray(bp.m_moveBuffer)) bp.m_moveBuffer = moved;
+    return bp;
+  }
+
+  #live(what: string): World {
+    const boxes = this.#boxes;
+    if (boxes === undefined) {
+      throw new SweepPruneError(
+        'Disposed',
+        `SweepPruneBroadPhase.${what}: this broadphase was disposed (stopSweepPrune); the world must not use it any more`,
+      );
+    }
+    return boxes;
+  }
+
+  // The slot of a proxy id, checked.
+  #slot(what: string, proxyId: number): number {
+    const slot = proxyId & SLOT_MASK;
+    if (this.#ids[slot] !== proxyId || proxyId <= 0) {
+      this.#live(what);
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `SweepPruneBroadPhase.${what}: ${String(proxyId)} is not a live proxy id of this broadphase`,
+      );
+    }
+    return slot;
+  }
+
+  // Room in the per-slot arrays for slots below `count`.
+  #reserve(count: number): void {
+    const old = this.#ids.length;
+    if (count <= old) return;
+    const capacity = Math.max(count, old + (old >> 1), 64);
+    const grow = <A extends Float64Array | Uint32Array | Uint8Array>(a: A, n: number): A => {
+      const b = new (a.constructor as new (n: number) => A)(n);
+      b.set(a);
+      return b;
+    };
+    this.#fat = grow(this.#fat, capacity * 4);
+    this.#ids = grow(this.#ids, capacity);
+    this.#boxIds = grow(this.#boxIds, capacity);
+    this.#kind = grow(this.#kind, capacity);
+    this.#moved = grow(this.#moved, capacity);
+    this.#unseen = grow(this.#unseen, capacity);
+    this.#parked = grow(this.#parked, capacity);
+  }
+
+  // A proxy with the box `aabb` grown by `grow`; returns its id.
+  #add(aabb: PlanckAABB, grow: number, userData: PlanckFixtureProxy, moved: boolean): number {
+    const boxes = this.#live('createProxy');
+    if (this.#created >= MAX_CREATIONS) {
+      throw new SweepPruneError('CapacityExceeded', `createProxy: ${MAX_CREATIONS} proxies were created in this world`);
+    }
+    const minX = aabb.lowerBound.x - grow;
+    const minY = aabb.lowerBound.y - grow;
+    const maxX = aabb.upperBound.x + grow;
+    const maxY = aabb.upperBound.y + grow;
+    const boxId = boxes.addBox([0, 0], [0, 0]); // written (rounded outward) by the next sync
+    const slot = slotOf(boxId);
+    this.#reserve(slot + 1);
+    const id = ++this.#created * SLOT_SCALE + slot;
+    const o = slot * 4;
+    this.#fat[o] = minX;
+    this.#fat[o + 1] = minY;
+    this.#fat[o + 2] = maxX;
+    this.#fat[o + 3] = maxY;
+    this.#ids[slot] = id;
+    this.#boxIds[slot] = boxId;
+    this.#data[slot] = userData;
+    this.#parked[slot] = 0;
+    const kind = kindOf(userData);
+    this.#kind[slot] = kind;
+    if (kind === STATIC) boxes.setBoxStatic(boxId, true);
+    if (kind !== DYNAMIC) boxes.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
+    this.#moved[slot] = 0;
+    if (moved) this.#buffer(slot);
+    this.#unseen[slot] = 0;
+    this.#see(slot);
+    this.#count++;
+    return id;
+  }
+
+  #buffer(slot: number): void {
+    if (this.#moved[slot] === 0) this.#movedList.push(slot);
+    this.#moved[slot] = 1;
+  }
+
+  // The World is behind on this slot's box (position, existence, kind) until the next sync.
+  #see(slot: number): void {
+    if (this.#unseen[slot] === 0) {
+      this.#unseen[slot] = 1;
+      this.#unseenList.push(slot);
+    }
+    this.#stale = true;
+  }
+
+  /** A proxy for `aabb` grown by `aabbExtension`, in the move buffer. Returns its id (ids grow with creation). */
+  createProxy(aabb: PlanckAABB, userData: PlanckFixtureProxy): number {
+    checkAABB('createProxy', aabb);
+    if (userData == null || (userData.fixture as FixtureLike | null)?.m_body == null) {
+      throw new SweepPruneError('InvalidArgument', 'createProxy: userData must be a planck FixtureProxy');
+    }
+    return this.#add(aabb, this.#extension, userData, true);
+  }
+
+  /** Remove a proxy (and from the move buffer). */
+  destroyProxy(proxyId: number): void {
+    const slot = this.#slot('destroyProxy', proxyId);
+    this.#boxes!.removeBox(this.#boxIds[slot]!);
+    this.#ids[slot] = 0;
+    this.#data[slot] = undefined;
+    this.#moved[slot] = 0;
+    this.#unseen[slot] = 0;
+    this.#stale = true;
+    this.#count--;
+  }
+
+  /**
+   * Box2D's `MoveProxy`: nothing while `aabb` is inside the fat box; otherwise the fat box becomes `aabb` grown by
+   * `aabbExtension` and, on the side it moves to, by `aabbMultiplier` times `displacement`, and the proxy is buffered.
+   */
+  moveProxy(proxyId: number, aabb: PlanckAABB, displacement: PlanckVec2): void {
+    const slot = this.#slot('moveProxy', proxyId);
+    const fat = this.#fat;
+    const o = slot * 4;
+    const lo = aabb.lowerBound;
+    const hi = aabb.upperBound;
+    if (fat[o]! <= lo.x && fat[o + 1]! <= lo.y && hi.x <= fat[o + 2]! && hi.y <= fat[o + 3]!) return;
+    const e = this.#extension;
+    let minX = lo.x - e;
+    let minY = lo.y - e;
+    let maxX = hi.x + e;
+    let maxY = hi.y + e;
+    const dx = displacement.x;
+    const dy = displacement.y;
+    const m = this.#multiplier;
+    if (dx < 0) minX += dx * m;
+    else maxX += dx * m;
+    if (dy < 0) minY += dy * m;
+    else maxY += dy * m;
+    fat[o] = minX;
+    fat[o + 1] = minY;
+    fat[o + 2] = maxX;
+    fat[o + 3] = maxY;
+    this.#buffer(slot);
+    this.#see(slot);
+  }
+
+  /** Buffer a proxy, so its pairs are reported again (planck calls it when filters or the body type change). */
+  touchProxy(proxyId: number): void {
+    const slot = this.#slot('touchProxy', proxyId);
+    const kind = kindOf(this.#data[slot]!);
+    if (kind !== this.#kind[slot]) {
+      const boxes = this.#boxes!;
+      const boxId = this.#boxIds[slot]!;
+      if ((kind === STATIC) !== (this.#kind[slot] === STATIC)) boxes.setBoxStatic(boxId, kind === STATIC);
+      this.#kind[slot] = kind;
+      if (this.#parked[slot] === 0) boxes.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
+      this.#see(slot);
+    }
+    this.#buffer(slot);
+  }
+
+  /** Box2D's `BufferMove` (the same as `touchProxy`). */
+  bufferMove(proxyId: number): void {
+    this.touchProxy(proxyId);
+  }
+
+  /** Box2D's `UnBufferMove`: take a proxy out of the move buffer. */
+  unbufferMove(proxyId: number): void {
+    this.#moved[this.#slot('unbufferMove', proxyId)] = 0;
+  }
+
+  /** Whether the fat boxes of two proxies overlap (closed, planck's `AABB.testOverlap`). */
+  testOverlap(proxyIdA: number, proxyIdB: number): boolean {
+    const a = (proxyIdA & SLOT_MASK) * 4;
+    const b = (proxyIdB & SLOT_MASK) * 4;
+    const ids = this.#ids;
+    if (ids[a >> 2] !== proxyIdA || ids[b >> 2] !== proxyIdB) {
+      this.#slot('testOverlap', ids[a >> 2] !== proxyIdA ? proxyIdA : proxyIdB);
+    }
+    const fat = this.#fat;
+    return !(
+      fat[b]! - fat[a + 2]! > 0 ||
+      fat[b + 1]! - fat[a + 3]! > 0 ||
+      fat[a]! - fat[b + 2]! > 0 ||
+      fat[a + 1]! - fat[b + 3]! > 0
+    );
+  }
+
+  /** A copy of a proxy's fat box (planck's returns the tree's own object). */
+  getFatAABB(proxyId: number): PlanckAABB {
+    const slot = this.#slot('getFatAABB', proxyId);
+    const o = slot * 4;
+    const fat = this.#fat;
+    // planck's AABB class, from the proxy's own box (planck is not imported)
+    const AABB: unknown = this.#data[slot]!.aabb.constructor;
+    const out =
+      typeof AABB === 'function' && AABB !== Object
+        ? (new (AABB as new () => PlanckAABB)() as Partial<PlanckAABB>)
+        : undefined;
+    if (out?.lowerBound == null || out.upperBound == null) {
+      return { lowerBound: { x: fat[o]!, y: fat[o + 1]! }, upperBound: { x: fat[o + 2]!, y: fat[o + 3]! } };
+    }
+    out.lowerBound.x = fat[o]!;
+    out.lowerBound.y = fat[o + 1]!;
+    out.upperBound.x = fat[o + 2]!;
+    out.upperBound.y = fat[o + 3]!;
+    return out as PlanckAABB;
+  }
+
+  /** The user data given to `createProxy` (planck's `FixtureProxy`). */
+  getUserData(proxyId: number): PlanckFixtureProxy {
+    return this.#data[this.#slot('getUserData', proxyId)]!;
+  }
+
+  /** The number of proxies (planck 1.5's own returns the move buffer's length). */
+  getProxyCount(): number {
+    return this.#count;
+  }
+
+  /** 0: there is no tree (planck's value for an empty tree). */
+  getTreeHeight(): number {
+    return 0;
+  }
+
+  /** 0: there is no tree (planck's value for an empty tree). */
+  getTreeBalance(): number {
+    return 0;
+  }
+
+  /** 0: there is no tree (planck's value for an empty tree). */
+  getTreeQuality(): number {
+    return 0;
+  }
+
+  /** Move every fat box by `-newOrigin` (as planck's tree does; the move buffer is unchanged). */
+  shiftOrigin(newOrigin: PlanckVec2): void {
+    this.#live('shiftOrigin');
+    const { x, y } = newOrigin;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) {
+      throw new SweepPruneError('InvalidBounds', `shiftOrigin: newOrigin must be finite, got (${x}, ${y})`);
+    }
+    const fat = this.#fat;
+    for (let s = 0; s < this.#data.length; s++) {
+      if (this.#ids[s] === 0) continue;
+      const o = s * 4;
+      fat[o] = fat[o]! - x;
+      fat[o + 1] = fat[o + 1]! - y;
+      fat[o + 2] = fat[o + 2]! - x;
+      fat[o + 3] = fat[o + 3]! - y;
+      this.#see(s);
+    }
+  }
+
+  // Write the boxes the World has not seen (rounded outward; NaN boxes parked) and update it.
+  #sync(what: string): World {
+    const boxes = this.#live(what);
+    if (!this.#stale) return boxes;
+    const list = this.#unseenList;
+    if (list.length > 0) {
+      let view = boxes.bounds;
+      let ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+      const fat = this.#fat;
+      const unseen = this.#unseen;
+      for (let i = 0; i < list.length; i++) {
+        const s = list[i]!;
+        if (unseen[s] === 0) continue; // destroyed since
+        unseen[s] = 0;
+        const o = s * 4;
+        const minX = fat[o]!;
+        const minY = fat[o + 1]!;
+        const maxX = fat[o + 2]!;
+        const maxY = fat[o + 3]!;
+        const nan = hasNaN(fat, o);
+        if (nan !== (this.#parked[s] === 1)) {
+          // NaN: no pairs and no query finds it (planck's tree would pair it with everything)
+          this.#parked[s] = nan ? 1 : 0;
+          const kind = this.#kind[s]!;
+          boxes.setBoxFilter(this.#boxIds[s]!, nan ? 0 : CATEGORY[kind]!, nan ? 0 : MASK[kind]!);
+          view = boxes.bounds;
+          ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+        }
+        const at = boxes.offsetOf(this.#boxIds[s]!);
+        if (nan) {
+          view[at] = view[at + 1] = view[at + 2] = view[at + 3] = 0;
+          continue;
+        }
+        // an inverted box cannot come from planck (min - e <= max + e); rounding keeps min <= max
+        storeDown(view, ints, at, minX);
+        storeDown(view, ints, at + 1, minY);
+        storeUp(view, ints, at + 2, maxX);
+        storeUp(view, ints, at + 3, maxY);
+      }
+      list.length = 0;
+    }
+    boxes.update();
+    this.#stale = false;
+    return boxes;
+  }
+
+  /**
+   * Report to `callback` (planck's `World.createContact`) every pair of proxies whose fat boxes overlap, one of them
+   * buffered since the last call, that has no contact yet; then empty the move buffer. Pairs come in the World's
+   * order, lower proxy id first.
+   */
+  updatePairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
+    this.#live('updatePairs');
+    if (typeof callback !== 'function') {
+      throw new SweepPruneError('InvalidArgument', `updatePairs: callback must be a function, got ${typeof callback}`);
+    }
+    const moved = this.#movedList;
+    if (moved.length === 0) return;
+    try {
+      if (moved.length <= FEW_MOVED && this.#unseenList.length <= FEW_UNSEEN) this.#fewPairs(callback);
+      else this.#allPairs(callback);
+    } finally {
+      const flags = this.#moved;
+      for (let i = 0; i < moved.length; i++) flags[moved[i]!] = 0;
+      moved.length = 0;
+    }
+  }
+
+  // Many moved proxies: update the World and go through all its pairs.
+  #allPairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
+    const boxes = this.#sync('updatePairs');
+    let pairs = boxes.pairs;
+    const n = pairs.length;
+    const flags = this.#moved;
+    for (let i = 0; i < n; i += 2) {
+      if (pairs.length !== n) pairs = boxes.pairs; // a callback moved wasm memory (the World is unchanged)
+      const sa = slotOf(pairs[i]!);
+      const sb = slotOf(pairs[i + 1]!);
+      if ((flags[sa]! | flags[sb]!) === 0) continue;
+      this.#report(sa, sb, callback);
+    }
+  }
+
+  // Few moved proxies: the World as of its last update, queried around each; the boxes it has not seen since are
+  // tested one by one.
+  #fewPairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
+    const boxes = this.#live('updatePairs');
+    const moved = this.#movedList;
+    const unseenList = this.#unseenList;
+    const flags = this.#moved;
+    const unseen = this.#unseen;
+    const ids = this.#ids;
+    const boxIds = this.#boxIds;
+    const fat = this.#fat;
+    const min = this.#min;
+    const max = this.#max;
+    for (let i = 0; i < moved.length; i++) {
+      const p = moved[i]!;
+      if (flags[p] !== 1) continue; // destroyed or unbuffered since, or listed twice
+      flags[p] = 2; // pairs with p are reported from here on: later proxies skip it
+      const o = p * 4;
+      if (hasNaN(fat, o)) continue; // pairs with nothing
+      min[0] = roundDown(fat[o]!);
+      min[1] = roundDown(fat[o + 1]!);
+      max[0] = roundUp(fat[o + 2]!);
+      max[1] = roundUp(fat[o + 3]!);
+      const found = boxes.queryBox(min, max, MASK[this.#kind[p]!]!);
+      for (let k = 0; k < found.length; k++) {
+        const q = slotOf(found[k]!);
+        // boxes the World has not seen are tested below; proxies buffered earlier in the list reported theirs
+        if (q === p || boxIds[q] !== found[k] || unseen[q] === 1 || flags[q] === 2) continue;
+        this.#report(p, q, callback);
+      }
+      for (let k = 0; k < unseenList.length; k++) {
+        const q = unseenList[k]!;
+        if (q === p || unseen[q] !== 1 || flags[q] === 2 || ids[q] === 0) continue;
+        if (!this.#mayPair(p, q)) continue;
+        this.#report(p, q, callback);
+      }
+    }
+  }
+
+  // The World's filter, for a pair it has not seen: not both without a dynamic body, no NaN box.
+  #mayPair(p: number, q: number): boolean {
+    const kp = this.#kind[p]!;
+    const kq = this.#kind[q]!;
+    if ((CATEGORY[kp]! & MASK[kq]!) === 0 || (CATEGORY[kq]! & MASK[kp]!) === 0) return false;
+    return !hasNaN(this.#fat, q * 4);
+  }
+
+  // Slots sa and sb are a candidate pair: if their fat boxes overlap (planck's float64 test) and they have no
+  // contact, hand them to the callback (lower id first).
+  #report(sa: number, sb: number, callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
+    const fat = this.#fat;
+    const a = sa * 4;
+    const b = sb * 4;
+    if (
+      fat[b]! - fat[a + 2]! > 0 ||
+      fat[b + 1]! - fat[a + 3]! > 0 ||
+      fat[a]! - fat[b + 2]! > 0 ||
+      fat[a + 1]! - fat[b + 3]! > 0
+    ) {
+      return;
+    }
+    let pa = this.#data[sa]!;
+    let pb = this.#data[sb]!;
+    if (this.#ids[sa]! > this.#ids[sb]!) {
+      const t = pa;
+      pa = pb;
+      pb = t;
+    }
+    const fA = pa.fixture as FixtureLike;
+    const fB = pb.fixture as FixtureLike;
+    const bodyA = fA.m_body;
+    const bodyB = fB.m_body;
+    if (bodyA === bodyB) return; // planck's createContact skips these too
+    if (isContactOf(this.#contacts.get(sa, sb), fA, pa.childIndex, fB, pb.childIndex)) return;
+    callback(pa, pb);
+  }
+
+  // planck's World.createContact for the world's own calls (see useSweepPrune): the pair's contact is looked up in
+  // the table instead of in body B's contact list, and a new contact is entered in it.
+  #createContact(world: object, create: CreateContact, proxyA: PlanckFixtureProxy, proxyB: PlanckFixtureProxy): void {
+    const sa = proxyA.proxyId & SLOT_MASK;
+    const sb = proxyB.proxyId & SLOT_MASK;
+    if (this.#ids[sa] !== proxyA.proxyId || this.#ids[sb] !== proxyB.proxyId || this.#boxes === undefined) {
+      create.call(world, proxyA, proxyB); // not proxies of this broadphase: planck's own way
+      return;
+    }
+    const fA = proxyA.fixture as FixtureLike;
+    const fB = proxyB.fixture as FixtureLike;
+    if (isContactOf(this.#contacts.get(sa, sb), fA, proxyA.childIndex, fB, proxyB.childIndex)) return;
+    // every contact of the world is in the table (made here, or entered when the broadphase was attached): there is
+    // none for this pair, so planck's walk of body B's contact list is given an empty list, which is then put back
+    // behind what planck added (Contact.create puts a new contact first)
+    const bodyB = fB.m_body;
+    const head = bodyB.m_contactList;
+    bodyB.m_contactList = null;
+    try {
+      create.call(world, proxyA, proxyB);
+    } finally {
+      const added = bodyB.m_contactList as ContactEdgeLike | null;
+      if (added === null) {
+        bodyB.m_contactList = head;
+      } else {
+        this.#contacts.set(sa, sb, added.contact);
+        let tail = added;
+        while (tail.next !== null) tail = tail.next;
+        tail.next = head;
+        if (head !== null) head.prev = tail;
+      }
+    }
+  }
+
+  /**
+   * planck's `BroadPhase.query`: `callback(proxyId)` for each proxy whose fat box overlaps `aabb` (closed); return
+   * `false` to stop. The order is the World's (by slot), not the tree's.
+   * @throws SweepPruneError `InvalidArgument`, `InvalidBounds` (NaN), `InvertedBounds`, `Disposed`
+   */
+  query(aabb: PlanckAABB, callback: (proxyId: number) => boolean): void {
+    checkQueryAABB('query', aabb);
+    const boxes = this.#sync('query');
+    const { lowerBound: lo, upperBound: hi } = aabb;
+    const min = [roundDown(lo.x), roundDown(lo.y)];
+    const max = [roundUp(hi.x), roundUp(hi.y)];
+    const found = boxes.queryBox(min, max);
+    const fat = this.#fat;
+    for (let k = 0; k < found.length; k++) {
+      const s = slotOf(found[k]!);
+      if (this.#boxIds[s] !== found[k] || this.#ids[s] === 0) continue; // destroyed by an earlier callback
+      const o = s * 4;
+      if (lo.x - fat[o + 2]! > 0 || lo.y - fat[o + 3]! > 0 || fat[o]! - hi.x > 0 || fat[o + 1]! - hi.y > 0) continue;
+      if (callback(this.#ids[s]!) === false) return;
+    }
+  }
+
+  /**
+   * planck's `BroadPhase.rayCast`: `callback(subInput, proxyId)` for each proxy whose fat box the ray may cross, with
+   * planck's own tests on each (the segment's box, clipped to the current `maxFraction`, and the separating axis).
+   * The callback returns 0 to stop, a fraction to clip the ray there, or a negative number to go on. Proxies come
+   * nearest first (planck's come in tree order): a callback that clips to its hits sees the nearest hit first.
+   * @throws SweepPruneError `InvalidArgument`, `InvalidBounds` (NaN or infinite), `Disposed`
+   */
+  rayCast(input: PlanckRayCastInput, callback: (subInput: PlanckRayCastInput, proxyId: number) => number): void {
+    const i = input as Partial<PlanckRayCastInput> | null | undefined;
+    if (i == null || i.p1 == null || i.p2 == null) {
+      throw new SweepPruneError('InvalidArgument', 'rayCast: input must be { p1, p2, maxFraction }');
+    }
+    const p1x = input.p1.x;
+    const p1y = input.p1.y;
+    const p2x = input.p2.x;
+    const p2y = input.p2.y;
+    let maxFraction = input.maxFraction;
+    for (const v of [p1x, p1y, p2x, p2y, maxFraction]) {
+      if (!Number.isFinite(v)) {
+        throw new SweepPruneError(
+          'InvalidBounds',
+          `rayCast: p1, p2 and maxFraction must be finite, got (${p1x}, ${p1y}), (${p2x}, ${p2y}), ${maxFraction}`,
+        );
+      }
+    }
+    const boxes = this.#sync('rayCast');
+    // planck's unit direction r (Vec2.normalize: left as it is below EPSILON) and its normal v, for the separating
+    // axis test, computed as planck computes them
+    let rx = p2x - p1x;
+    let ry = p2y - p1y;
+    const length = Math.sqrt(rx * rx + ry * ry);
+    if (!(length < 1e-9)) {
+      const inverse = 1.0 / length;
+      rx *= inverse;
+      ry *= inverse;
+    }
+    const vx = -1 * ry;
+    const vy = 1 * rx;
+    const avx = Math.abs(vx);
+    const avy = Math.abs(vy);
+    // candidates: the World's boxes along the ray, nearest first (see #rayCandidates)
+    const found = this.#rayCandidates(boxes, p1x, p1y, p2x, p2y, maxFraction);
+    const fat = this.#fat;
+    for (let k = 0; k < found.length; k++) {
+      const s = slotOf(found[k]!);
+      if (this.#boxIds[s] !== found[k] || this.#ids[s] === 0) continue; // destroyed by an earlier callback
+      const o = s * 4;
+      // planck's DynamicTree.rayCast tests on the current maxFraction: the segment's box, then the separating axis
+      const tx = (1 - maxFraction) * p1x + maxFraction * p2x;
+      const ty = (1 - maxFraction) * p1y + maxFraction * p2y;
+      const sMinX = Math.min(p1x, tx);
+      const sMinY = Math.min(p1y, ty);
+      const sMaxX = Math.max(p1x, tx);
+      const sMaxY = Math.max(p1y, ty);
+      if (sMinX - fat[o + 2]! > 0 || sMinY - fat[o + 3]! > 0 || fat[o]! - sMaxX > 0 || fat[o + 1]! - sMaxY > 0)
+        continue;
+      const cx = (fat[o]! + fat[o + 2]!) * 0.5;
+      const cy = (fat[o + 1]! + fat[o + 3]!) * 0.5;
+      const hx = (fat[o + 2]! - fat[o]!) * 0.5;
+      const hy = (fat[o + 3]! - fat[o + 1]!) * 0.5;
+      if (Math.abs(vx * (p1x - cx) + vy * (p1y - cy)) - (avx * hx + avy * hy) > 0) continue;
+      const subInput = { p1: { x: p1x, y: p1y }, p2: { x: p2x, y: p2y }, maxFraction };
+      const value = callback(subInput, this.#ids[s]!);
+      if (value === 0) return;
+      if (value > 0) maxFraction = value;
+    }
+  }
+
+  // Box ids of the boxes the segment from p1 to p1 + maxFraction (p2 - p1) may cross, nearest first.
+  #rayCandidates(boxes: World, p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number): Uint32Array {
+    const ex = maxFraction * (p2x - p1x);
+    const ey = maxFraction * (p2y - p1y);
+    // float32 rounding of the origin and direction moves the engine's ray by about 2^-24 of the coordinates'
+    // magnitude; a box it misses by less than the fat boxes' margin holds no shape the ray reaches. Beyond that, or
+    // with no margin, the segment's whole box is searched.
+    const scale = Math.max(Math.abs(p1x), Math.abs(p1y), Math.abs(p1x + ex), Math.abs(p1y + ey), 1);
+    if (scale * 2 ** -20 < this.#extension && ex * ex + ey * ey > 0) {
+      return boxes.castRay([p1x, p1y], [ex, ey], Math.sqrt(ex * ex + ey * ey) * (1 + 2 ** -20) + scale * 2 ** -20).ids;
+    }
+    const min = [roundDown(Math.min(p1x, p1x + ex)), roundDown(Math.min(p1y, p1y + ey))];
+    const max = [roundUp(Math.max(p1x, p1x + ex)), roundUp(Math.max(p1y, p1y + ey))];
+    return boxes.queryBox(min, max);
+  }
+
+  /** True after `dispose()` (or `stopSweepPrune`). */
+  get disposed(): boolean {
+    return this.#boxes === undefined;
+  }
+
+  /** Free the wasm memory. Idempotent. A world must not use this broadphase afterwards (it throws `Disposed`). */
+  dispose(): void {
+    if (this.#boxes === undefined) return;
+    finalizer?.unregister(this);
+    this.#boxes.dispose();
+    this.#boxes = undefined;
+    this.#data = [];
+    this.#ids = new Float64Array(0);
+    this.#movedList.length = 0;
+    this.#unseenList.length = 0;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+function internals(what: string, world: PlanckWorldLike): WorldInternals {
+  const w = world as Partial<WorldInternals> | null | undefined;
+  const bp = w?.m_broadPhase as Partial<PlanckBroadPhaseLike> | undefined;
+  if (
+    w == null ||
+    typeof w.getBodyList !== 'function' ||
+    typeof w.isLocked !== 'function' ||
+    bp == null ||
+    typeof bp.createProxy !== 'function' ||
+    typeof bp.updatePairs !== 'function' ||
+    typeof bp.getFatAABB !== 'function'
+  ) {
+    throw new SweepPruneError('InvalidArgument', `${what}(world): world must be a planck 1.x World (new World())`);
+  }
+  if (w.isLocked()) {
+    throw new SweepPruneError(
+      'Busy',
+      `${what}(world): the world is in a step; call it between steps (or from world.queueUpdate)`,
+    );
+  }
+  return w as WorldInternals;
+}
+
+/**
+ * Give a planck world this package's broadphase: `world.m_broadPhase` becomes a `SweepPruneBroadPhase` holding the
+ * world's proxies (fat boxes and move buffer as they were). Returns it; a world that has one already keeps it.
+ * `await init()` from `sweep-prune` first.
+ * @throws SweepPruneError `NotInitialized`, `InvalidArgument` (not a planck 1.x world), `Busy` (inside a step)
+ */
+export function useSweepPrune(world: PlanckWorldLike): SweepPruneBroadPhase {
+  requireInit('useSweepPrune');
+  const w = internals('useSweepPrune', world);
+  if (w.m_broadPhase instanceof SweepPruneBroadPhase) return w.m_broadPhase;
+  const bp = attach(w);
+  w.m_broadPhase = bp;
+  return bp;
+}
+
+/**
+ * Give the world planck's own broadphase back, holding its current proxies (the same fat boxes and move buffer, so
+ * the next steps are those planck's would have made), and free this one. Returns planck's broadphase. A world that
+ * does not use sweep-prune's is left as it is.
+ * @throws SweepPruneError `InvalidArgument` (not a planck 1.x world), `Busy` (inside a step)
+ */
+export function stopSweepPrune(world: PlanckWorldLike): PlanckBroadPhaseLike {
+  const w = internals('stopSweepPrune', world);
+  const ours = w.m_broadPhase;
+  if (!(ours instanceof SweepPruneBroadPhase)) return ours;
+  const planck = detach(ours, w);
+  w.m_broadPhase = planck;
+  ours.dispose();
+  return planck;
+}
