@@ -229,6 +229,10 @@ export const scenes: Record<string, Scene> = {
     kinematic.setLinearVelocity(new Vec2(4, 0));
     const wall = world.createBody({ position: new Vec2(12, 2) });
     wall.createFixture(new Box(0.25, 2), 0);
+    // a ball resting on the ground that grows in place (planck's Fixture._reset: new proxies under live contacts)
+    const ball = world.createBody({ type: 'dynamic', position: new Vec2(20, 0.5) });
+    const ballFixture = ball.createFixture(new Circle(0.5), 1);
+    let extra: Fixture | null = null;
     const live: Body[] = [];
     const doomed = new Set<Body>();
     world.on('begin-contact', (c) => {
@@ -274,6 +278,16 @@ export const scenes: Record<string, Scene> = {
           const f = some.getFixtureList();
           f?.setFilterData({ groupIndex: 0, categoryBits: 1 << (s % 3), maskBits: 0xffff ^ (1 << ((s + 1) % 3)) });
         }
+      }
+      if (s === 60) {
+        (ballFixture.getShape() as Circle).m_radius = 0.8;
+        (ballFixture as unknown as { _reset(): void })._reset();
+      }
+      // shape editing (planck's ShapeEditing example): a fixture added to and removed from a body in contact
+      if (s % 41 === 13 && extra === null) extra = ball.createFixture(new Box(0.3, 0.3, new Vec2(0.8, 0), 0), 1);
+      if (s % 41 === 30 && extra !== null) {
+        ball.destroyFixture(extra);
+        extra = null;
       }
       if (s === 90) wall.setTransform(new Vec2(-4, 2), 0.3);
       if (s === 150) world.shiftOrigin(new Vec2(3.5, -1.25));

@@ -9,7 +9,7 @@ import { SweepPruneError } from '../errors.js';
 import { World, slotOf } from '../world.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 import { requireInit } from './body-boxes.js';
-import { PairTable } from './pair-table.js';
+import { PairSet } from './pair-table.js';
 
 /** A 2D vector, as planck's `Vec2Value`. */
 export interface PlanckVec2 {
@@ -83,12 +83,14 @@ export interface PlanckWorldLike {
 }
 
 type CreateContact = (this: object, proxyA: PlanckFixtureProxy, proxyB: PlanckFixtureProxy) => void;
+type DestroyContact = (this: object, contact: ContactLike) => void;
 
 interface WorldInternals extends PlanckWorldLike {
   m_broadPhase: PlanckBroadPhaseLike & { m_moveBuffer?: unknown };
   getBodyList(): BodyLike | null;
   getContactList(): (ContactLike & { getNext(): unknown }) | null;
   createContact: CreateContact;
+  destroyContact: DestroyContact;
 }
 
 // proxy ids: creation count * 2^22 + slot. Ordered by creation as planck's tree node ids are (the pair's lower id is
@@ -173,14 +175,12 @@ function kindOf(proxy: PlanckFixtureProxy): number {
   return type === 'static' ? STATIC : type === 'kinematic' ? KINEMATIC : DYNAMIC;
 }
 
-// Whether contact c (or undefined) is alive and made of fixture fA's child iA and fixture fB's child iB: planck pools
-// contacts, and a destroyed one is recycled with null fixtures or reused for another pair.
-function isContactOf(c: ContactLike | undefined, fA: unknown, iA: number, fB: unknown, iB: number): boolean {
-  return (
-    c !== undefined &&
-    ((c.m_fixtureA === fA && c.m_fixtureB === fB && c.m_indexA === iA && c.m_indexB === iB) ||
-      (c.m_fixtureA === fB && c.m_fixtureB === fA && c.m_indexA === iB && c.m_indexB === iA))
-  );
+// The proxy ids of a contact's two fixture children; undefined when a proxy was destroyed first (Body.setActive
+// destroys the proxies, then the contacts).
+function contactIds(c: ContactLike): [number, number] | undefined {
+  const a = c.m_fixtureA?.m_proxies[c.m_indexA]?.proxyId;
+  const b = c.m_fixtureB?.m_proxies[c.m_indexB]?.proxyId;
+  return a == null || b == null ? undefined : [a, b];
 }
 
 /**
@@ -201,7 +201,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   readonly #planck: new () => PlanckBroadPhaseLike;
   #created = 0;
   #count = 0;
-  #wrapper: CreateContact | undefined;
+  #wrappers: [CreateContact, DestroyContact] | undefined;
   // by slot (the World slot of the proxy's box): fat box (minX, minY, maxX, maxY) in float64, proxy id (0: free),
   // box id, user data, body kind, 1 while in the move buffer (2 once handled by a partial updatePairs), 1 while the
   // World has not seen the current box, 1 while the box is NaN (no pairs)
@@ -219,12 +219,12 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   #stale = false;
   #min = [0, 0];
   #max = [0, 0];
-  // the world's contacts by the slots of their two proxies (entries of destroyed contacts are dropped as it fills)
-  readonly #contacts = new PairTable<ContactLike>((a, b, c) => {
-    const pa = this.#data[a];
-    const pb = this.#data[b];
-    return pa !== undefined && pb !== undefined && isContactOf(c, pa.fixture, pa.childIndex, pb.fixture, pb.childIndex);
-  });
+  // the proxy id pairs of the world's contacts: entered by the world's createContact, removed by its destroyContact
+  // (both routed through this broadphase); a pair of a destroyed proxy is dropped as the set fills (ids are never
+  // reused)
+  readonly #contacts = new PairSet((a, b) => this.#ids[a & SLOT_MASK] === a && this.#ids[b & SLOT_MASK] === b);
+  // by slot: the proxy's body (pairs of one body are skipped, as planck's createContact does)
+  #bodies: unknown[] = [];
 
   /** Use `useSweepPrune(world)`, which makes one with the world's settings and moves its proxies over. */
   private constructor(extension: number, multiplier: number, planck: new () => PlanckBroadPhaseLike) {
@@ -261,18 +261,24 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
       proxy.proxyId = bp.#add(old.getFatAABB(proxy.proxyId), 0, proxy, moved);
     }
     for (let c = world.getContactList(); c !== null; c = c.getNext() as typeof c) {
-      const fA = c.m_fixtureA!;
-      const fB = c.m_fixtureB!;
-      const a = fA.m_proxies[c.m_indexA]?.proxyId;
-      const b = fB.m_proxies[c.m_indexB]?.proxyId;
-      if (a !== undefined && b !== undefined) bp.#contacts.set(a & SLOT_MASK, b & SLOT_MASK, c);
+      const ids = contactIds(c);
+      if (ids !== undefined) bp.#contacts.add(ids[0], ids[1]);
     }
     const create = world.createContact;
-    const wrapper: CreateContact = function createContact(this: object, proxyA, proxyB) {
-      bp.#createContact(this, create, proxyA, proxyB);
-    };
-    world.createContact = wrapper;
-    bp.#wrapper = wrapper;
+    const destroy = world.destroyContact;
+    const wrappers: [CreateContact, DestroyContact] = [
+      function createContact(this: object, proxyA, proxyB) {
+        bp.#createContact(this, create, proxyA, proxyB);
+      },
+      function destroyContact(this: object, contact) {
+        const ids = contactIds(contact);
+        if (ids !== undefined) bp.#contacts.delete(ids[0], ids[1]);
+        destroy.call(this, contact);
+      },
+    ];
+    world.createContact = wrappers[0];
+    world.destroyContact = wrappers[1];
+    bp.#wrappers = wrappers;
     return bp;
   }
 
@@ -280,9 +286,9 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   // back (for stopSweepPrune).
   #detach(world: WorldInternals): PlanckBroadPhaseLike & { m_moveBuffer?: unknown } {
     this.#live('stopSweepPrune');
-    if (Object.prototype.hasOwnProperty.call(world, 'createContact') && world.createContact === this.#wrapper) {
-      delete (world as Partial<WorldInternals>).createContact;
-    }
+    const own = world as Partial<WorldInternals>;
+    if (this.#wrappers !== undefined && own.createContact === this.#wrappers[0]) delete own.createContact;
+    if (this.#wrappers !== undefined && own.destroyContact === this.#wrappers[1]) delete own.destroyContact;
     const bp = new this.#planck() as PlanckBroadPhaseLike & { m_moveBuffer?: unknown };
     const slots: number[] = [];
     for (let s = 0; s < this.#data.length; s++) if (this.#ids[s] !== 0) slots.push(s);
@@ -373,6 +379,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     this.#ids[slot] = id;
     this.#boxIds[slot] = boxId;
     this.#data[slot] = userData;
+    this.#bodies[slot] = (userData.fixture as FixtureLike).m_body;
     this.#parked[slot] = 0;
     const kind = kindOf(userData);
     this.#kind[slot] = kind;
@@ -406,7 +413,21 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     if (userData == null || (userData.fixture as FixtureLike | null)?.m_body == null) {
       throw new SweepPruneError('InvalidArgument', 'createProxy: userData must be a planck FixtureProxy');
     }
-    return this.#add(aabb, this.#extension, userData, true);
+    const id = this.#add(aabb, this.#extension, userData, true);
+    // contacts this fixture child already has (planck's Fixture._reset makes new proxies under live contacts) are
+    // entered under the new id; a new or re-activated body has none, and its list is empty
+    const fixture = userData.fixture as FixtureLike;
+    for (let e = fixture.m_body.m_contactList; e !== null; e = e.next) {
+      const c = e.contact;
+      let other: number | null | undefined;
+      if (c.m_fixtureA === fixture && c.m_indexA === userData.childIndex) {
+        other = c.m_fixtureB?.m_proxies[c.m_indexB]?.proxyId;
+      } else if (c.m_fixtureB === fixture && c.m_indexB === userData.childIndex) {
+        other = c.m_fixtureA?.m_proxies[c.m_indexA]?.proxyId;
+      }
+      if (other != null) this.#contacts.add(id, other);
+    }
+    return id;
   }
 
   /** Remove a proxy (and from the move buffer). */
@@ -415,6 +436,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     this.#boxes!.removeBox(this.#boxIds[slot]!);
     this.#ids[slot] = 0;
     this.#data[slot] = undefined;
+    this.#bodies[slot] = undefined;
     this.#moved[slot] = 0;
     this.#unseen[slot] = 0;
     this.#stale = true;
@@ -703,24 +725,17 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     ) {
       return;
     }
-    let pa = this.#data[sa]!;
-    let pb = this.#data[sb]!;
-    if (this.#ids[sa]! > this.#ids[sb]!) {
-      const t = pa;
-      pa = pb;
-      pb = t;
-    }
-    const fA = pa.fixture as FixtureLike;
-    const fB = pb.fixture as FixtureLike;
-    const bodyA = fA.m_body;
-    const bodyB = fB.m_body;
-    if (bodyA === bodyB) return; // planck's createContact skips these too
-    if (isContactOf(this.#contacts.get(sa, sb), fA, pa.childIndex, fB, pb.childIndex)) return;
-    callback(pa, pb);
+    const bodies = this.#bodies;
+    if (bodies[sa] === bodies[sb]) return; // planck's createContact skips these too
+    const ids = this.#ids;
+    if (this.#contacts.has(ids[sa]!, ids[sb]!)) return;
+    const data = this.#data;
+    if (ids[sa]! < ids[sb]!) callback(data[sa]!, data[sb]!);
+    else callback(data[sb]!, data[sa]!);
   }
 
   // planck's World.createContact for the world's own calls (see useSweepPrune): the pair's contact is looked up in
-  // the table instead of in body B's contact list, and a new contact is entered in it.
+  // the set of contacts instead of in body B's contact list, and a new contact is entered in it.
   #createContact(world: object, create: CreateContact, proxyA: PlanckFixtureProxy, proxyB: PlanckFixtureProxy): void {
     const sa = proxyA.proxyId & SLOT_MASK;
     const sb = proxyB.proxyId & SLOT_MASK;
@@ -728,13 +743,11 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
       create.call(world, proxyA, proxyB); // not proxies of this broadphase: planck's own way
       return;
     }
-    const fA = proxyA.fixture as FixtureLike;
-    const fB = proxyB.fixture as FixtureLike;
-    if (isContactOf(this.#contacts.get(sa, sb), fA, proxyA.childIndex, fB, proxyB.childIndex)) return;
-    // every contact of the world is in the table (made here, or entered when the broadphase was attached): there is
+    if (this.#contacts.has(proxyA.proxyId, proxyB.proxyId)) return;
+    // every contact of the world is in the set (made here, or entered when the broadphase was attached): there is
     // none for this pair, so planck's walk of body B's contact list is given an empty list, which is then put back
     // behind what planck added (Contact.create puts a new contact first)
-    const bodyB = fB.m_body;
+    const bodyB = (proxyB.fixture as FixtureLike).m_body;
     const head = bodyB.m_contactList;
     bodyB.m_contactList = null;
     try {
@@ -744,7 +757,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
       if (added === null) {
         bodyB.m_contactList = head;
       } else {
-        this.#contacts.set(sa, sb, added.contact);
+        this.#contacts.add(proxyA.proxyId, proxyB.proxyId);
         let tail = added;
         while (tail.next !== null) tail = tail.next;
         tail.next = head;
@@ -871,7 +884,9 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     this.#boxes.dispose();
     this.#boxes = undefined;
     this.#data = [];
+    this.#bodies = [];
     this.#ids = new Float64Array(0);
+    this.#contacts.clear();
     this.#movedList.length = 0;
     this.#unseenList.length = 0;
   }
