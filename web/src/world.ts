@@ -311,16 +311,13 @@ export class World<T = unknown> {
     for (let a = 0; a < d; a++) {
       const lo = min[a]!;
       const hi = max[a]!;
-      for (const [name, v] of [
-        ['min', lo],
-        ['max', hi],
-      ] as const) {
-        if (!isFloat32(v)) {
-          throw new SweepPruneError(
-            'InvalidBounds',
-            `${what}: ${name}[${a}] ${describeBad(v)}; bounds must be numbers within the float32 range (for an unbounded box use ±3.4028234663852886e38)`,
-          );
-        }
+      // checked with no array made per call: queries write their box here
+      if (!isFloat32(lo) || !isFloat32(hi)) {
+        const [name, v] = isFloat32(lo) ? ['max', hi] : ['min', lo];
+        throw new SweepPruneError(
+          'InvalidBounds',
+          `${what}: ${name}[${a}] ${describeBad(v)}; bounds must be numbers within the float32 range (for an unbounded box use ±3.4028234663852886e38)`,
+        );
       }
       if (!(lo <= hi)) {
         throw new SweepPruneError('InvertedBounds', `${what}: min[${a}] (${lo}) must be <= max[${a}] (${hi})`);
