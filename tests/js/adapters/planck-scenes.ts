@@ -58,6 +58,28 @@ export const scenes: Record<string, Scene> = {
     return nothing;
   },
 
+  // planck's Tiles example: a static ground of box tiles in rows (one body, a fixture per tile) under a pyramid, and
+  // boxes dropped on it; mid-run one row of tiles is moved by hand (its body set elsewhere and back)
+  tiles: (world, random) => {
+    world.setGravity(new Vec2(0, -10));
+    const rows: Body[] = [];
+    for (let j = 0; j < 4; j++) {
+      const row = world.createBody({ position: new Vec2(0, -0.5 - j) });
+      for (let i = 0; i < 80; i++) row.createFixture(new Box(0.5, 0.5, new Vec2(-40 + i + 0.5, 0), 0), 0);
+      rows.push(row);
+    }
+    pyramid(world, 10, -7);
+    const drops: Body[] = [];
+    return (s) => {
+      if (s % 4 === 0 && drops.length < 40) {
+        const b = world.createBody({ type: 'dynamic', position: new Vec2(-35 + random() * 70, 8 + random() * 4) });
+        b.createFixture(random() < 0.5 ? new Circle(0.3) : new Box(0.4, 0.25), 1);
+        drops.push(b);
+      }
+      if (s === 150) rows[0]!.setTransform(new Vec2(0.25, -0.6), 0);
+    };
+  },
+
   // Box2D's Tumbler: a rotating box container (a motor joint on the ground) filling with one small box per step
   tumbler: (world, random) => {
     world.setGravity(new Vec2(0, -10));

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
 // sweep-prune/planck: planck.js's broadphase (`world.m_broadPhase`, Box2D's b2BroadPhase) on a sweep-prune World.
 // The same contract as planck's BroadPhase: fattened boxes, a move buffer, `updatePairs` reporting the overlaps of the
-// moved proxies; the World finds the overlaps, the existing contacts are skipped by a short walk, and planck's own
-// `createContact` (filters, joints, sensors, the contact itself) makes the new ones.
+// moved proxies. The boxes live in sweep-prune Worlds (planck-index.ts); the pairs that already have a contact are
+// skipped through a set of contacts kept by the world's own createContact and destroyContact, routed through here;
+// planck's createContact (filters, joints, sensors, the contact itself) makes the new ones.
 // planck is never imported: everything is read from the world given to `useSweepPrune`, so users who do not import
 // this file pay nothing.
 import { SweepPruneError } from '../errors.js';
-import { World, slotOf } from '../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 import { requireInit } from './body-boxes.js';
 import { PairSet } from './pair-table.js';
+import { DYNAMIC, KINEMATIC, ProxyIndex, STATIC, type Visit } from './planck-index.js';
 
 /** A 2D vector, as planck's `Vec2Value`. */
 export interface PlanckVec2 {
@@ -99,25 +99,14 @@ const SLOT_BITS = 22;
 const SLOT_SCALE = 2 ** SLOT_BITS;
 const SLOT_MASK = SLOT_SCALE - 1;
 const MAX_CREATIONS = 2 ** (53 - SLOT_BITS) - 1;
-// Box2D's first rule of a contact (b2Body::ShouldCollide, planck's Body.shouldCollide): one body is dynamic. Static
-// bodies' boxes are static boxes of the World (never paired with each other); the masks leave out kinematic/static
-// and kinematic/kinematic. Dynamic boxes keep the World's default filter (category 1, every mask bit).
-const STATIC = 0;
-const KINEMATIC = 1;
-const DYNAMIC = 2;
-const CATEGORY = [2, 4, 1];
-const MASK = [1, 1, 0xffffffff];
-// updatePairs with at most this many moved proxies, and this many boxes the World has not seen, queries the World
-// once per moved proxy instead of updating it (the continuous solver's calls move one or two bodies)
-const FEW_MOVED = 8;
-const FEW_UNSEEN = 64;
-
 // the class's doors for useSweepPrune and stopSweepPrune (set in its static block; not part of its type)
 let attach: (world: WorldInternals) => SweepPruneBroadPhase;
 let detach: (bp: SweepPruneBroadPhase, world: WorldInternals) => PlanckBroadPhaseLike & { m_moveBuffer?: unknown };
 
 const finalizer =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<World>((world) => world.dispose()) : undefined;
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<ProxyIndex>((index) => index.dispose())
+    : undefined;
 
 /** The `aabbExtension` and `aabbMultiplier` planck's tree uses, read off a probe tree of the world's own class. */
 function probeSettings(BroadPhase: new () => PlanckBroadPhaseLike): { extension: number; multiplier: number } {
@@ -165,11 +154,6 @@ function checkQueryAABB(what: string, aabb: PlanckAABB): void {
   }
 }
 
-// Whether the fat box at `o` has a NaN (a body whose position became NaN).
-function hasNaN(fat: Float64Array, o: number): boolean {
-  return fat[o] !== fat[o] || fat[o + 1] !== fat[o + 1] || fat[o + 2] !== fat[o + 2] || fat[o + 3] !== fat[o + 3];
-}
-
 function kindOf(proxy: PlanckFixtureProxy): number {
   const type = (proxy.fixture as FixtureLike).m_body.m_type;
   return type === 'static' ? STATIC : type === 'kinematic' ? KINEMATIC : DYNAMIC;
@@ -194,45 +178,41 @@ function contactIds(c: ContactLike): [number, number] | undefined {
  * is freed once the world is garbage-collected).
  */
 export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
-  #boxes: World | undefined;
+  #index: ProxyIndex | undefined;
   readonly #extension: number;
   readonly #multiplier: number;
   /** The class of planck's own broadphase, for `stopSweepPrune`. */
   readonly #planck: new () => PlanckBroadPhaseLike;
   #created = 0;
   #count = 0;
+  #slots = 0;
+  #free: number[] = [];
   #wrappers: [CreateContact, DestroyContact] | undefined;
-  // by slot (the World slot of the proxy's box): fat box (minX, minY, maxX, maxY) in float64, proxy id (0: free),
-  // box id, user data, body kind, 1 while in the move buffer (2 once handled by a partial updatePairs), 1 while the
-  // World has not seen the current box, 1 while the box is NaN (no pairs)
-  #fat = new Float64Array(0);
+  // by slot: proxy id (0: free), user data, its body (pairs of one body are skipped, as planck's createContact does),
+  // 1 while in the move buffer; the fat boxes and kinds are the index's
   #ids = new Float64Array(0);
-  #boxIds = new Uint32Array(0);
   #data: (PlanckFixtureProxy | undefined)[] = [];
-  #kind = new Uint8Array(0);
+  #bodies: unknown[] = [];
   #moved = new Uint8Array(0);
-  #unseen = new Uint8Array(0);
-  #parked = new Uint8Array(0);
   #movedList: number[] = [];
-  #unseenList: number[] = [];
-  // the World differs from the proxies (boxes written, added, removed, switched) until its next update
-  #stale = false;
-  #min = [0, 0];
-  #max = [0, 0];
+  #unique: number[] = [];
   // the proxy id pairs of the world's contacts: entered by the world's createContact, removed by its destroyContact
   // (both routed through this broadphase); a pair of a destroyed proxy is dropped as the set fills (ids are never
   // reused)
   readonly #contacts = new PairSet((a, b) => this.#ids[a & SLOT_MASK] === a && this.#ids[b & SLOT_MASK] === b);
-  // by slot: the proxy's body (pairs of one body are skipped, as planck's createContact does)
-  #bodies: unknown[] = [];
+  // the callback of the running updatePairs, for #visit
+  #callback: ((a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void) | undefined;
+  readonly #visit: Visit = (p, q) => this.#report(p, q, this.#callback!);
 
   /** Use `useSweepPrune(world)`, which makes one with the world's settings and moves its proxies over. */
   private constructor(extension: number, multiplier: number, planck: new () => PlanckBroadPhaseLike) {
     this.#extension = extension;
     this.#multiplier = multiplier;
     this.#planck = planck;
-    this.#boxes = new World({ dimensions: 2, events: false }); // the pairs alone: no sort of them by id
-    finalizer?.register(this, this.#boxes, this);
+    // a mover keeps the statics around it while its fat box moves less than this (and its own size) from where
+    // they were found
+    this.#index = new ProxyIndex(8 * extension);
+    finalizer?.register(this, this.#index, this);
   }
 
   static {
@@ -241,7 +221,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   }
 
   // A broadphase holding the world's proxies, fat boxes, move buffer and contacts, and the world's createContact
-  // routed through it (for useSweepPrune).
+  // and destroyContact routed through it (for useSweepPrune).
   static #attach(world: WorldInternals): SweepPruneBroadPhase {
     const old = world.m_broadPhase;
     const planck = old.constructor as new () => PlanckBroadPhaseLike;
@@ -283,17 +263,17 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   }
 
   // Planck's own broadphase with these proxies, their fat boxes and move buffer, and the world's own createContact
-  // back (for stopSweepPrune).
+  // and destroyContact back (for stopSweepPrune).
   #detach(world: WorldInternals): PlanckBroadPhaseLike & { m_moveBuffer?: unknown } {
-    this.#live('stopSweepPrune');
+    const index = this.#live('stopSweepPrune');
     const own = world as Partial<WorldInternals>;
     if (this.#wrappers !== undefined && own.createContact === this.#wrappers[0]) delete own.createContact;
     if (this.#wrappers !== undefined && own.destroyContact === this.#wrappers[1]) delete own.destroyContact;
     const bp = new this.#planck() as PlanckBroadPhaseLike & { m_moveBuffer?: unknown };
     const slots: number[] = [];
-    for (let s = 0; s < this.#data.length; s++) if (this.#ids[s] !== 0) slots.push(s);
+    for (let s = 0; s < this.#slots; s++) if (this.#ids[s] !== 0) slots.push(s);
     slots.sort((a, b) => this.#ids[a]! - this.#ids[b]!);
-    const fat = this.#fat;
+    const fat = index.fat;
     const moved: number[] = [];
     for (const s of slots) {
       const o = s * 4;
@@ -314,15 +294,15 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     return bp;
   }
 
-  #live(what: string): World {
-    const boxes = this.#boxes;
-    if (boxes === undefined) {
+  #live(what: string): ProxyIndex {
+    const index = this.#index;
+    if (index === undefined) {
       throw new SweepPruneError(
         'Disposed',
         `SweepPruneBroadPhase.${what}: this broadphase was disposed (stopSweepPrune); the world must not use it any more`,
       );
     }
-    return boxes;
+    return index;
   }
 
   // The slot of a proxy id, checked.
@@ -339,56 +319,44 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   }
 
   // Room in the per-slot arrays for slots below `count`.
-  #reserve(count: number): void {
+  #reserve(index: ProxyIndex, count: number): void {
+    index.reserve(count);
     const old = this.#ids.length;
     if (count <= old) return;
-    const capacity = Math.max(count, old + (old >> 1), 64);
-    const grow = <A extends Float64Array | Uint32Array | Uint8Array>(a: A, n: number): A => {
-      const b = new (a.constructor as new (n: number) => A)(n);
-      b.set(a);
-      return b;
-    };
-    this.#fat = grow(this.#fat, capacity * 4);
-    this.#ids = grow(this.#ids, capacity);
-    this.#boxIds = grow(this.#boxIds, capacity);
-    this.#kind = grow(this.#kind, capacity);
-    this.#moved = grow(this.#moved, capacity);
-    this.#unseen = grow(this.#unseen, capacity);
-    this.#parked = grow(this.#parked, capacity);
+    const capacity = index.kind.length;
+    const ids = new Float64Array(capacity);
+    ids.set(this.#ids);
+    this.#ids = ids;
+    const moved = new Uint8Array(capacity);
+    moved.set(this.#moved);
+    this.#moved = moved;
   }
 
   // A proxy with the box `aabb` grown by `grow`; returns its id.
   #add(aabb: PlanckAABB, grow: number, userData: PlanckFixtureProxy, moved: boolean): number {
-    const boxes = this.#live('createProxy');
+    const index = this.#live('createProxy');
     if (this.#created >= MAX_CREATIONS) {
       throw new SweepPruneError('CapacityExceeded', `createProxy: ${MAX_CREATIONS} proxies were created in this world`);
     }
-    const minX = aabb.lowerBound.x - grow;
-    const minY = aabb.lowerBound.y - grow;
-    const maxX = aabb.upperBound.x + grow;
-    const maxY = aabb.upperBound.y + grow;
-    const boxId = boxes.addBox([0, 0], [0, 0]); // written (rounded outward) by the next sync
-    const slot = slotOf(boxId);
-    this.#reserve(slot + 1);
-    const id = ++this.#created * SLOT_SCALE + slot;
+    const slot = this.#free.pop() ?? this.#slots;
+    if (slot > SLOT_MASK) {
+      throw new SweepPruneError('CapacityExceeded', `createProxy: at most ${SLOT_MASK + 1} proxies at once`);
+    }
+    if (slot === this.#slots) this.#slots++;
+    this.#reserve(index, slot + 1);
+    const fat = index.fat;
     const o = slot * 4;
-    this.#fat[o] = minX;
-    this.#fat[o + 1] = minY;
-    this.#fat[o + 2] = maxX;
-    this.#fat[o + 3] = maxY;
+    fat[o] = aabb.lowerBound.x - grow;
+    fat[o + 1] = aabb.lowerBound.y - grow;
+    fat[o + 2] = aabb.upperBound.x + grow;
+    fat[o + 3] = aabb.upperBound.y + grow;
+    index.add(slot, kindOf(userData));
+    const id = ++this.#created * SLOT_SCALE + slot;
     this.#ids[slot] = id;
-    this.#boxIds[slot] = boxId;
     this.#data[slot] = userData;
     this.#bodies[slot] = (userData.fixture as FixtureLike).m_body;
-    this.#parked[slot] = 0;
-    const kind = kindOf(userData);
-    this.#kind[slot] = kind;
-    if (kind === STATIC) boxes.setBoxStatic(boxId, true);
-    if (kind !== DYNAMIC) boxes.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
     this.#moved[slot] = 0;
     if (moved) this.#buffer(slot);
-    this.#unseen[slot] = 0;
-    this.#see(slot);
     this.#count++;
     return id;
   }
@@ -396,15 +364,6 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   #buffer(slot: number): void {
     if (this.#moved[slot] === 0) this.#movedList.push(slot);
     this.#moved[slot] = 1;
-  }
-
-  // The World is behind on this slot's box (position, existence, kind) until the next sync.
-  #see(slot: number): void {
-    if (this.#unseen[slot] === 0) {
-      this.#unseen[slot] = 1;
-      this.#unseenList.push(slot);
-    }
-    this.#stale = true;
   }
 
   /** A proxy for `aabb` grown by `aabbExtension`, in the move buffer. Returns its id (ids grow with creation). */
@@ -433,13 +392,12 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   /** Remove a proxy (and from the move buffer). */
   destroyProxy(proxyId: number): void {
     const slot = this.#slot('destroyProxy', proxyId);
-    this.#boxes!.removeBox(this.#boxIds[slot]!);
+    this.#index!.remove(slot);
     this.#ids[slot] = 0;
     this.#data[slot] = undefined;
     this.#bodies[slot] = undefined;
     this.#moved[slot] = 0;
-    this.#unseen[slot] = 0;
-    this.#stale = true;
+    this.#free.push(slot);
     this.#count--;
   }
 
@@ -449,7 +407,8 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
    */
   moveProxy(proxyId: number, aabb: PlanckAABB, displacement: PlanckVec2): void {
     const slot = this.#slot('moveProxy', proxyId);
-    const fat = this.#fat;
+    const index = this.#index!;
+    const fat = index.fat;
     const o = slot * 4;
     const lo = aabb.lowerBound;
     const hi = aabb.upperBound;
@@ -471,21 +430,13 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     fat[o + 2] = maxX;
     fat[o + 3] = maxY;
     this.#buffer(slot);
-    this.#see(slot);
+    index.seen(slot);
   }
 
   /** Buffer a proxy, so its pairs are reported again (planck calls it when filters or the body type change). */
   touchProxy(proxyId: number): void {
     const slot = this.#slot('touchProxy', proxyId);
-    const kind = kindOf(this.#data[slot]!);
-    if (kind !== this.#kind[slot]) {
-      const boxes = this.#boxes!;
-      const boxId = this.#boxIds[slot]!;
-      if ((kind === STATIC) !== (this.#kind[slot] === STATIC)) boxes.setBoxStatic(boxId, kind === STATIC);
-      this.#kind[slot] = kind;
-      if (this.#parked[slot] === 0) boxes.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
-      this.#see(slot);
-    }
+    this.#index!.setKind(slot, kindOf(this.#data[slot]!));
     this.#buffer(slot);
   }
 
@@ -507,7 +458,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     if (ids[a >> 2] !== proxyIdA || ids[b >> 2] !== proxyIdB) {
       this.#slot('testOverlap', ids[a >> 2] !== proxyIdA ? proxyIdA : proxyIdB);
     }
-    const fat = this.#fat;
+    const fat = this.#index!.fat;
     return !(
       fat[b]! - fat[a + 2]! > 0 ||
       fat[b + 1]! - fat[a + 3]! > 0 ||
@@ -520,7 +471,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   getFatAABB(proxyId: number): PlanckAABB {
     const slot = this.#slot('getFatAABB', proxyId);
     const o = slot * 4;
-    const fat = this.#fat;
+    const fat = this.#index!.fat;
     // planck's AABB class, from the proxy's own box (planck is not imported)
     const AABB: unknown = this.#data[slot]!.aabb.constructor;
     const out =
@@ -564,157 +515,49 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
 
   /** Move every fat box by `-newOrigin` (as planck's tree does; the move buffer is unchanged). */
   shiftOrigin(newOrigin: PlanckVec2): void {
-    this.#live('shiftOrigin');
+    const index = this.#live('shiftOrigin');
     const { x, y } = newOrigin;
     if (!Number.isFinite(x) || !Number.isFinite(y)) {
       throw new SweepPruneError('InvalidBounds', `shiftOrigin: newOrigin must be finite, got (${x}, ${y})`);
     }
-    const fat = this.#fat;
-    for (let s = 0; s < this.#data.length; s++) {
-      if (this.#ids[s] === 0) continue;
-      const o = s * 4;
-      fat[o] = fat[o]! - x;
-      fat[o + 1] = fat[o + 1]! - y;
-      fat[o + 2] = fat[o + 2]! - x;
-      fat[o + 3] = fat[o + 3]! - y;
-      this.#see(s);
-    }
-  }
-
-  // Write the boxes the World has not seen (rounded outward; NaN boxes parked) and update it.
-  #sync(what: string): World {
-    const boxes = this.#live(what);
-    if (!this.#stale) return boxes;
-    const list = this.#unseenList;
-    if (list.length > 0) {
-      let view = boxes.bounds;
-      let ints = new Int32Array(view.buffer, view.byteOffset, view.length);
-      const fat = this.#fat;
-      const unseen = this.#unseen;
-      for (let i = 0; i < list.length; i++) {
-        const s = list[i]!;
-        if (unseen[s] === 0) continue; // destroyed since
-        unseen[s] = 0;
-        const o = s * 4;
-        const minX = fat[o]!;
-        const minY = fat[o + 1]!;
-        const maxX = fat[o + 2]!;
-        const maxY = fat[o + 3]!;
-        const nan = hasNaN(fat, o);
-        if (nan !== (this.#parked[s] === 1)) {
-          // NaN: no pairs and no query finds it (planck's tree would pair it with everything)
-          this.#parked[s] = nan ? 1 : 0;
-          const kind = this.#kind[s]!;
-          boxes.setBoxFilter(this.#boxIds[s]!, nan ? 0 : CATEGORY[kind]!, nan ? 0 : MASK[kind]!);
-          view = boxes.bounds;
-          ints = new Int32Array(view.buffer, view.byteOffset, view.length);
-        }
-        const at = boxes.offsetOf(this.#boxIds[s]!);
-        if (nan) {
-          view[at] = view[at + 1] = view[at + 2] = view[at + 3] = 0;
-          continue;
-        }
-        // an inverted box cannot come from planck (min - e <= max + e); rounding keeps min <= max
-        storeDown(view, ints, at, minX);
-        storeDown(view, ints, at + 1, minY);
-        storeUp(view, ints, at + 2, maxX);
-        storeUp(view, ints, at + 3, maxY);
-      }
-      list.length = 0;
-    }
-    boxes.update();
-    this.#stale = false;
-    return boxes;
+    index.shift(x, y);
   }
 
   /**
    * Report to `callback` (planck's `World.createContact`) every pair of proxies whose fat boxes overlap, one of them
-   * buffered since the last call, that has no contact yet; then empty the move buffer. Pairs come in the World's
-   * order, lower proxy id first.
+   * buffered since the last call, that has no contact yet; then empty the move buffer. Lower proxy id first.
    */
   updatePairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
-    this.#live('updatePairs');
+    const index = this.#live('updatePairs');
     if (typeof callback !== 'function') {
       throw new SweepPruneError('InvalidArgument', `updatePairs: callback must be a function, got ${typeof callback}`);
     }
     const moved = this.#movedList;
     if (moved.length === 0) return;
+    const flags = this.#moved;
+    // each buffered live proxy once (a slot freed and reused while buffered is listed twice)
+    const unique = this.#unique;
+    unique.length = 0;
+    for (const p of moved) {
+      if (flags[p] !== 1) continue;
+      flags[p] = 2;
+      unique.push(p);
+    }
+    for (const p of unique) flags[p] = 1;
+    this.#callback = callback;
     try {
-      if (moved.length <= FEW_MOVED && this.#unseenList.length <= FEW_UNSEEN) this.#fewPairs(callback);
-      else this.#allPairs(callback);
+      if (unique.length > 0) index.pairsOfMoved(unique, flags, this.#visit);
     } finally {
-      const flags = this.#moved;
-      for (let i = 0; i < moved.length; i++) flags[moved[i]!] = 0;
+      this.#callback = undefined;
+      for (const p of moved) flags[p] = 0;
       moved.length = 0;
     }
-  }
-
-  // Many moved proxies: update the World and go through all its pairs.
-  #allPairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
-    const boxes = this.#sync('updatePairs');
-    let pairs = boxes.pairs;
-    const n = pairs.length;
-    const flags = this.#moved;
-    for (let i = 0; i < n; i += 2) {
-      if (pairs.length !== n) pairs = boxes.pairs; // a callback moved wasm memory (the World is unchanged)
-      const sa = slotOf(pairs[i]!);
-      const sb = slotOf(pairs[i + 1]!);
-      if ((flags[sa]! | flags[sb]!) === 0) continue;
-      this.#report(sa, sb, callback);
-    }
-  }
-
-  // Few moved proxies: the World as of its last update, queried around each; the boxes it has not seen since are
-  // tested one by one.
-  #fewPairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
-    const boxes = this.#live('updatePairs');
-    const moved = this.#movedList;
-    const unseenList = this.#unseenList;
-    const flags = this.#moved;
-    const unseen = this.#unseen;
-    const ids = this.#ids;
-    const boxIds = this.#boxIds;
-    const fat = this.#fat;
-    const min = this.#min;
-    const max = this.#max;
-    for (let i = 0; i < moved.length; i++) {
-      const p = moved[i]!;
-      if (flags[p] !== 1) continue; // destroyed or unbuffered since, or listed twice
-      flags[p] = 2; // pairs with p are reported from here on: later proxies skip it
-      const o = p * 4;
-      if (hasNaN(fat, o)) continue; // pairs with nothing
-      min[0] = roundDown(fat[o]!);
-      min[1] = roundDown(fat[o + 1]!);
-      max[0] = roundUp(fat[o + 2]!);
-      max[1] = roundUp(fat[o + 3]!);
-      const found = boxes.queryBox(min, max, MASK[this.#kind[p]!]!);
-      for (let k = 0; k < found.length; k++) {
-        const q = slotOf(found[k]!);
-        // boxes the World has not seen are tested below; proxies buffered earlier in the list reported theirs
-        if (q === p || boxIds[q] !== found[k] || unseen[q] === 1 || flags[q] === 2) continue;
-        this.#report(p, q, callback);
-      }
-      for (let k = 0; k < unseenList.length; k++) {
-        const q = unseenList[k]!;
-        if (q === p || unseen[q] !== 1 || flags[q] === 2 || ids[q] === 0) continue;
-        if (!this.#mayPair(p, q)) continue;
-        this.#report(p, q, callback);
-      }
-    }
-  }
-
-  // The World's filter, for a pair it has not seen: not both without a dynamic body, no NaN box.
-  #mayPair(p: number, q: number): boolean {
-    const kp = this.#kind[p]!;
-    const kq = this.#kind[q]!;
-    if ((CATEGORY[kp]! & MASK[kq]!) === 0 || (CATEGORY[kq]! & MASK[kp]!) === 0) return false;
-    return !hasNaN(this.#fat, q * 4);
   }
 
   // Slots sa and sb are a candidate pair: if their fat boxes overlap (planck's float64 test) and they have no
   // contact, hand them to the callback (lower id first).
   #report(sa: number, sb: number, callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
-    const fat = this.#fat;
+    const fat = this.#index!.fat;
     const a = sa * 4;
     const b = sb * 4;
     if (
@@ -739,7 +582,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   #createContact(world: object, create: CreateContact, proxyA: PlanckFixtureProxy, proxyB: PlanckFixtureProxy): void {
     const sa = proxyA.proxyId & SLOT_MASK;
     const sb = proxyB.proxyId & SLOT_MASK;
-    if (this.#ids[sa] !== proxyA.proxyId || this.#ids[sb] !== proxyB.proxyId || this.#boxes === undefined) {
+    if (this.#ids[sa] !== proxyA.proxyId || this.#ids[sb] !== proxyB.proxyId || this.#index === undefined) {
       create.call(world, proxyA, proxyB); // not proxies of this broadphase: planck's own way
       return;
     }
@@ -768,20 +611,19 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
 
   /**
    * planck's `BroadPhase.query`: `callback(proxyId)` for each proxy whose fat box overlaps `aabb` (closed); return
-   * `false` to stop. The order is the World's (by slot), not the tree's.
+   * `false` to stop. The order is the Worlds' (static bodies' proxies first), not the tree's.
    * @throws SweepPruneError `InvalidArgument`, `InvalidBounds` (NaN), `InvertedBounds`, `Disposed`
    */
   query(aabb: PlanckAABB, callback: (proxyId: number) => boolean): void {
     checkQueryAABB('query', aabb);
-    const boxes = this.#sync('query');
+    const index = this.#live('query');
     const { lowerBound: lo, upperBound: hi } = aabb;
-    const min = [roundDown(lo.x), roundDown(lo.y)];
-    const max = [roundUp(hi.x), roundUp(hi.y)];
-    const found = boxes.queryBox(min, max);
-    const fat = this.#fat;
+    const found: number[] = [];
+    index.query(lo.x, lo.y, hi.x, hi.y, (slot) => found.push(slot));
     for (let k = 0; k < found.length; k++) {
-      const s = slotOf(found[k]!);
-      if (this.#boxIds[s] !== found[k] || this.#ids[s] === 0) continue; // destroyed by an earlier callback
+      const s = found[k]!;
+      if (this.#ids[s] === 0) continue; // destroyed by an earlier callback
+      const fat = index.fat;
       const o = s * 4;
       if (lo.x - fat[o + 2]! > 0 || lo.y - fat[o + 3]! > 0 || fat[o]! - hi.x > 0 || fat[o + 1]! - hi.y > 0) continue;
       if (callback(this.#ids[s]!) === false) return;
@@ -813,7 +655,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
         );
       }
     }
-    const boxes = this.#sync('rayCast');
+    const index = this.#live('rayCast');
     // planck's unit direction r (Vec2.normalize: left as it is below EPSILON) and its normal v, for the separating
     // axis test, computed as planck computes them
     let rx = p2x - p1x;
@@ -828,12 +670,16 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     const vy = 1 * rx;
     const avx = Math.abs(vx);
     const avy = Math.abs(vy);
-    // candidates: the World's boxes along the ray, nearest first (see #rayCandidates)
-    const found = this.#rayCandidates(boxes, p1x, p1y, p2x, p2y, maxFraction);
-    const fat = this.#fat;
+    // candidates: the boxes along the segment, nearest first; every float32 box holds its float64 fat box, and a fat
+    // box holds its shape aabbExtension inside its edges (see ProxyIndex.ray)
+    const ex = maxFraction * (p2x - p1x);
+    const ey = maxFraction * (p2y - p1y);
+    const scale = Math.max(Math.abs(p1x), Math.abs(p1y), Math.abs(p1x + ex), Math.abs(p1y + ey), 1);
+    const found = index.ray(p1x, p1y, ex, ey, scale, this.#extension).slice();
     for (let k = 0; k < found.length; k++) {
-      const s = slotOf(found[k]!);
-      if (this.#boxIds[s] !== found[k] || this.#ids[s] === 0) continue; // destroyed by an earlier callback
+      const s = found[k]!;
+      if (this.#ids[s] === 0) continue; // destroyed by an earlier callback
+      const fat = index.fat;
       const o = s * 4;
       // planck's DynamicTree.rayCast tests on the current maxFraction: the segment's box, then the separating axis
       const tx = (1 - maxFraction) * p1x + maxFraction * p2x;
@@ -856,39 +702,22 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     }
   }
 
-  // Box ids of the boxes the segment from p1 to p1 + maxFraction (p2 - p1) may cross, nearest first.
-  #rayCandidates(boxes: World, p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number): Uint32Array {
-    const ex = maxFraction * (p2x - p1x);
-    const ey = maxFraction * (p2y - p1y);
-    // float32 rounding of the origin and direction moves the engine's ray by about 2^-24 of the coordinates'
-    // magnitude; a box it misses by less than the fat boxes' margin holds no shape the ray reaches. Beyond that, or
-    // with no margin, the segment's whole box is searched.
-    const scale = Math.max(Math.abs(p1x), Math.abs(p1y), Math.abs(p1x + ex), Math.abs(p1y + ey), 1);
-    if (scale * 2 ** -20 < this.#extension && ex * ex + ey * ey > 0) {
-      return boxes.castRay([p1x, p1y], [ex, ey], Math.sqrt(ex * ex + ey * ey) * (1 + 2 ** -20) + scale * 2 ** -20).ids;
-    }
-    const min = [roundDown(Math.min(p1x, p1x + ex)), roundDown(Math.min(p1y, p1y + ey))];
-    const max = [roundUp(Math.max(p1x, p1x + ex)), roundUp(Math.max(p1y, p1y + ey))];
-    return boxes.queryBox(min, max);
-  }
-
   /** True after `dispose()` (or `stopSweepPrune`). */
   get disposed(): boolean {
-    return this.#boxes === undefined;
+    return this.#index === undefined;
   }
 
   /** Free the wasm memory. Idempotent. A world must not use this broadphase afterwards (it throws `Disposed`). */
   dispose(): void {
-    if (this.#boxes === undefined) return;
+    if (this.#index === undefined) return;
     finalizer?.unregister(this);
-    this.#boxes.dispose();
-    this.#boxes = undefined;
+    this.#index.dispose();
+    this.#index = undefined;
     this.#data = [];
     this.#bodies = [];
     this.#ids = new Float64Array(0);
     this.#contacts.clear();
     this.#movedList.length = 0;
-    this.#unseenList.length = 0;
   }
 
   [Symbol.dispose](): void {

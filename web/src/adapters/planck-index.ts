@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+// The fat boxes of sweep-prune/planck's proxies, in two sweep-prune Worlds, and the candidate pairs of moved proxies.
+// Movers (proxies of dynamic and kinematic bodies) are in one World, brought up to date when their pairs are wanted;
+// statics (static bodies) are static boxes in another, only ever queried. A mover keeps the statics found around it
+// (in a region a little larger than its fat box) until its fat box leaves that region or a static box changes, so a
+// mover that leaves its fat box in a level of still tiles costs no query most of the time.
+//
+// Candidates are a superset of the overlapping pairs (float32 boxes rounded outward, cached regions): the caller
+// tests each pair on the float64 fat boxes.
+import { World, slotOf } from '../world.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
+
+/** Body kinds, as planck's body types. */
+export const STATIC = 0;
+export const KINEMATIC = 1;
+export const DYNAMIC = 2;
+
+// movers' filters (Box2D's rule that a contact has a dynamic body): kinematic boxes pair with dynamic boxes only;
+// dynamic boxes keep the World's default filter (category 1, every mask bit)
+const CATEGORY = [0, 2, 1];
+const MASK = [0, 1, 0xffffffff];
+
+// the cost of a query, and of a mover in the movers' update, in pair tests (about 4 ns each): choosing between
+// querying around each moved mover and updating the movers' World (measured in Node 20)
+const QUERY_COST = 400;
+const MOVER_COST = 30;
+const PAIR_COST = 3;
+
+/** Receives the candidate pairs, as slots. */
+export type Visit = (p: number, q: number) => void;
+
+/** Whether the fat box at `o` has a NaN (a body whose position became NaN): such a box pairs with nothing. */
+export function hasNaN(fat: Float64Array, o: number): boolean {
+  return fat[o] !== fat[o] || fat[o + 1] !== fat[o + 1] || fat[o + 2] !== fat[o + 2] || fat[o + 3] !== fat[o + 3];
+}
+
+function grow<A extends Float64Array | Uint32Array | Uint8Array | Int32Array>(a: A, n: number): A {
+  const b = new (a.constructor as new (n: number) => A)(n);
+  b.set(a);
+  return b;
+}
+
+export class ProxyIndex {
+  /** By slot: the fat box (minX, minY, maxX, maxY). Replaced when it grows: read it again after `reserve`. */
+  fat = new Float64Array(0);
+  /** By slot: STATIC, KINEMATIC or DYNAMIC. Replaced when it grows. */
+  kind = new Uint8Array(0);
+  // by slot: the box id in its World, 1 while its World has not seen its current box, 1 while its box is parked
+  // (NaN), the pair search that last handled it, the region of its cached statics and the static epoch they are of
+  #boxIds = new Uint32Array(0);
+  #live = new Uint8Array(0);
+  #unseen = new Uint8Array(0);
+  #parked = new Uint8Array(0);
+  #done = new Uint32Array(0);
+  #region = new Float64Array(0);
+  #regionEpoch = new Uint32Array(0);
+  #candidates: (number[] | undefined)[] = [];
+  #search = 0;
+  // changes whenever a static box is added, removed or moved: cached candidates of another epoch are stale
+  #epoch = 1;
+  readonly #movers = new World({ dimensions: 2, events: false });
+  readonly #statics = new World({ dimensions: 2, events: false });
+  // by World slot: the proxy slot whose box it is
+  #moverOf = new Int32Array(0);
+  #staticOf = new Int32Array(0);
+  #moverUnseen: number[] = [];
+  #staticUnseen: number[] = [];
+  #moversStale = false;
+  #staticsStale = false;
+  #moverCount = 0;
+  #staticCount = 0;
+  #moverPairs = 0;
+  readonly #margin: number;
+  #min = [0, 0];
+  #max = [0, 0];
+  #found: number[] = [];
+  // box ids of the last #query
+  #hits: number[] = [];
+  readonly #hit = (id: number): void => {
+    this.#hits.push(id);
+  };
+
+  /** `margin`: the least distance from a mover's fat box to the edge of the region whose statics it keeps. */
+  constructor(margin: number) {
+    this.#margin = margin;
+  }
+
+  /** The Worlds (movers, statics), for `dispose` and the finalizer. */
+  get worlds(): [World, World] {
+    return [this.#movers, this.#statics];
+  }
+
+  /** Room for slots below `count`. */
+  reserve(count: number): void {
+    const old = this.kind.length;
+    if (count <= old) return;
+    const capacity = Math.max(count, old + (old >> 1), 64);
+    this.fat = grow(this.fat, capacity * 4);
+    this.kind = grow(this.kind, capacity);
+    this.#boxIds = grow(this.#boxIds, capacity);
+    this.#live = grow(this.#live, capacity);
+    this.#unseen = grow(this.#unseen, capacity);
+    this.#parked = grow(this.#parked, capacity);
+    this.#done = grow(this.#done, capacity);
+    this.#region = grow(this.#region, capacity * 4);
+    this.#regionEpoch = grow(this.#regionEpoch, capacity);
+  }
+
+  #world(kind: number): World {
+    return kind === STATIC ? this.#statics : this.#movers;
+  }
+
+  // A box for slot `slot` in its kind's World (written at the next sync).
+  #addBox(slot: number, kind: number): void {
+    const world = this.#world(kind);
+    const boxId = world.addBox([0, 0], [0, 0]);
+    const at = slotOf(boxId);
+    if (kind === STATIC) {
+      if (at >= this.#staticOf.length)
+        this.#staticOf = grow(this.#staticOf, Math.max(at + 1, 2 * this.#staticOf.length));
+      this.#staticOf[at] = slot;
+      world.setBoxStatic(boxId, true);
+      this.#staticCount++;
+    } else {
+      if (at >= this.#moverOf.length) this.#moverOf = grow(this.#moverOf, Math.max(at + 1, 2 * this.#moverOf.length));
+      this.#moverOf[at] = slot;
+      if (kind === KINEMATIC) world.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
+      this.#moverCount++;
+    }
+    this.#boxIds[slot] = boxId;
+    this.#parked[slot] = 0;
+    this.#unseen[slot] = 0;
+    this.#regionEpoch[slot] = 0;
+    this.#candidates[slot] = undefined;
+    this.seen(slot);
+  }
+
+  #removeBox(slot: number): void {
+    const kind = this.kind[slot]!;
+    this.#world(kind).removeBox(this.#boxIds[slot]!);
+    if (kind === STATIC) {
+      this.#staticCount--;
+      this.#staticsStale = true;
+      this.#epoch++;
+    } else {
+      this.#moverCount--;
+      this.#moversStale = true;
+    }
+    this.#unseen[slot] = 0;
+    this.#candidates[slot] = undefined;
+    this.#regionEpoch[slot] = 0;
+  }
+
+  /** Slot `slot` (reserved) gets a box of `kind`; its fat box is `fat[4 slot ..]`. */
+  add(slot: number, kind: number): void {
+    this.kind[slot] = kind;
+    this.#live[slot] = 1;
+    this.#addBox(slot, kind);
+  }
+
+  /** Slot `slot` has no box any more. */
+  remove(slot: number): void {
+    this.#removeBox(slot);
+    this.#live[slot] = 0;
+  }
+
+  /** Slot `slot`'s fat box changed (or is new): its World takes it at the next sync. */
+  seen(slot: number): void {
+    if (this.#unseen[slot] === 0) {
+      this.#unseen[slot] = 1;
+      if (this.kind[slot] === STATIC) this.#staticUnseen.push(slot);
+      else this.#moverUnseen.push(slot);
+    }
+    if (this.kind[slot] === STATIC) {
+      this.#staticsStale = true;
+      this.#epoch++;
+    } else {
+      this.#moversStale = true;
+    }
+  }
+
+  /** Slot `slot`'s body changed kind. */
+  setKind(slot: number, kind: number): void {
+    const old = this.kind[slot]!;
+    if (kind === old) return;
+    if (old === STATIC || kind === STATIC) {
+      this.#removeBox(slot);
+      this.kind[slot] = kind;
+      this.#addBox(slot, kind);
+      return;
+    }
+    this.kind[slot] = kind;
+    if (this.#parked[slot] === 0) this.#movers.setBoxFilter(this.#boxIds[slot]!, CATEGORY[kind]!, MASK[kind]!);
+    this.#moversStale = true;
+  }
+
+  /** Every box moved by (-x, -y). */
+  shift(x: number, y: number): void {
+    const fat = this.fat;
+    for (let s = 0; s < this.kind.length; s++) {
+      if (this.#live[s] === 0) continue;
+      const o = s * 4;
+      fat[o] = fat[o]! - x;
+      fat[o + 1] = fat[o + 1]! - y;
+      fat[o + 2] = fat[o + 2]! - x;
+      fat[o + 3] = fat[o + 3]! - y;
+      this.seen(s);
+    }
+  }
+
+  // Write the boxes the World has not seen (rounded outward; NaN boxes parked: no pairs, never found), then update.
+  #sync(world: World, list: number[]): void {
+    if (list.length > 0) {
+      let view = world.bounds;
+      let ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+      const fat = this.fat;
+      const unseen = this.#unseen;
+      for (let i = 0; i < list.length; i++) {
+        const s = list[i]!;
+        if (unseen[s] === 0) continue; // removed since, or moved to the other World
+        unseen[s] = 0;
+        const o = s * 4;
+        const boxId = this.#boxIds[s]!;
+        const nan = hasNaN(fat, o);
+        if (nan !== (this.#parked[s] === 1)) {
+          this.#parked[s] = nan ? 1 : 0;
+          const kind = this.kind[s]!;
+          if (nan) world.setBoxFilter(boxId, 0, 0);
+          else if (kind === STATIC) world.setBoxFilter(boxId, 1, 0xffffffff);
+          else world.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
+          view = world.bounds;
+          ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+        }
+        const at = world.offsetOf(boxId);
+        if (nan) {
+          view[at] = view[at + 1] = view[at + 2] = view[at + 3] = 0;
+          continue;
+        }
+        // planck's fat boxes are never inverted (min - e <= max + e); rounding outward keeps min <= max
+        storeDown(view, ints, at, fat[o]!);
+        storeDown(view, ints, at + 1, fat[o + 1]!);
+        storeUp(view, ints, at + 2, fat[o + 2]!);
+        storeUp(view, ints, at + 3, fat[o + 3]!);
+      }
+      list.length = 0;
+    }
+    world.update();
+  }
+
+  #syncMovers(): World {
+    if (this.#moversStale) {
+      this.#sync(this.#movers, this.#moverUnseen);
+      this.#moversStale = false;
+      this.#moverPairs = this.#movers.pairCount;
+    }
+    return this.#movers;
+  }
+
+  #syncStatics(): World {
+    if (this.#staticsStale) {
+      this.#sync(this.#statics, this.#staticUnseen);
+      this.#staticsStale = false;
+    }
+    return this.#statics;
+  }
+
+  // Box ids in `world` overlapping the rounded-outward box of fat box `o` grown by `grow` (valid until the next call).
+  #query(world: World, o: number, grow: number, mask: number): number[] {
+    this.#bounds(o, grow);
+    this.#hits.length = 0;
+    world.forEachInBox(this.#min, this.#max, this.#hit, mask);
+    return this.#hits;
+  }
+
+  // The rounded-outward box of fat box `o` grown by `grow`, into #min and #max.
+  #bounds(o: number, grow: number): void {
+    const fat = this.fat;
+    this.#min[0] = roundDown(fat[o]! - grow);
+    this.#min[1] = roundDown(fat[o + 1]! - grow);
+    this.#max[0] = roundUp(fat[o + 2]! + grow);
+    this.#max[1] = roundUp(fat[o + 3]! + grow);
+  }
+
+  /**
+   * Call `visit(p, q)` for every candidate pair with a slot of `moved` (live slots in the move buffer, each once),
+   * each pair once. `moving[slot]` is non-zero for the slots of `moved`.
+   */
+  pairsOfMoved(moved: number[], moving: Uint8Array, visit: Visit): void {
+    const search = ++this.#search;
+    let movers = 0;
+    let statics = 0;
+    for (const p of moved) {
+      if (this.kind[p] === STATIC) statics++;
+      else movers++;
+    }
+    if (movers > 0) {
+      // an update and a pass over all pairs, or a query per moved mover and a test per unseen mover
+      const full = (this.#moversStale ? MOVER_COST * this.#moverCount : 0) + PAIR_COST * this.#moverPairs;
+      if (movers * (QUERY_COST + this.#moverUnseen.length) >= full) this.#moverPairsFull(moving, visit);
+      else this.#moverPairsQueried(moved, search, visit);
+      if (this.#staticCount > 0) {
+        for (const p of moved) {
+          if (this.kind[p] !== DYNAMIC || hasNaN(this.fat, p * 4)) continue;
+          for (const q of this.#staticsAround(p)) visit(p, q);
+        }
+      }
+    }
+    if (statics > 0) this.#movedStatics(moved, statics, moving, visit);
+  }
+
+  // Mover pairs from the movers' World brought up to date: every pair of which one slot moved.
+  #moverPairsFull(moving: Uint8Array, visit: Visit): void {
+    const world = this.#syncMovers();
+    const owner = this.#moverOf;
+    let pairs = world.pairs;
+    const n = pairs.length;
+    for (let i = 0; i < n; i += 2) {
+      if (pairs.length !== n) pairs = world.pairs; // a visit moved wasm memory (the World is unchanged)
+      const p = owner[slotOf(pairs[i]!)]!;
+      const q = owner[slotOf(pairs[i + 1]!)]!;
+      if ((moving[p]! | moving[q]!) === 0) continue;
+      if (moving[p] !== 0) visit(p, q);
+      else visit(q, p);
+    }
+  }
+
+  // Mover pairs from queries around each moved mover, on the movers' World as of its last update; the movers it has
+  // not seen since are tested one by one.
+  #moverPairsQueried(moved: number[], search: number, visit: Visit): void {
+    const done = this.#done;
+    const unseen = this.#unseen;
+    const list = this.#moverUnseen;
+    const fat = this.fat;
+    const kind = this.kind;
+    for (const p of moved) {
+      const kp = kind[p]!;
+      if (kp === STATIC) continue;
+      done[p] = search; // pairs with p are visited from here on: later slots skip it
+      const o = p * 4;
+      if (hasNaN(fat, o)) continue;
+      const found = this.#query(this.#movers, o, 0, MASK[kp]!);
+      for (let k = 0; k < found.length; k++) {
+        const q = this.#moverOf[slotOf(found[k]!)]!;
+        if (q === p || unseen[q] === 1 || done[q] === search || this.#boxIds[q] !== found[k]) continue;
+        visit(p, q);
+      }
+      for (let k = 0; k < list.length; k++) {
+        const q = list[k]!;
+        if (q === p || unseen[q] !== 1 || done[q] === search || kind[q] === STATIC) continue;
+        const kq = kind[q]!;
+        if ((CATEGORY[kp]! & MASK[kq]!) === 0 || (CATEGORY[kq]! & MASK[kp]!) === 0 || hasNaN(fat, q * 4)) continue;
+        visit(p, q);
+      }
+    }
+  }
+
+  // The statics around dynamic mover p: kept from the last query while p's fat box is inside the region queried and
+  // no static box changed; otherwise queried again, in a region `margin` plus the box's size beyond the fat box.
+  #staticsAround(p: number): number[] {
+    const fat = this.fat;
+    const region = this.#region;
+    const o = p * 4;
+    const cached = this.#candidates[p];
+    if (
+      cached !== undefined &&
+      this.#regionEpoch[p] === this.#epoch &&
+      region[o]! <= fat[o]! &&
+      region[o + 1]! <= fat[o + 1]! &&
+      fat[o + 2]! <= region[o + 2]! &&
+      fat[o + 3]! <= region[o + 3]!
+    ) {
+      return cached;
+    }
+    const world = this.#syncStatics();
+    const grow = this.#margin + 2 * Math.max(fat[o + 2]! - fat[o]!, fat[o + 3]! - fat[o + 1]!);
+    region[o] = fat[o]! - grow;
+    region[o + 1] = fat[o + 1]! - grow;
+    region[o + 2] = fat[o + 2]! + grow;
+    region[o + 3] = fat[o + 3]! + grow;
+    const found = this.#query(world, o, grow, 0xffffffff);
+    const list = cached ?? [];
+    list.length = 0;
+    for (let k = 0; k < found.length; k++) list.push(this.#staticOf[slotOf(found[k]!)]!);
+    this.#candidates[p] = list;
+    this.#regionEpoch[p] = this.#epoch;
+    return list;
+  }
+
+  // Pairs of moved statics (a static body moved by hand, made static, or new) with dynamic movers that did not move
+  // (the moved ones found them above: the statics' change made them query again).
+  #movedStatics(moved: number[], statics: number, moving: Uint8Array, visit: Visit): void {
+    const fat = this.fat;
+    const kind = this.kind;
+    if (statics <= this.#moverCount) {
+      // few: the movers around each moved static
+      const world = this.#syncMovers();
+      for (const q of moved) {
+        if (kind[q] !== STATIC || hasNaN(fat, q * 4)) continue;
+        const found = this.#query(world, q * 4, 0, 1); // dynamic boxes (category 1) only
+        for (let k = 0; k < found.length; k++) {
+          const p = this.#moverOf[slotOf(found[k]!)]!;
+          if (moving[p] === 0 && kind[p] === DYNAMIC) visit(q, p);
+        }
+      }
+      return;
+    }
+    // many (a level being built): the statics around each dynamic mover, keeping the moved ones
+    for (let p = 0; p < kind.length; p++) {
+      if (this.#live[p] === 0 || moving[p] !== 0 || kind[p] !== DYNAMIC || hasNaN(fat, p * 4)) continue;
+      for (const q of this.#staticsAround(p)) if (moving[q] !== 0) visit(q, p);
+    }
+  }
+
+  /** `visit(slot)` for every box whose float32 box overlaps the float64 box (min, max), after bringing both up. */
+  query(minX: number, minY: number, maxX: number, maxY: number, visit: (slot: number) => void): void {
+    const min = [roundDown(minX), roundDown(minY)];
+    const max = [roundUp(maxX), roundUp(maxY)];
+    const statics = this.#syncStatics().queryBox(min, max);
+    const movers = this.#syncMovers().queryBox(min, max);
+    for (let k = 0; k < statics.length; k++) visit(this.#staticOf[slotOf(statics[k]!)]!);
+    for (let k = 0; k < movers.length; k++) visit(this.#moverOf[slotOf(movers[k]!)]!);
+  }
+
+  /**
+   * The slots whose boxes the segment from (x, y) along (dx, dy) may cross, nearest first; `scale` is the
+   * coordinates' magnitude and `slack` the least margin of a fat box around its shape. Float32 rounding of the
+   * segment's ends moves the engine's ray by about 2^-24 of the scale: a box it misses by less than the slack holds
+   * no shape the ray reaches. With no such slack, every box of the segment's bounding box.
+   */
+  ray(x: number, y: number, dx: number, dy: number, scale: number, slack: number): number[] {
+    const out = this.#found;
+    out.length = 0;
+    const length = Math.sqrt(dx * dx + dy * dy);
+    if (scale * 2 ** -20 < slack && length > 0) {
+      const reach = length * (1 + 2 ** -20) + scale * 2 ** -20;
+      const a = this.#syncStatics().castRay([x, y], [dx, dy], reach);
+      const b = this.#syncMovers().castRay([x, y], [dx, dy], reach);
+      // merged by distance
+      let i = 0;
+      let j = 0;
+      while (i < a.ids.length || j < b.ids.length) {
+        if (j >= b.ids.length || (i < a.ids.length && a.distances[i]! <= b.distances[j]!)) {
+          out.push(this.#staticOf[slotOf(a.ids[i++]!)]!);
+        } else {
+          out.push(this.#moverOf[slotOf(b.ids[j++]!)]!);
+        }
+      }
+      return out;
+    }
+    this.query(Math.min(x, x + dx), Math.min(y, y + dy), Math.max(x, x + dx), Math.max(y, y + dy), (s) => out.push(s));
+    return out;
+  }
+
+  /** Free both Worlds. Idempotent. */
+  dispose(): void {
+    this.#movers.dispose();
+    this.#statics.dispose();
+    this.#candidates = [];
+  }
+}
