@@ -8,8 +8,8 @@ export type KeepPair = (a: number, b: number) => boolean;
 
 export class PairSet {
   #bits = 6;
-  #a = new Float64Array(64); // the smaller id; 0 for an empty entry
-  #b = new Float64Array(64);
+  // entry i: the smaller id at 2i (0 for an empty entry), the larger at 2i + 1 (one cache line for a probe)
+  #keys = new Float64Array(2 * 64);
   #count = 0;
   readonly #keep: KeepPair;
 
@@ -29,20 +29,19 @@ export class PairSet {
 
   // The entry of the pair (a < b), or of the empty place where it would go.
   #find(a: number, b: number): number {
-    const keysA = this.#a;
-    const keysB = this.#b;
-    const mask = keysA.length - 1;
+    const keys = this.#keys;
+    const mask = (keys.length >> 1) - 1;
     let i = this.#home(a, b);
     for (;;) {
-      const k = keysA[i]!;
-      if (k === 0 || (k === a && keysB[i] === b)) return i;
+      const k = keys[2 * i]!;
+      if (k === 0 || (k === a && keys[2 * i + 1] === b)) return i;
       i = (i + 1) & mask;
     }
   }
 
   /** Whether the pair `{a, b}` is in the set. */
   has(a: number, b: number): boolean {
-    return a < b ? this.#a[this.#find(a, b)] !== 0 : this.#a[this.#find(b, a)] !== 0;
+    return a < b ? this.#keys[2 * this.#find(a, b)] !== 0 : this.#keys[2 * this.#find(b, a)] !== 0;
   }
 
   /** Add the pair `{a, b}`. */
@@ -52,11 +51,11 @@ export class PairSet {
       a = b;
       b = t;
     }
-    if (2 * (this.#count + 1) > this.#a.length) this.#prune();
+    if (4 * (this.#count + 1) > this.#keys.length) this.#prune();
     const i = this.#find(a, b);
-    if (this.#a[i] !== 0) return;
-    this.#a[i] = a;
-    this.#b[i] = b;
+    if (this.#keys[2 * i] !== 0) return;
+    this.#keys[2 * i] = a;
+    this.#keys[2 * i + 1] = b;
     this.#count++;
   }
 
@@ -67,45 +66,50 @@ export class PairSet {
       a = b;
       b = t;
     }
-    const keysA = this.#a;
-    const keysB = this.#b;
+    const keys = this.#keys;
     let i = this.#find(a, b);
-    if (keysA[i] === 0) return;
+    if (keys[2 * i] === 0) return;
     this.#count--;
     // backward shift: move up each later entry of the run that may sit at the hole, so no probe stops early
-    const mask = keysA.length - 1;
-    for (let j = (i + 1) & mask; keysA[j] !== 0; j = (j + 1) & mask) {
-      const home = this.#home(keysA[j]!, keysB[j]!);
+    const mask = (keys.length >> 1) - 1;
+    for (let j = (i + 1) & mask; keys[2 * j] !== 0; j = (j + 1) & mask) {
+      const home = this.#home(keys[2 * j]!, keys[2 * j + 1]!);
       // j's entry may fill the hole when its home is not in the cyclic interval (i, j]
       if (((j - home) & mask) >= ((j - i) & mask)) {
-        keysA[i] = keysA[j]!;
-        keysB[i] = keysB[j]!;
+        keys[2 * i] = keys[2 * j]!;
+        keys[2 * i + 1] = keys[2 * j + 1]!;
         i = j;
       }
     }
-    keysA[i] = 0;
-    keysB[i] = 0;
+    keys[2 * i] = 0;
+    keys[2 * i + 1] = 0;
+  }
+
+  /** The pairs, as `out[2i], out[2i + 1]` (smaller id first); `out` is emptied first. */
+  entries(out: number[]): void {
+    out.length = 0;
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i += 2) {
+      if (keys[i] !== 0) out.push(keys[i]!, keys[i + 1]!);
+    }
   }
 
   /** Drop every pair. */
   clear(): void {
-    this.#a.fill(0);
-    this.#b.fill(0);
+    this.#keys.fill(0);
     this.#count = 0;
   }
 
   // Keep what `keep` accepts, in a set at most a quarter full after it.
   #prune(): void {
-    const oldA = this.#a;
-    const oldB = this.#b;
+    const old = this.#keys;
     const kept: number[] = [];
-    for (let i = 0; i < oldA.length; i++) if (oldA[i] !== 0 && this.#keep(oldA[i]!, oldB[i]!)) kept.push(i);
+    for (let i = 0; i < old.length; i += 2) if (old[i] !== 0 && this.#keep(old[i]!, old[i + 1]!)) kept.push(i);
     let bits = this.#bits;
     while (4 * (kept.length + 1) > 1 << bits) bits++;
     this.#bits = bits;
-    this.#a = new Float64Array(1 << bits);
-    this.#b = new Float64Array(1 << bits);
+    this.#keys = new Float64Array(2 << bits);
     this.#count = 0;
-    for (const i of kept) this.add(oldA[i]!, oldB[i]!);
+    for (const i of kept) this.add(old[i]!, old[i + 1]!);
   }
 }

@@ -5,10 +5,14 @@
 // (in a region a little larger than its fat box) until its fat box leaves that region or a static box changes, so a
 // mover that leaves its fat box in a level of still tiles costs no query most of the time.
 //
+// The movers' pairs that have no contact are kept as they begin and end (the World's events), so that an update with
+// many moved movers visits those and not every pair of a moved mover.
+//
 // Candidates are a superset of the overlapping pairs (float32 boxes rounded outward, cached regions): the caller
 // tests each pair on the float64 fat boxes.
 import { World, slotOf } from '../world.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
+import { PairSet } from './pair-table.js';
 
 /** Body kinds, as planck's body types. */
 export const STATIC = 0;
@@ -20,11 +24,13 @@ export const DYNAMIC = 2;
 const CATEGORY = [0, 2, 1];
 const MASK = [0, 1, 0xffffffff];
 
-// the cost of a query, and of a mover in the movers' update, in pair tests (about 4 ns each): choosing between
-// querying around each moved mover and updating the movers' World (measured in Node 20)
+// the cost of a query, of a mover in the movers' update and of a pending pair, in pair tests (about 4 ns each):
+// choosing between querying around each moved mover and updating the movers' World (measured in Node 20)
 const QUERY_COST = 400;
 const MOVER_COST = 30;
 const PAIR_COST = 3;
+// proxy ids are creation count * 2^22 + slot (sweep-prune/planck's numbering)
+const SLOT_MASK = 2 ** 22 - 1;
 
 /** Receives the candidate pairs, as slots. */
 export type Visit = (p: number, q: number) => void;
@@ -34,15 +40,30 @@ export function hasNaN(fat: Float64Array, o: number): boolean {
   return fat[o] !== fat[o] || fat[o + 1] !== fat[o + 1] || fat[o + 2] !== fat[o + 2] || fat[o + 3] !== fat[o + 3];
 }
 
+// Whether fat boxes at o and p overlap once rounded outward to float32, as the World stores them.
+function roundedOverlap(fat: Float64Array, o: number, p: number): boolean {
+  return (
+    roundDown(fat[o]!) <= roundUp(fat[p + 2]!) &&
+    roundDown(fat[p]!) <= roundUp(fat[o + 2]!) &&
+    roundDown(fat[o + 1]!) <= roundUp(fat[p + 3]!) &&
+    roundDown(fat[p + 1]!) <= roundUp(fat[o + 3]!)
+  );
+}
+
 function grow<A extends Float64Array | Uint32Array | Uint8Array | Int32Array>(a: A, n: number): A {
   const b = new (a.constructor as new (n: number) => A)(n);
   b.set(a);
   return b;
 }
 
+/** Whether the proxies with ids a and b have a contact. */
+export type HasContact = (a: number, b: number) => boolean;
+
 export class ProxyIndex {
   /** By slot: the fat box (minX, minY, maxX, maxY). Replaced when it grows: read it again after `reserve`. */
   fat = new Float64Array(0);
+  /** By slot: the proxy id (0 for a free slot), set by the caller. Replaced when it grows. */
+  ids = new Float64Array(0);
   /** By slot: STATIC, KINEMATIC or DYNAMIC. Replaced when it grows. */
   kind = new Uint8Array(0);
   // by slot: the box id in its World, 1 while its World has not seen its current box, 1 while its box is parked
@@ -58,7 +79,7 @@ export class ProxyIndex {
   #search = 0;
   // changes whenever a static box is added, removed or moved: cached candidates of another epoch are stale
   #epoch = 1;
-  readonly #movers = new World({ dimensions: 2, events: false });
+  readonly #movers = new World({ dimensions: 2 }); // with began and ended pairs, for #pending
   readonly #statics = new World({ dimensions: 2, events: false });
   // by World slot: the proxy slot whose box it is
   #moverOf = new Int32Array(0);
@@ -69,8 +90,12 @@ export class ProxyIndex {
   #staticsStale = false;
   #moverCount = 0;
   #staticCount = 0;
-  #moverPairs = 0;
   readonly #margin: number;
+  readonly #hasContact: HasContact;
+  // proxy id pairs of movers the movers' World pairs (as of its last update) that have no contact, and maybe a few
+  // that no longer pair: each is looked at when one of its proxies moves
+  readonly #pending = new PairSet((a, b) => this.#isMover(a) && this.#isMover(b));
+  #entries: number[] = [];
   #min = [0, 0];
   #max = [0, 0];
   #found: number[] = [];
@@ -80,9 +105,33 @@ export class ProxyIndex {
     this.#hits.push(id);
   };
 
-  /** `margin`: the least distance from a mover's fat box to the edge of the region whose statics it keeps. */
-  constructor(margin: number) {
+  /**
+   * `margin`: the least distance from a mover's fat box to the edge of the region whose statics it keeps;
+   * `hasContact`: the caller's set of contacts.
+   */
+  constructor(margin: number, hasContact: HasContact) {
     this.#margin = margin;
+    this.#hasContact = hasContact;
+  }
+
+  // Whether `id` is the proxy id of a live mover.
+  #isMover(id: number): boolean {
+    const slot = id & SLOT_MASK;
+    return this.ids[slot] === id && this.kind[slot] !== STATIC;
+  }
+
+  /** The proxies with ids a and b made a contact. */
+  contactMade(a: number, b: number): void {
+    this.#pending.delete(a, b);
+  }
+
+  /**
+   * The proxies with ids a and b lost their contact: if both are movers, their pair may be wanted again. (Most
+   * contacts end because the boxes parted, but the World may still hold the pair, as of its last update, and keep it
+   * if they meet again before the next: it is kept until a pass finds the boxes apart.)
+   */
+  contactEnded(a: number, b: number): void {
+    if (this.#isMover(a) && this.#isMover(b)) this.#pending.add(a, b);
   }
 
   /** The Worlds (movers, statics), for `dispose` and the finalizer. */
@@ -96,6 +145,7 @@ export class ProxyIndex {
     if (count <= old) return;
     const capacity = Math.max(count, old + (old >> 1), 64);
     this.fat = grow(this.fat, capacity * 4);
+    this.ids = grow(this.ids, capacity);
     this.kind = grow(this.kind, capacity);
     this.#boxIds = grow(this.#boxIds, capacity);
     this.#live = grow(this.#live, capacity);
@@ -249,9 +299,27 @@ export class ProxyIndex {
 
   #syncMovers(): World {
     if (this.#moversStale) {
-      this.#sync(this.#movers, this.#moverUnseen);
+      const world = this.#movers;
+      this.#sync(world, this.#moverUnseen);
       this.#moversStale = false;
-      this.#moverPairs = this.#movers.pairCount;
+      // pending: the pairs that began without a contact come in, those that ended go out (a removed box's pairs end
+      // too; their ids no longer match and are dropped as the set fills)
+      const owner = this.#moverOf;
+      const ids = this.ids;
+      const boxIds = this.#boxIds;
+      const began = world.began;
+      for (let i = 0; i < began.length; i += 2) {
+        const p = owner[slotOf(began[i]!)]!;
+        const q = owner[slotOf(began[i + 1]!)]!;
+        if (this.#hasContact(ids[p]!, ids[q]!)) continue;
+        this.#pending.add(ids[p]!, ids[q]!);
+      }
+      const ended = world.ended;
+      for (let i = 0; i < ended.length; i += 2) {
+        const p = owner[slotOf(ended[i]!)]!;
+        const q = owner[slotOf(ended[i + 1]!)]!;
+        if (boxIds[p] === ended[i] && boxIds[q] === ended[i + 1]) this.#pending.delete(ids[p]!, ids[q]!);
+      }
     }
     return this.#movers;
   }
@@ -295,7 +363,7 @@ export class ProxyIndex {
     }
     if (movers > 0) {
       // an update and a pass over all pairs, or a query per moved mover and a test per unseen mover
-      const full = (this.#moversStale ? MOVER_COST * this.#moverCount : 0) + PAIR_COST * this.#moverPairs;
+      const full = (this.#moversStale ? MOVER_COST * this.#moverCount : 0) + PAIR_COST * this.#pending.size;
       if (movers * (QUERY_COST + this.#moverUnseen.length) >= full) this.#moverPairsFull(moving, visit);
       else this.#moverPairsQueried(moved, search, visit);
       if (this.#staticCount > 0) {
@@ -308,19 +376,32 @@ export class ProxyIndex {
     if (statics > 0) this.#movedStatics(moved, statics, moving, visit);
   }
 
-  // Mover pairs from the movers' World brought up to date: every pair of which one slot moved.
+  // Mover pairs from the movers' World brought up to date: the pairs without a contact (pending) of which one slot
+  // moved; a pair of a moved mover that has a contact needs nothing.
   #moverPairsFull(moving: Uint8Array, visit: Visit): void {
-    const world = this.#syncMovers();
-    const owner = this.#moverOf;
-    let pairs = world.pairs;
-    const n = pairs.length;
-    for (let i = 0; i < n; i += 2) {
-      if (pairs.length !== n) pairs = world.pairs; // a visit moved wasm memory (the World is unchanged)
-      const p = owner[slotOf(pairs[i]!)]!;
-      const q = owner[slotOf(pairs[i + 1]!)]!;
-      if ((moving[p]! | moving[q]!) === 0) continue;
-      if (moving[p] !== 0) visit(p, q);
-      else visit(q, p);
+    this.#syncMovers();
+    const entries = this.#entries;
+    this.#pending.entries(entries);
+    const ids = this.ids;
+    const fat = this.fat;
+    for (let i = 0; i < entries.length; i += 2) {
+      const a = entries[i]!;
+      const b = entries[i + 1]!;
+      const p = a & SLOT_MASK;
+      const q = b & SLOT_MASK;
+      if (ids[p] !== a || ids[q] !== b || this.kind[p] === STATIC || this.kind[q] === STATIC) {
+        this.#pending.delete(a, b); // a proxy destroyed or made static since
+        continue;
+      }
+      if (this.#hasContact(a, b)) {
+        this.#pending.delete(a, b);
+        continue;
+      }
+      if (!roundedOverlap(fat, p * 4, q * 4)) {
+        this.#pending.delete(a, b); // entered when its contact ended, after the pair itself had ended
+        continue;
+      }
+      if ((moving[p]! | moving[q]!) !== 0) visit(p, q);
     }
   }
 
@@ -456,5 +537,6 @@ export class ProxyIndex {
     this.#movers.dispose();
     this.#statics.dispose();
     this.#candidates = [];
+    this.#pending.clear();
   }
 }

@@ -188,8 +188,8 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   #slots = 0;
   #free: number[] = [];
   #wrappers: [CreateContact, DestroyContact] | undefined;
-  // by slot: proxy id (0: free), user data, its body (pairs of one body are skipped, as planck's createContact does),
-  // 1 while in the move buffer; the fat boxes and kinds are the index's
+  // by slot: proxy id (0: free; the index's array), user data, its body (pairs of one body are skipped, as planck's
+  // createContact does), 1 while in the move buffer; the fat boxes and kinds are the index's
   #ids = new Float64Array(0);
   #data: (PlanckFixtureProxy | undefined)[] = [];
   #bodies: unknown[] = [];
@@ -200,6 +200,8 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   // (both routed through this broadphase); a pair of a destroyed proxy is dropped as the set fills (ids are never
   // reused)
   readonly #contacts = new PairSet((a, b) => this.#ids[a & SLOT_MASK] === a && this.#ids[b & SLOT_MASK] === b);
+  // the ids (lower first) of the pair #report hands to the callback, found to have no contact (0: none)
+  readonly #checked = new Float64Array(2);
   // the callback of the running updatePairs, for #visit
   #callback: ((a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void) | undefined;
   readonly #visit: Visit = (p, q) => this.#report(p, q, this.#callback!);
@@ -211,7 +213,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     this.#planck = planck;
     // a mover keeps the statics around it while its fat box moves less than this (and its own size) from where
     // they were found
-    this.#index = new ProxyIndex(8 * extension);
+    this.#index = new ProxyIndex(8 * extension, (a, b) => this.#contacts.has(a, b));
     finalizer?.register(this, this.#index, this);
   }
 
@@ -252,7 +254,10 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
       },
       function destroyContact(this: object, contact) {
         const ids = contactIds(contact);
-        if (ids !== undefined) bp.#contacts.delete(ids[0], ids[1]);
+        if (ids !== undefined) {
+          bp.#contacts.delete(ids[0], ids[1]);
+          bp.#index?.contactEnded(ids[0], ids[1]);
+        }
         destroy.call(this, contact);
       },
     ];
@@ -321,12 +326,10 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   // Room in the per-slot arrays for slots below `count`.
   #reserve(index: ProxyIndex, count: number): void {
     index.reserve(count);
-    const old = this.#ids.length;
+    this.#ids = index.ids;
+    const old = this.#moved.length;
     if (count <= old) return;
     const capacity = index.kind.length;
-    const ids = new Float64Array(capacity);
-    ids.set(this.#ids);
-    this.#ids = ids;
     const moved = new Uint8Array(capacity);
     moved.set(this.#moved);
     this.#moved = moved;
@@ -573,8 +576,13 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     const ids = this.#ids;
     if (this.#contacts.has(ids[sa]!, ids[sb]!)) return;
     const data = this.#data;
-    if (ids[sa]! < ids[sb]!) callback(data[sa]!, data[sb]!);
-    else callback(data[sb]!, data[sa]!);
+    // the pair has no contact: the world's createContact, called by the callback, need not look again
+    const low = Math.min(ids[sa]!, ids[sb]!);
+    const high = Math.max(ids[sa]!, ids[sb]!);
+    this.#checked[0] = low;
+    this.#checked[1] = high;
+    callback(data[low & SLOT_MASK]!, data[high & SLOT_MASK]!);
+    this.#checked[0] = 0;
   }
 
   // planck's World.createContact for the world's own calls (see useSweepPrune): the pair's contact is looked up in
@@ -586,7 +594,9 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
       create.call(world, proxyA, proxyB); // not proxies of this broadphase: planck's own way
       return;
     }
-    if (this.#contacts.has(proxyA.proxyId, proxyB.proxyId)) return;
+    const checked = this.#checked[0] === proxyA.proxyId && this.#checked[1] === proxyB.proxyId;
+    this.#checked[0] = 0;
+    if (!checked && this.#contacts.has(proxyA.proxyId, proxyB.proxyId)) return;
     // every contact of the world is in the set (made here, or entered when the broadphase was attached): there is
     // none for this pair, so planck's walk of body B's contact list is given an empty list, which is then put back
     // behind what planck added (Contact.create puts a new contact first)
@@ -601,6 +611,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
         bodyB.m_contactList = head;
       } else {
         this.#contacts.add(proxyA.proxyId, proxyB.proxyId);
+        this.#index.contactMade(proxyA.proxyId, proxyB.proxyId);
         let tail = added;
         while (tail.next !== null) tail = tail.next;
         tail.next = head;
