@@ -10,6 +10,7 @@ import { compileWrapper, importWrapper } from './compile.mjs';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
 import { benchMatter } from './matter.mjs';
+import { benchPlanck } from './planck.mjs';
 import { boxIntersectBench } from './box-intersect.mjs';
 import { coldStartBench } from './cold-start.mjs';
 import { queriesBench } from './queries.mjs';
@@ -20,7 +21,7 @@ const quick = args.includes('--quick');
 const verbose = args.includes('--verbose');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
-compileWrapper(['index.ts', 'adapters/matter.ts', 'box-intersect.ts']);
+compileWrapper(['index.ts', 'adapters/matter.ts', 'adapters/planck.ts', 'box-intersect.ts']);
 const sp = await importWrapper('index.js');
 await sp.init();
 await initPeers();
@@ -315,6 +316,11 @@ if (want('matter')) {
     workload: 'matter-js',
     rows: benchMatter(await importWrapper('adapters/matter.js'), { quick }),
   });
+  save();
+}
+// planck stepped with its own BroadPhase and with sweep-prune/planck (tests/bench/planck.mjs)
+if (want('planck')) {
+  results.push({ workload: 'planck', rows: await benchPlanck(await importWrapper('adapters/planck.js'), { quick }) });
   save();
 }
 if (want('box-intersect')) {

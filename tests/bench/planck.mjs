@@ -1,0 +1,329 @@
+// npm run bench -- --only=planck (or alone: node tests/bench/planck.mjs [--quick] [--scene=tumbler]): planck stepped
+// with its own BroadPhase and with sweep-prune/planck, side by side.
+// Each scene is run several times, each run with two fresh identical worlds, one per broadphase, that take turns step
+// by step (each step the other one goes first, so both see the same phases of this machine's speed). Timed:
+// world.step. Printed per scene: planck's time over ours, per run (the ratio of the runs' mean steps), their median
+// over the runs and their spread.
+// The broadphase's share of a step is read from V8's sampling profiler (node:inspector) in one more run per world:
+// the samples inside the broadphase's methods (createProxy, destroyProxy, moveProxy, touchProxy, updatePairs,
+// testOverlap, and within updatePairs the world's createContact with its walk of a contact list), less those inside
+// planck's Contact.create and shouldCollide (the new contact itself and the filters, the same work on both sides).
+// Timing every call instead would cost more than the calls (a timer read is about 0.1 us; testOverlap and moveProxy
+// take less).
+// Scenes: Box2D's broadphase stress test AddPair (400 circles and a bullet box, as in planck's example/AddPair.ts),
+// a tumbler of 2 000 and of 5 000 boxes (example/Tumbler.ts, filled at once), 20 pyramids of 20 rows
+// (example/Pyramid.ts), and a level of 5 000 static tiles with 300 movers.
+import { createRequire } from 'node:module';
+import { Session } from 'node:inspector';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { compileWrapper, importWrapper } from './compile.mjs';
+import { mulberry32 } from './scenes.mjs';
+import { median } from './stats.mjs';
+
+const require = createRequire(import.meta.url);
+const now = () => performance.now();
+const dt = 1 / 60;
+
+// A fresh copy of the planck module for each run: planck pools contacts in a module-level list that never shrinks
+// and takes from its front (Array.prototype.shift, O(n) once the list is long), so a run after one that destroyed
+// many contacts would pay for that run's contacts at every new one.
+function freshPlanck() {
+  for (const key of Object.keys(require.cache)) if (key.includes('/node_modules/planck/')) delete require.cache[key];
+  return require('planck');
+}
+
+// Box2D's Tumbler (example/Tumbler.ts): a box container turned by a motor, here holding `count` boxes of half a
+// metre at the example's density (an eighth of the container's area; planck's example: 200 boxes in 40 x 40 m),
+// filled at once on a grid
+function tumbler(count) {
+  const half = Math.sqrt((count * 0.25) / 0.125) / 2; // the container's half side
+  return {
+    warmup: 60,
+    steps: 120,
+    runs: 3,
+    stepTarget: 1.1,
+    build(world, random, { Vec2, Box, RevoluteJoint }) {
+      world.setGravity(new Vec2(0, -10));
+      const ground = world.createBody();
+      const container = world.createBody({ type: 'dynamic', position: new Vec2(0, half), allowSleep: false });
+      for (const [hx, hy, x, y] of [
+        [0.5, half, half, 0],
+        [0.5, half, -half, 0],
+        [half, 0.5, 0, half],
+        [half, 0.5, 0, -half],
+      ]) {
+        container.createFixture(new Box(hx, hy, new Vec2(x, y), 0), 5);
+      }
+      const motor = { motorSpeed: 0.08 * Math.PI, maxMotorTorque: 1e10, enableMotor: true };
+      world.createJoint(new RevoluteJoint(motor, ground, container, new Vec2(0, half)));
+      const box = new Box(0.25, 0.25);
+      const side = Math.ceil(Math.sqrt(count));
+      const pitch = (2 * half - 2) / side;
+      for (let i = 0; i < count; i++) {
+        const x = -half + 1 + pitch * ((i % side) + 0.5) + (random() - 0.5) * 0.01;
+        const y = 1 + pitch * (Math.floor(i / side) + 0.5);
+        world.createBody({ type: 'dynamic', position: new Vec2(x, y) }).createFixture(box, 1);
+      }
+    },
+  };
+}
+
+const scenes = {
+  // Box2D's AddPair: 400 circles in a 6 x 2 m cloud and a 3 m box shot through it at 150 m/s as a bullet; from the
+  // first step, so the measured steps hold the cloud spreading and the box's pass
+  'AddPair (400 circles, a bullet box)': {
+    warmup: 0,
+    steps: 90,
+    runs: 5,
+    stepTarget: 1.8,
+    build(world, random, { Vec2, Box, Circle }) {
+      const circle = new Circle(0.1);
+      for (let i = 0; i < 400; i++) {
+        world
+          .createBody({ type: 'dynamic', position: new Vec2(-6 + random() * 6, 4 + random() * 2) })
+          .createFixture(circle, 0.01);
+      }
+      const box = world.createBody({ type: 'dynamic', bullet: true, position: new Vec2(-40, 5) });
+      box.createFixture(new Box(1.5, 1.5), 1);
+      box.setLinearVelocity(new Vec2(150, 0));
+    },
+  },
+  'tumbler, 2 000 boxes': tumbler(2000),
+  'tumbler, 5 000 boxes': tumbler(5000),
+  '20 pyramids of 20 rows (4 200 boxes)': {
+    warmup: 60,
+    steps: 120,
+    runs: 3,
+    build(world, random, { Vec2, Box, Edge }) {
+      world.setGravity(new Vec2(0, -10));
+      world.createBody().createFixture(new Edge(new Vec2(-250, 0), new Vec2(250, 0)), 0);
+      const box = new Box(0.5, 0.5);
+      for (let p = 0; p < 20; p++) {
+        const x = new Vec2(-240 + p * 24, 0.75);
+        for (let i = 0; i < 20; i++) {
+          const y = x.clone();
+          for (let j = i; j < 20; j++) {
+            world.createBody({ type: 'dynamic', position: y }).createFixture(box, 5);
+            y.x += 1.125;
+          }
+          x.x += 0.5625;
+          x.y += 1.0;
+        }
+      }
+    },
+  },
+  // a level of 5 041 static tiles (71 x 71 platforms 1.5 m wide at a 2 m pitch) with 300 circles and boxes falling
+  // through it; every mover against the tiles is a continuous-collision pair
+  'static level (5 041 tiles, 300 movers)': {
+    warmup: 60,
+    steps: 180,
+    runs: 3,
+    stepTarget: 1.1,
+    build(world, random, { Vec2, Box, Circle }) {
+      world.setGravity(new Vec2(0, -10));
+      const tile = world.createBody();
+      for (let i = 0; i < 71; i++) {
+        for (let j = 0; j < 71; j++) {
+          const angle = (i + j) % 5 === 0 ? 0.3 : 0;
+          tile.createFixture(new Box(0.75, 0.15, new Vec2(i * 2, -j * 2), angle), 0);
+        }
+      }
+      for (let k = 0; k < 300; k++) {
+        const body = world.createBody({
+          type: 'dynamic',
+          position: new Vec2(random() * 140, 2 + random() * 20),
+        });
+        body.createFixture(k % 2 ? new Circle(0.3) : new Box(0.3, 0.2), 1);
+      }
+    },
+  },
+};
+
+const ENGINES = ['planck', 'sweep-prune'];
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+function worlds(adapter, scene) {
+  const planck = freshPlanck();
+  const made = { planck: new planck.World(), 'sweep-prune': new planck.World() };
+  for (const world of Object.values(made)) scene.build(world, mulberry32(5), planck);
+  adapter.useSweepPrune(made['sweep-prune']);
+  return made;
+}
+
+/** One run: two fresh worlds taking turns; per-step times of the measured steps. */
+function timedRun(adapter, scene, steps) {
+  const made = worlds(adapter, scene);
+  const times = { planck: [], 'sweep-prune': [] };
+  for (let s = 0; s < scene.warmup + steps; s++) {
+    for (const which of s % 2 ? ENGINES : [...ENGINES].reverse()) {
+      const t = now();
+      made[which].step(dt);
+      if (s >= scene.warmup) times[which].push(now() - t);
+    }
+  }
+  const contacts = { planck: made.planck.getContactCount(), 'sweep-prune': made['sweep-prune'].getContactCount() };
+  adapter.stopSweepPrune(made['sweep-prune']);
+  return { times, contacts };
+}
+
+// ---- the broadphase's share, from a sampling profile of one world's measured steps
+
+const session = new Session();
+const post = (method, params) =>
+  new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+
+const PLANCK_BROADPHASE = /^BroadPhase\d*\.(createProxy|destroyProxy|moveProxy|touchProxy|updatePairs|testOverlap)$/;
+const OURS = /\/build\/bench\/js\/adapters\/planck\.js$/;
+// ours also routes the world's createContact and destroyContact through it (to keep its set of contacts)
+const OUR_BROADPHASE =
+  /^(createProxy|destroyProxy|moveProxy|touchProxy|updatePairs|testOverlap|createContact|destroyContact)$/;
+// inside the broadphase's calls but not broadphase work: the new contact object, the filters, the ending contact
+const NOT_BROADPHASE =
+  /^(Contact\d*\.create|Body\d*\.shouldCollide|Fixture\d*\.shouldCollide|World\d*\.destroyContact)$/;
+
+/**
+ * Samples of the profile inside world.step, and of those inside the broadphase. Samples are counted, not weighted by
+ * their time deltas: on a machine shared with other work a delta also holds the time the process waited for a core.
+ */
+function broadphaseSamples(profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // per node, from the root down: [inside world.step, inside the broadphase]
+  const memo = new Map();
+  const classify = (id) => {
+    if (memo.has(id)) return memo.get(id);
+    const n = byId.get(id);
+    const [step, bp] = parent.has(id) ? classify(parent.get(id)) : [false, false];
+    const { functionName: name, url } = n.callFrame;
+    let inside = bp;
+    if (NOT_BROADPHASE.test(name)) inside = false;
+    else if (!bp && (PLANCK_BROADPHASE.test(name) || (OURS.test(url) && OUR_BROADPHASE.test(name)))) inside = true;
+    const v = [step || /^World\d*\.step$/.test(name), inside];
+    memo.set(id, v);
+    return v;
+  };
+  let total = 0;
+  let bp = 0;
+  for (const sample of profile.samples) {
+    const [step, inside] = classify(sample);
+    if (!step) continue;
+    total++;
+    if (inside) bp++;
+  }
+  return { bp, total };
+}
+
+async function profiledShare(adapter, scene, steps) {
+  const share = {};
+  for (const which of ENGINES) {
+    const made = worlds(adapter, scene);
+    const world = made[which];
+    for (let s = 0; s < scene.warmup; s++) world.step(dt);
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 100 });
+    await post('Profiler.start');
+    for (let s = 0; s < steps; s++) world.step(dt);
+    const { profile } = await post('Profiler.stop');
+    await post('Profiler.disable');
+    const { bp, total } = broadphaseSamples(profile);
+    share[which] = bp / total;
+    adapter.stopSweepPrune(made['sweep-prune']);
+  }
+  return share;
+}
+
+/**
+ * Run every scene (or those whose name includes `match`); `adapter` is the compiled sweep-prune/planck module (after
+ * `init()`). Returns one row per scene.
+ */
+export async function benchPlanck(adapter, { quick = false, log = console.log, match = '' } = {}) {
+  session.connect();
+  const rows = [];
+  try {
+    for (const [name, scene] of Object.entries(scenes)) {
+      if (!name.includes(match)) continue;
+      const steps = quick ? scene.steps >> 2 : scene.steps;
+      const runCount = quick ? 2 : scene.runs;
+      timedRun(adapter, scene, Math.min(steps, 30)); // warm-up run: compiled code for both
+      const runs = [];
+      let contacts;
+      for (let r = 0; r < runCount; r++) {
+        const run = timedRun(adapter, scene, steps);
+        runs.push(run.times);
+        contacts = run.contacts;
+      }
+      const share = await profiledShare(adapter, scene, steps);
+      const row = { scene: name, runs: runCount, steps, contacts, share };
+      for (const which of ENGINES) {
+        const step = median(runs.map((r) => mean(r[which])));
+        row[which] = { step, broadphase: step * share[which] };
+      }
+      const perRun = runs.map((r) => mean(r.planck) / mean(r['sweep-prune']));
+      row.stepX = median(perRun);
+      row.stepRange = [Math.min(...perRun), Math.max(...perRun)];
+      row.broadphaseX = row.planck.broadphase / row['sweep-prune'].broadphase;
+      // world.step's ratio if the broadphase cost nothing: planck's step over the rest of it
+      row.bound = row.planck.step / (row.planck.step - row.planck.broadphase);
+      rows.push(row);
+      const ms = (x) => x.toFixed(2);
+      const pc = (x) => `${(100 * x).toFixed(0)}%`;
+      log(`\n## planck: ${name}, ${runCount} runs of ${steps} steps after ${scene.warmup} (mean ms per step)`);
+      log(
+        `  world.step     planck ${ms(row.planck.step)}  sweep-prune ${ms(row['sweep-prune'].step)}  ` +
+          `x${row.stepX.toFixed(2)} (runs ${row.stepRange.map((v) => v.toFixed(2)).join(' to ')}); ` +
+          `a broadphase costing nothing: x${row.bound.toFixed(2)}`,
+      );
+      log(
+        `  broadphase     planck ${ms(row.planck.broadphase)} (${pc(share.planck)})  ` +
+          `sweep-prune ${ms(row['sweep-prune'].broadphase)} (${pc(share['sweep-prune'])})  x${row.broadphaseX.toFixed(1)}` +
+          `; contacts at the end ${contacts.planck} / ${contacts['sweep-prune']}`,
+      );
+    }
+  } finally {
+    session.disconnect();
+  }
+  if (rows.length > 0) log(targetTable(rows));
+  return rows;
+}
+
+const BROADPHASE_TARGET = 5;
+
+/** The rows as a table: times, ratios, the bound of a broadphase costing nothing, and whether each target is met. */
+function targetTable(rows) {
+  const lines = [
+    '',
+    '## planck: targets (broadphase at least x5 on every scene; world.step at least the x shown, never below x1)',
+    '| scene | world.step planck / ours (ms) | step x | step target | bound | broadphase planck / ours (ms) | bp x | bp target |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  const ms = (x) => x.toFixed(2);
+  const mark = (ok) => (ok ? 'met' : 'MISSED');
+  for (const row of rows) {
+    const stepTarget = scenes[row.scene].stepTarget ?? 1;
+    lines.push(
+      `| ${row.scene} | ${ms(row.planck.step)} / ${ms(row['sweep-prune'].step)} | x${row.stepX.toFixed(2)} | ` +
+        `x${stepTarget}: ${mark(row.stepX >= stepTarget)} | x${row.bound.toFixed(2)} | ` +
+        `${ms(row.planck.broadphase)} / ${ms(row['sweep-prune'].broadphase)} | x${row.broadphaseX.toFixed(1)} | ` +
+        `x${BROADPHASE_TARGET}: ${mark(row.broadphaseX >= BROADPHASE_TARGET)} |`,
+    );
+  }
+  const [one, five, fifteen] = loadavg();
+  lines.push(
+    `node ${process.version}, ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores), ` +
+      `load average ${one.toFixed(2)} ${five.toFixed(2)} ${fifteen.toFixed(2)}`,
+  );
+  return lines.join('\n');
+}
+
+// run alone: node tests/bench/planck.mjs [--quick] [--scene=<part of a scene's name>]
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  compileWrapper(['index.ts', 'adapters/planck.ts']);
+  await (await importWrapper('index.js')).init();
+  await benchPlanck(await importWrapper('adapters/planck.js'), {
+    quick: args.includes('--quick'),
+    match: args.find((a) => a.startsWith('--scene='))?.slice(8) ?? '',
+  });
+}
