@@ -359,3 +359,9 @@ spResult spWorld_Reserve( spWorldId worldId, int capacity )
 	}
 	return spReserveSlots( w, capacity );
 }
+
+int spWorld_GetCapacity( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	return w == NULL ? 0 : w->slotCapacity;
+}

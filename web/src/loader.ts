@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Instantiates the bare wasm module (no Emscripten glue). `init()` is memoised; everything after it is synchronous.
 import { SweepPruneError } from './errors.js';
-import type { RawExports } from './raw.js';
+import type { RawExports, WasmMemory } from './raw.js';
 
 // The platform's own types where the project has them (lib "dom", @types/node), and nothing otherwise, so that the
 // published types compile in a project with or without the DOM library.
@@ -41,7 +41,6 @@ const platform = globalThis as unknown as {
 };
 
 let engine: RawExports | undefined;
-let releases = 0;
 let pending: Promise<void> | undefined;
 
 type NodeProcess = { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } };
@@ -96,23 +95,74 @@ export async function compileSource(source: WasmSource): Promise<WasmModule> {
   ) as WasmModule;
 }
 
-/** Instantiates the single-threaded module (its only import is a no-op growth notice). */
+/**
+ * Instantiates the single-threaded module. Its one import is the notice that malloc grew the memory; the memory then
+ * grows again by half its size, so that growths, which detach every view (docs/views.md), stay rare. They are counted.
+ */
 export async function instantiate(source: WasmSource): Promise<RawExports> {
-  const imports = { env: { emscripten_notify_memory_growth: () => {} } };
-  const instance = await platform.WebAssembly.instantiate(await compileSource(source), imports);
-  return instance.exports as RawExports;
+  let memory: WasmMemory | undefined;
+  let growths = 0;
+  const grown = (): void => {
+    growths += 1;
+    try {
+      memory!.grow(Math.ceil(memory!.buffer.byteLength / 65536 / 2));
+    } catch {
+      // near the maximum: the growth malloc asked for is enough
+    }
+  };
+  const instance = await platform.WebAssembly.instantiate(await compileSource(source), {
+    env: { emscripten_notify_memory_growth: grown },
+  });
+  const exports = instance.exports as Omit<RawExports, 'sp_memory_growths'>;
+  memory = exports.memory;
+  return { ...exports, sp_memory_growths: () => growths };
+}
+
+/** What the engine's memory holds now: see `memoryStats` (shared-entry.ts). */
+export interface MemoryStats {
+  /** Bytes of wasm memory. Starts at 16 MB; never shrinks. */
+  bytes: number;
+  /** The top of the engine's heap: the most of `bytes` it has used so far (its data and stack below it included). */
+  heapBytes: number;
+  /** Times the memory grew since `init()`. In the single-threaded engine each growth ends every view taken before. */
+  growths: number;
+  /** Bytes of blocks kept from reuse because a view of them was handed out (docs/views.md). */
+  keptBytes: number;
+  /**
+   * Times the single-threaded engine ended every view at once to give back the blocks kept for the views of disposed
+   * worlds (when they pass an eighth of the memory, and 4 MB). Rare; 0 in the threaded engine, which keeps them.
+   */
+  releases: number;
+}
+
+let releases = 0;
+
+/**
+ * The engine's memory: its size, how many times it grew, and what is kept for views handed out.
+ * @throws SweepPruneError `NotInitialized`
+ */
+export function memoryStats(): MemoryStats {
+  const raw = getEngine();
+  return {
+    bytes: raw.memory.buffer.byteLength,
+    heapBytes: raw.sp_heap_top(),
+    growths: raw.sp_memory_growths(),
+    keptBytes: raw.sp_quarantined_bytes(),
+    releases,
+  };
 }
 
 /**
- * After a call that may have freed or moved engine memory: detach every typed-array view taken before, by growing
- * the memory by zero pages (which detaches its buffer). A kept view then reads as empty and writes to it are
- * dropped; it can never write into memory the engine has since reused.
+ * After a world is disposed: the blocks kept for views (docs/views.md) are bounded for one world's life by its
+ * arrays' geometric growth, but not over many worlds. Past a limit, every view is ended at once (a memory that is not
+ * shared is detached by growing it by zero pages) and the blocks go back to malloc.
  */
-export function dropStaleViews(raw: RawExports): void {
-  const n = raw.sp_release_count();
-  if (n !== releases) {
-    releases = n;
+export function releaseKept(raw: RawExports): void {
+  const buffer = raw.memory.buffer;
+  if (buffer instanceof ArrayBuffer && raw.sp_quarantined_bytes() > Math.max(4 << 20, buffer.byteLength / 8)) {
     raw.memory.grow(0);
+    raw.sp_release_kept();
+    releases += 1;
   }
 }
 
@@ -132,7 +182,6 @@ export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
     try {
       const exports = await load();
       exports._initialize();
-      releases = exports.sp_release_count();
       engine = exports;
     } catch (cause) {
       pending = undefined;

@@ -113,6 +113,10 @@ SP_API size_t spWorld_GetByteCount( spWorldId worldId );
 /// grow memory and detach views). Fails with sp_resultCapacityExceeded or sp_resultOutOfMemory.
 SP_API spResult spWorld_Reserve( spWorldId worldId, int capacity );
 
+/// Slots the world has room for: boxes can be added up to this many (counting the slots of removed boxes, which
+/// are reused first) before its arrays grow and the bounds array moves. 0 for an invalid id.
+SP_API int spWorld_GetCapacity( spWorldId worldId );
+
 /// Add a box. `min` and `max` hold `dimensions` floats each; they must be finite with min[a] <= max[a].
 /// The box takes part in pairs from the next spWorld_Update. May grow the bounds array (see spWorld_GetBounds).
 SP_API spResult spWorld_AddBox( spWorldId worldId, const float* min, const float* max, spBoxId* outBox );
@@ -163,7 +167,8 @@ SP_API bool spWorld_IsBoxStatic( spWorldId worldId, spBoxId boxId );
 /// [s*2d+d, s*2d+2d) its maxes, d = dimensions. Writing there moves boxes with no call per box; writes are
 /// not validated until spWorld_Update, which rejects the whole frame if any live box is NaN, infinite or
 /// inverted. Slots of removed boxes are ignored. *floatCount receives the array length.
-/// Owned by the world; valid until the next spWorld_AddBox or spWorld_Reserve (which may reallocate it).
+/// Owned by the world; it moves only when the world's capacity grows (spWorld_GetCapacity): an spWorld_AddBox,
+/// spWorld_AddBoxes or spWorld_Reserve past it. Room for spWorld_GetCapacity slots follows the first floatCount.
 SP_API float* spWorld_GetBounds( spWorldId worldId, int* floatCount );
 
 /// Bring the pair lists up to date with the current bounds.
