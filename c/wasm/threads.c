@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The threaded module's own part (web/scripts/build-threads.sh links it with exports.c and the engine): the set-up
-// of the module, the two functions Emscripten's libc imports from its JS runtime, and the quarantine that keeps
-// views handed to JavaScript harmless over shared memory (docs/threads.md).
+// of the module, the two functions Emscripten's libc imports from its JS runtime, the quarantine that keeps views
+// handed to JavaScript harmless over shared memory (docs/threads.md), and the count of workers running.
 #include "sweep_prune/sweep_prune.h"
 
 #include <stddef.h>
@@ -168,4 +168,11 @@ SP_EXPORT int sp_pin( void* ptr )
 SP_EXPORT uint32_t sp_quarantined_bytes( void )
 {
 	return (uint32_t)sp_quarantinedBytes;
+}
+
+// Workers of a pool inside sp_pool_work now (web/src/threads-pool.ts): read from shared memory, so a program that
+// never yields to its event loop still sees workers that started (their messages wait for the event loop)
+SP_EXPORT int sp_pool_running( spPool* pool )
+{
+	return spPool_GetRunningWorkerCount( pool );
 }

@@ -57,6 +57,7 @@ export interface RawExports {
   // the threaded module only (c/wasm/threads.c)
   sp_pin?(ptr: number): number;
   sp_quarantined_bytes?(): number;
+  sp_pool_running?(pool: number): number;
   sp_create_pool?(threads: number): number;
   sp_pool_work?(pool: number, worker: number): void;
   sp_pool_stop?(pool: number): void;
