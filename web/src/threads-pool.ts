@@ -37,7 +37,10 @@ interface Pool {
 }
 
 type NodeWorkerThreads = {
-  Worker: new (url: URL) => {
+  Worker: new (
+    url: URL,
+    options: { execArgv: string[] },
+  ) => {
     on(event: string, fn: (value: unknown) => void): void;
     postMessage(message: unknown): void;
     terminate(): Promise<number>;
@@ -73,7 +76,10 @@ export function setWorkerUrlForTests(url: (() => URL) | undefined): void {
 function spawn(event: (type: string, detail?: string) => void): WorkerHandle {
   const nodeThreads = inBrowser ? undefined : (nodeProcess?.getBuiltinModule?.('worker_threads') as NodeWorkerThreads);
   if (nodeThreads !== undefined) {
-    const worker = new nodeThreads.Worker(workerUrl());
+    // No flags of the program: a worker inherits process.execArgv, and some flags make it fail to start (--input-type
+    // of `node -e`, test runners' and loaders' flags). The worker script has no imports, so it needs none of them;
+    // V8's flags (memory, wasm) are the process's and apply to workers anyway.
+    const worker = new nodeThreads.Worker(workerUrl(), { execArgv: [] });
     liveWorkers++;
     worker.on('message', (m) => event((m as { type: string }).type, (m as { message?: string }).message));
     worker.on('error', (e) => event('error', (e as Error)?.message ?? String(e)));
