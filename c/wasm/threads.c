@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The threaded module's own part (web/scripts/build-threads.sh links it with exports.c and the engine): the set-up
-// of the module and the two functions Emscripten's libc imports from its JS runtime (docs/threads.md). The
-// quarantine of blocks handed to JavaScript is quarantine.c, shared with the single-threaded module.
+// of the module, the two functions Emscripten's libc imports from its JS runtime (docs/threads.md) and the count of
+// workers running. The quarantine of blocks handed to JavaScript is quarantine.c, shared with the other module.
 #include "sweep_prune/sweep_prune.h"
 
 #include <stddef.h>
@@ -54,4 +54,11 @@ SP_EXPORT uint32_t sp_memory_growths( void )
 SP_EXPORT void _initialize( void )
 {
 	spSetAllocator( spQuarantineRealloc );
+}
+
+// Workers of a pool inside sp_pool_work now (web/src/threads-pool.ts): read from shared memory, so a program that
+// never yields to its event loop still sees workers that started (their messages wait for the event loop)
+SP_EXPORT int sp_pool_running( spPool* pool )
+{
+	return spPool_GetRunningWorkerCount( pool );
 }

@@ -36,7 +36,7 @@ printf '%s\n' "${sources[@]}" | xargs -P 2 -I{} sh -c '
 
 exports=$(node -e "
   const names = require('./c/wasm/exported_functions.json').map((s) => s.slice(1));
-  names.push('_initialize', 'sp_memory_growths', '__stack_pointer');
+  names.push('_initialize', 'sp_memory_growths', 'sp_pool_running', '__stack_pointer');
   console.log(names.map((n) => '--export=' + n).join(' '));")
 # --shared-memory: data segments become passive, initialised once (atomic flag) by the first instance.
 # --no-check-features: libc.a and libdlmalloc.a are compiled without atomics; every malloc call goes through the

@@ -61,6 +61,7 @@ export interface RawExports {
   /** Real growths of memory (the threaded module counts them in C; the loader adds it to the other module). */
   sp_memory_growths(): number;
   // the threaded module only (c/wasm/threads.c)
+  sp_pool_running?(pool: number): number;
   sp_create_pool?(threads: number): number;
   sp_pool_work?(pool: number, worker: number): void;
   sp_pool_stop?(pool: number): void;

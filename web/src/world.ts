@@ -212,8 +212,9 @@ export function slotOf(id: BoxId): number {
 export class World<T = unknown> {
   /** Number of axes. */
   readonly dimensions: number;
-  #threads = 1;
+  #threads = 1; // asked for (options.threads)
   #pool: PoolShare | undefined;
+  #updatesOnFewerThreads = 0;
   #data: (T | undefined)[] = []; // by slot
   #owner: number[] = []; // by slot: the id whose data #data holds (0 when none)
   // data of boxes removed since the last update (their pairs end at the next one), then of those whose pairs
@@ -270,7 +271,7 @@ export class World<T = unknown> {
       raw.sp_destroy_world(this.#id);
       throw error;
     }
-    if (this.#pool !== undefined) this.#threads = threads;
+    this.#threads = threads;
     this.#raw = raw;
     this.#views = new BoundsViews(raw, this.#id, this.#scratch, dimensions);
     if (options.events === false) {
@@ -938,8 +939,10 @@ export class World<T = unknown> {
     this.#notIterating('update');
     this.#views.check('update');
     if (this.#pool !== undefined) this.#checkPool('update');
+    const fewer = this.threads < this.#threads;
     const r = raw.sp_update(this.#id);
     if (r !== 0) this.#failValidated(raw, r, 'update');
+    if (fewer) this.#updatesOnFewerThreads++;
     // the removed boxes' pairs have ended in this update: their data now serves forEachEnded, for one update
     const ended = this.#endedData;
     ended.clear();
@@ -954,7 +957,6 @@ export class World<T = unknown> {
     } catch (error) {
       this.#pool!.release();
       this.#pool = undefined;
-      this.#threads = 1;
       throw error;
     }
   }
@@ -1163,9 +1165,22 @@ export class World<T = unknown> {
     };
   }
 
-  /** Threads that share this world's updates: `options.threads`, or 1 when threads are not available here. */
+  /**
+   * Threads sharing this world's updates now: the caller's and the workers that have started, up to
+   * `options.threads`. Workers take tens of milliseconds to start, and until they have, the caller's thread does
+   * their share; 1 where threads are not available, after a worker failed, and after `dispose()`.
+   */
   get threads(): number {
-    return this.#threads;
+    const pool = this.#pool;
+    return pool === undefined ? 1 : 1 + Math.min(this.#threads - 1, pool.running());
+  }
+
+  /**
+   * Updates that ran while fewer than `options.threads` threads were running for this world (`threads` below what
+   * was asked: workers not started yet, a worker failed, or threads not available here). 0 for a world of 1 thread.
+   */
+  get updatesOnFewerThreads(): number {
+    return this.#updatesOnFewerThreads;
   }
 
   /** True after `dispose()`. */

@@ -37,6 +37,11 @@ SP_API spResult spCreatePool( int threads, spPool** out );
 /// returns at once.
 SP_API void spPool_Work( spPool* pool, int worker );
 
+/// Workers inside spPool_Work now: entered it, and not yet returned. Until a worker has entered, the caller's thread
+/// does its share of every update, so this is how many threads besides the caller's share updates at this moment.
+/// Any thread may call it; 0 for a null pool and in a build with no shared memory.
+SP_API int spPool_GetRunningWorkerCount( spPool* pool );
+
 /// Make every spPool_Work of the pool return (each after the task it is in). Updates still run on the caller's
 /// thread afterwards.
 SP_API void spPool_Stop( spPool* pool );
