@@ -71,21 +71,76 @@ interface HookState {
 }
 
 type AnyFn = (...args: unknown[]) => unknown;
+/** A function made by matter's `Common.chain` (which `Matter.before` and `Matter.after` use): it calls these in turn. */
+type Chained = AnyFn & { _chained?: AnyFn[] };
+
+function sourceOf(fn: unknown): string {
+  try {
+    return Function.prototype.toString.call(fn);
+  } catch {
+    return '';
+  }
+}
+
+// matter's own Detector.collisions (0.19, 0.20) is the one function of a chain that sorts by Detector._compareBoundsX
+const isMattersOwn = (fn: unknown): boolean => sourceOf(fn).includes('_compareBoundsX');
+
+/**
+ * Put `dispatch` where matter's own `Detector.collisions` is: the function itself, or its place in a chain of
+ * `Matter.before`/`Matter.after` hooks, so that the hooks run around this package's detectors as around matter's.
+ * Returns matter's own function. Throws `InvalidArgument` when it cannot be told apart from a function installed by
+ * hand, which the detectors would otherwise skip without a word.
+ */
+function replaceOwnCollisions(Matter: { Detector: object; Common?: unknown }, dispatch: (own: AnyFn) => AnyFn): void {
+  const Detector = Matter.Detector as Record<string, unknown>;
+  const current = Detector.collisions as Chained;
+  const hint =
+    'create the first SweepPruneDetector before installing it (a hook installed afterwards runs around the ' +
+    'detectors), or install it with Matter.before / Matter.after';
+  if (Array.isArray(current._chained)) {
+    const funcs = current._chained;
+    const own = funcs.filter(isMattersOwn);
+    const chain = (Matter.Common as { chain?: (...funcs: AnyFn[]) => AnyFn } | undefined)?.chain;
+    if (own.length !== 1 || typeof chain !== 'function') {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `new SweepPruneDetector: Matter.Detector.collisions is a chain of ${funcs.length} functions (Matter.before / ` +
+          `Matter.after) and matter's own function could not be found among them; ${hint}`,
+      );
+    }
+    const to = dispatch(own[0]!);
+    Detector.collisions = chain(...funcs.map((f) => (f === own[0] ? to : f)));
+    return;
+  }
+  // an engine that keeps function source (not compiled to bytecode): a function that is not matter's was put there
+  if (sourceOf(Detector.canCollide).includes('mask') && !isMattersOwn(current)) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `new SweepPruneDetector: Matter.Detector.collisions was replaced by a function that is not matter's own, ` +
+        `which the detectors would skip; ${hint}`,
+    );
+  }
+  Detector.collisions = dispatch(current);
+}
 
 /**
  * Route `Detector.collisions(detector)` to the detector's own method when it has one (detectors of this module, from
- * either the ES or the CommonJS copy), and log the bodies given to matter's MOVERS. Once per matter module.
+ * either the ES or the CommonJS copy), in the place of matter's own function (hooks around it still run), and log
+ * the bodies given to matter's MOVERS. Once per matter module.
  */
-function installHooks(Matter: { Detector: object; Body: object }): HookState {
+function installHooks(Matter: { Detector: object; Body: object; Common?: unknown }): HookState {
   const Detector = Matter.Detector as Record<string | symbol, unknown>;
   const existing = Detector[STATE] as HookState | undefined;
   if (existing !== undefined) return existing;
+  replaceOwnCollisions(
+    Matter,
+    (original) =>
+      function collisions(this: unknown, detector: unknown) {
+        const own = (detector as Record<symbol, AnyFn | undefined> | null | undefined)?.[HOOK];
+        return own !== undefined ? own.call(detector) : original.apply(this, [detector]);
+      },
+  );
   const state: HookState = { log: [], start: 0 };
-  const original = Detector.collisions as AnyFn;
-  Detector.collisions = function collisions(this: unknown, detector: Record<symbol, AnyFn | undefined>) {
-    const own = detector?.[HOOK];
-    return own !== undefined ? own.call(detector) : original.apply(this, [detector]);
-  };
   const Body = Matter.Body as Record<string, unknown>;
   for (const name of MOVERS) {
     const fn = Body[name];
@@ -654,5 +709,46 @@ export function useSweepPrune<B extends MatterBodyLike, P, C>(
   detector.bodies = (engine.detector.bodies ?? []).slice(0);
   detector.pairs = engine.pairs;
   engine.detector = detector;
+  return detector;
+}
+
+/** The parts of the `matter-js` module `useMatterDetector` uses (the module itself satisfies it). */
+export interface MatterDetectorModule {
+  Detector: { create(): unknown; setBodies(detector: never, bodies: never): void };
+}
+
+/**
+ * The way back from `useSweepPrune`: give the engine a new matter detector (`Detector.create`) with the engine's
+ * bodies (`Detector.setBodies`) and pairs, as `Engine.create` makes it, and dispose the `SweepPruneDetector` the
+ * engine had. The engine then steps as if this package had never been used. (`engine.detector =
+ * Detector.create()` alone leaves it with no bodies, and so no collisions, until the world next changes.)
+ * Returns the new detector; an engine already on a matter detector is left as it is.
+ * @throws SweepPruneError `InvalidArgument`
+ */
+export function useMatterDetector<B, P, C>(
+  Matter: MatterDetectorModule,
+  engine: MatterEngineLike<B, P, C>,
+): DetectorFields<B, P, C> {
+  const M = Matter as Partial<MatterDetectorModule> | null | undefined;
+  if (typeof M?.Detector?.create !== 'function' || typeof M.Detector.setBodies !== 'function') {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      'useMatterDetector(Matter, engine): pass the matter-js module, e.g. `import Matter from "matter-js"`',
+    );
+  }
+  if (engine == null || typeof engine !== 'object' || engine.detector == null) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      'useMatterDetector(Matter, engine): engine must be a matter engine (Matter.Engine.create())',
+    );
+  }
+  const current = engine.detector as Partial<DetectorFields<B, P, C>> & { dispose?: () => void };
+  // a detector of this module, from the ES or the CommonJS copy
+  if (!(HOOK in current)) return current as DetectorFields<B, P, C>;
+  const detector = Matter.Detector.create() as DetectorFields<B, P, C>;
+  Matter.Detector.setBodies(detector as never, (current.bodies ?? []) as never);
+  detector.pairs = engine.pairs; // as Engine.create does (Detector.create's options would deep-copy the pairs)
+  engine.detector = detector;
+  current.dispose?.();
   return detector;
 }
