@@ -41,7 +41,11 @@ export interface MatterModule<B extends MatterBodyLike, P, C> {
     canCollide(filterA: B['collisionFilter'], filterB: B['collisionFilter']): boolean;
   };
   Collision: { collides(bodyA: B, bodyB: B, pairs?: P): C | null };
-  Query: { ray(bodies: B[], startPoint: MatterVector, endPoint: MatterVector, rayWidth?: number): C[] };
+  Query: {
+    ray(bodies: B[], startPoint: MatterVector, endPoint: MatterVector, rayWidth?: number): C[];
+    region(bodies: B[], bounds: MatterBounds, outside?: boolean): B[];
+    point(bodies: B[], point: MatterVector): B[];
+  };
   Vertices: { contains(vertices: never, point: MatterVector): boolean };
   Body: object;
 }
@@ -173,31 +177,41 @@ interface Entry<B> {
   parked: boolean;
 }
 
-function checkBounds(what: string, bounds: MatterBounds): void {
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+
+/**
+ * Throws `InvalidBounds` unless `bounds` is `{ min: { x, y }, max: { x, y } }` of numbers. True when the four are
+ * finite: otherwise (NaN, infinite) the query is matter's own, which answers those as it answers any bounds.
+ */
+function checkBounds(what: string, bounds: MatterBounds): boolean {
   const b = bounds as Partial<MatterBounds> | null | undefined;
   const ok =
     b != null &&
     b.min != null &&
     b.max != null &&
-    Number.isFinite(b.min.x) &&
-    Number.isFinite(b.min.y) &&
-    Number.isFinite(b.max.x) &&
-    Number.isFinite(b.max.y);
+    isNumber(b.min.x) &&
+    isNumber(b.min.y) &&
+    isNumber(b.max.x) &&
+    isNumber(b.max.y);
   if (!ok) {
     throw new SweepPruneError(
       'InvalidBounds',
-      `${what}: bounds must be { min: { x, y }, max: { x, y } } of finite numbers, got ${JSON.stringify(bounds)}`,
+      `${what}: bounds must be { min: { x, y }, max: { x, y } } of numbers, got ${JSON.stringify(bounds)}`,
     );
   }
+  const { min, max } = bounds;
+  return Number.isFinite(min.x) && Number.isFinite(min.y) && Number.isFinite(max.x) && Number.isFinite(max.y);
 }
 
-function checkPoint(what: string, name: string, p: MatterVector): void {
-  if (p == null || !Number.isFinite(p.x) || !Number.isFinite(p.y)) {
+/** As `checkBounds`, for a point. */
+function checkPoint(what: string, name: string, p: MatterVector): boolean {
+  if (p == null || !isNumber(p.x) || !isNumber(p.y)) {
     throw new SweepPruneError(
       'InvalidBounds',
-      `${what}: ${name} must be { x, y } of finite numbers, got ${JSON.stringify(p)}`,
+      `${what}: ${name} must be { x, y } of numbers, got ${JSON.stringify(p)}`,
     );
   }
+  return Number.isFinite(p.x) && Number.isFinite(p.y);
 }
 
 /**
@@ -273,6 +287,8 @@ export class SweepPruneDetector<
       typeof m.Detector.canCollide !== 'function' ||
       typeof m.Collision?.collides !== 'function' ||
       typeof m.Query?.ray !== 'function' ||
+      typeof m.Query.region !== 'function' ||
+      typeof m.Query.point !== 'function' ||
       typeof m.Vertices?.contains !== 'function' ||
       m.Body == null
     ) {
@@ -561,6 +577,11 @@ export class SweepPruneDetector<
     return world;
   }
 
+  // detector.bodies as the queries see them: each body once, in order
+  #bodies(): B[] {
+    return this.#entries.map((e) => e.body);
+  }
+
   #candidates(world: World, minX: number, minY: number, maxX: number, maxY: number): Entry<B>[] {
     const ids = world.queryBox([roundDown(minX), roundDown(minY)], [roundUp(maxX), roundUp(maxY)]);
     const bySlot = this.#bySlot;
@@ -572,12 +593,13 @@ export class SweepPruneDetector<
   /**
    * `Query.region(detector.bodies, bounds, outside)`, accelerated: the bodies whose bounds overlap `bounds` (closed),
    * or with `outside` those that do not, in `detector.bodies` order. The same bodies as matter's query, from a box
-   * query of the World instead of a scan of every body.
-   * @throws SweepPruneError `InvalidBounds` (not finite), `Disposed`
+   * query of the World instead of a scan of every body. Bounds with a NaN or infinite number: matter's own query.
+   * @throws SweepPruneError `InvalidBounds` (not numbers), `Disposed`
    */
   region(bounds: MatterBounds, outside = false): B[] {
-    checkBounds('region', bounds);
+    const finite = checkBounds('region', bounds);
     const world = this.#queryWorld('region');
+    if (!finite) return this.#matter.Query.region(this.#bodies(), bounds, outside);
     const { min, max } = bounds;
     const found = this.#candidates(world, min.x, min.y, max.x, max.y);
     const inside: B[] = [];
@@ -593,12 +615,13 @@ export class SweepPruneDetector<
 
   /**
    * `Query.point(detector.bodies, point)`, accelerated: the bodies with a part whose vertices contain `point`, in
-   * `detector.bodies` order.
-   * @throws SweepPruneError `InvalidBounds` (not finite), `Disposed`
+   * `detector.bodies` order. A point with a NaN or infinite number: matter's own query.
+   * @throws SweepPruneError `InvalidBounds` (not numbers), `Disposed`
    */
   point(point: MatterVector): B[] {
-    checkPoint('point', 'point', point);
+    const finite = checkPoint('point', 'point', point);
     const world = this.#queryWorld('point');
+    if (!finite) return this.#matter.Query.point(this.#bodies(), point);
     const contains = this.#matter.Vertices.contains;
     const result: B[] = [];
     const { x, y } = point;
@@ -622,15 +645,17 @@ export class SweepPruneDetector<
   /**
    * `Query.ray(detector.bodies, startPoint, endPoint, rayWidth)`, accelerated: matter's own `Query.ray` run on the
    * bodies whose bounds meet the ray's box. The same collisions as matter's query, in `detector.bodies` order.
-   * @throws SweepPruneError `InvalidBounds` (not finite, or a negative width), `Disposed`
+   * Points with a NaN or infinite number, or an infinite width: matter's own query (a NaN width is its default).
+   * @throws SweepPruneError `InvalidBounds` (not numbers, or a negative width), `Disposed`
    */
   ray(startPoint: MatterVector, endPoint: MatterVector, rayWidth?: number): C[] {
-    checkPoint('ray', 'startPoint', startPoint);
-    checkPoint('ray', 'endPoint', endPoint);
-    if (rayWidth !== undefined && !(rayWidth >= 0 && rayWidth < Infinity)) {
-      throw new SweepPruneError('InvalidBounds', `ray: rayWidth must be a finite number >= 0, got ${rayWidth}`);
+    const finiteStart = checkPoint('ray', 'startPoint', startPoint);
+    const finite = checkPoint('ray', 'endPoint', endPoint) && finiteStart;
+    if (rayWidth !== undefined && (typeof rayWidth !== 'number' || rayWidth < 0)) {
+      throw new SweepPruneError('InvalidBounds', `ray: rayWidth must be a number >= 0, got ${rayWidth}`);
     }
     const world = this.#queryWorld('ray');
+    if (!finite || rayWidth === Infinity) return this.#matter.Query.ray(this.#bodies(), startPoint, endPoint, rayWidth);
     // the ray is a rectangle about the segment, half its width to each side; the slack covers matter's float64
     // rotation of its vertices
     const half = (rayWidth || 0) / 2;
