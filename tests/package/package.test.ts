@@ -214,6 +214,30 @@ describe('sweep-prune/matter', () => {
   });
 });
 
+describe('import and require in one program: two copies, each with its own engine', () => {
+  const matter = join(root, 'node_modules', 'matter-js');
+
+  test("init() from an import, then require('sweep-prune/matter'): the error names the CommonJS copy and its init", () => {
+    const result = JSON.parse(run(process.execPath, ['node-mixed.mjs', matter], app));
+    expect(result.error.code).toBe('NotInitialized');
+    expect(result.error.message).toMatch(
+      /^new SweepPruneDetector: the CommonJS copy of sweep-prune .* is not initialised/,
+    );
+    expect(result.error.message).toContain("call `await require('sweep-prune').init()` once");
+    expect(result.error.message).toMatch(/The ES module copy \(import from 'sweep-prune'\) is initialised/);
+    expect(result.after).toBe(true); // following the message worked
+  });
+
+  test('init() from require, then import(): the error names the ES module copy and its init', () => {
+    const result = JSON.parse(run(process.execPath, ['node-mixed.cjs'], app));
+    expect(result.error.code).toBe('NotInitialized');
+    expect(result.error.message).toMatch(/^new World: the ES module copy of sweep-prune .* is not initialised/);
+    expect(result.error.message).toContain('call `await init()`');
+    expect(result.error.message).toMatch(/The CommonJS copy \(require\('sweep-prune'\)\) is initialised/);
+    expect(result.after).toBe(true);
+  });
+});
+
 describe('sweep-prune/box-intersect', () => {
   const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
   const readme = [

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Instantiates the bare wasm module (no Emscripten glue). `init()` is memoised; everything after it is synchronous.
+import { COPY } from './copy.js';
 import { SweepPruneError } from './errors.js';
 import type { RawExports } from './raw.js';
 
@@ -43,6 +44,14 @@ const platform = globalThis as unknown as {
 let engine: RawExports | undefined;
 let releases = 0;
 let pending: Promise<void> | undefined;
+
+// The copies of the package (ES module, CommonJS) that loaded an engine in this realm, for NotInitialized messages:
+// a program that imports and requires the package has two copies, each with its own engine.
+const LOADED = Symbol.for('sweep-prune/loaded-copies');
+function loadedCopies(): Set<string> {
+  const g = globalThis as { [LOADED]?: Set<string> };
+  return (g[LOADED] ??= new Set());
+}
 
 type NodeProcess = { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } };
 const nodeProcess = (globalThis as { process?: NodeProcess }).process;
@@ -134,6 +143,7 @@ export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
       exports._initialize();
       releases = exports.sp_release_count();
       engine = exports;
+      loadedCopies().add(COPY);
     } catch (cause) {
       pending = undefined;
       const error = new SweepPruneError(
@@ -148,14 +158,30 @@ export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
   return pending;
 }
 
-/** The loaded engine; throws `NotInitialized` before `init()` has resolved. */
-export function getEngine(): RawExports {
-  if (engine === undefined) {
-    throw new SweepPruneError(
-      'NotInitialized',
-      'sweep-prune is not initialised: `await init()` once before creating a World or PruneJuice.',
-    );
-  }
+/**
+ * The `NotInitialized` error for `what`: how to initialise this copy of the package and, when the other copy (ES
+ * module or CommonJS) is initialised, that it does not share its engine with this one.
+ */
+export function notInitialized(what: string): SweepPruneError {
+  const cjs = COPY === 'CommonJS';
+  const call = cjs
+    ? "`await require('sweep-prune').init()`"
+    : "`await init()` (import { init } from 'sweep-prune', or from sweep-prune/wasm or sweep-prune/threads)";
+  const other = cjs ? 'ES module' : 'CommonJS';
+  const otherHow = cjs ? "import from 'sweep-prune'" : "require('sweep-prune')";
+  const thisHow = cjs
+    ? "require('sweep-prune'), which require('sweep-prune/matter'), '/p2', '/cannon' and '/box-intersect' use"
+    : "import from 'sweep-prune' and its other entries";
+  const message = loadedCopies().has(other)
+    ? `${what}: the ${COPY} copy of sweep-prune (${thisHow}) is not initialised: call ${call} once. The ${other} ` +
+      `copy (${otherHow}) is initialised, but the two copies do not share an engine.`
+    : `${what}: sweep-prune is not initialised: call ${call} once before creating a World, PruneJuice or broadphase.`;
+  return new SweepPruneError('NotInitialized', message);
+}
+
+/** The loaded engine; throws `NotInitialized` (naming `what`) before `init()` has resolved. */
+export function getEngine(what = 'sweep-prune'): RawExports {
+  if (engine === undefined) throw notInitialized(what);
   return engine;
 }
 

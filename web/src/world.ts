@@ -230,7 +230,7 @@ export class World<T = unknown> {
   #events = true;
 
   constructor(options: WorldOptions = {}) {
-    const raw = getEngine();
+    const raw = getEngine('new World');
     if (options === null || typeof options !== 'object') {
       throw new SweepPruneError(
         'InvalidArgument',

@@ -4,7 +4,7 @@
 // sweep-prune World instead and hand the same candidate pairs to matter's own `Collision.collides`.
 // matter-js is never imported: the user passes the module, so users who do not import this file pay nothing.
 import { SweepPruneError } from '../errors.js';
-import { isInitialized } from '../loader.js';
+import { isInitialized, notInitialized } from '../loader.js';
 import { World, slotOf, type BoxId } from '../world.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 
@@ -274,12 +274,7 @@ export class SweepPruneDetector<
    * @throws SweepPruneError `NotInitialized` before `await init()`; `InvalidArgument` if `Matter` is not the module.
    */
   constructor(Matter: MatterModule<B, P, C>) {
-    if (!isInitialized()) {
-      throw new SweepPruneError(
-        'NotInitialized',
-        "new SweepPruneDetector: sweep-prune is not initialised: `await init()` (from 'sweep-prune') once before creating a detector",
-      );
-    }
+    if (!isInitialized()) throw notInitialized('new SweepPruneDetector');
     const m = Matter as Partial<MatterModule<B, P, C>> | null | undefined;
     if (
       m == null ||
