@@ -167,6 +167,16 @@ describe('Node', () => {
     expect(result.pairs2).toBeGreaterThan(1000);
   });
 
+  test('with no WebAssembly (node --jitless), init() rejects saying so and what the package needs', () => {
+    const out = run(process.execPath, ['--jitless', 'node-no-wasm.mjs'], app);
+    expect(JSON.parse(out)).toEqual({
+      code: 'WasmLoadFailed',
+      message:
+        'init: the sweep-prune wasm module failed to load: this platform has no WebAssembly (Node run with --jitless?); ' +
+        'sweep-prune needs WebAssembly with SIMD and bulk memory (Node 18+, Chrome 91+, Firefox 89+, Safari 16.4+)',
+    });
+  });
+
   test('require() gets the CommonJS build', () => {
     const result = node('node-cjs.cjs');
     expect(result).toMatchObject(PASSED);
