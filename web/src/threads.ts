@@ -3,7 +3,10 @@
 // WebAssembly.Memory when the platform has shared memory (Node; a cross-origin-isolated page), and worlds made with
 // `threads: n` share their updates with n - 1 workers (threads-worker.js, beside this module). Without shared memory
 // it loads the single-threaded sweep_prune.wasm instead, and every world runs on one thread.
+import { SweepPruneError } from './errors.js';
 import { compileSource, initWithLoader, instantiate, isInitialized, type WasmSource } from './loader.js';
+import { checkOptions } from './options.js';
+import { preview } from './preview.js';
 import { PruneJuice } from './prune-juice.js';
 import type { RawExports } from './raw.js';
 import { setThreading } from './threading.js';
@@ -18,6 +21,8 @@ export interface ThreadsInitOptions {
   /** The single-threaded module (`sweep_prune.wasm`), loaded instead where there is no shared memory. */
   single?: WasmSource;
 }
+
+const THREADS_INIT_OPTIONS: readonly (keyof ThreadsInitOptions)[] = ['threaded', 'single'];
 
 // The threaded module's memory: its initial size as linked (web/scripts/build-threads.sh --initial-memory, in 64 KB
 // pages), and the 2 GB maximum a shared memory must declare (reserved as address space, committed as it grows).
@@ -92,6 +97,18 @@ async function loadSingle(source: WasmSource, reason: string): Promise<RawExport
  * `SweepPruneError` (`WasmLoadFailed`) if the module cannot be loaded.
  */
 export function init(options: ThreadsInitOptions = {}): Promise<void> {
+  try {
+    const proto = options === null || typeof options !== 'object' ? undefined : Object.getPrototypeOf(options);
+    if (proto !== Object.prototype && proto !== null) {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `init(options): sweep-prune/threads takes { threaded, single } (where to load each module from), got ${preview(options)}`,
+      );
+    }
+    checkOptions('init', options, THREADS_INIT_OPTIONS);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (isInitialized() && !threaded) {
     // one engine per program: the single-threaded one is already loaded, by the init() of another entry
     setThreading(undefined, LOADED_FIRST);

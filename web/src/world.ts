@@ -2,6 +2,7 @@
 // The low-level API: a world of boxes addressed by numeric ids, with typed-array views into wasm memory.
 import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { getEngine, releaseKept } from './loader.js';
+import { checkOptions } from './options.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
 import { isFloat32 } from './float32.js';
 import { attachThreads, checkThreads, type PoolShare } from './threading.js';
@@ -95,6 +96,9 @@ export interface RayHits extends DistanceHits {
   /** With `blockMask`: the box that stopped the ray (not among the hits); undefined when none did. */
   blocker?: RayHit;
 }
+
+const WORLD_OPTIONS: readonly (keyof WorldOptions)[] = ['dimensions', 'capacity', 'events', 'threads'];
+const RAY_OPTIONS: readonly (keyof RayOptions)[] = ['maxDistance', 'mask', 'blockMask', 'ignore', 'maxHits'];
 
 /** Options of `castRay`, `firstHit` and `forEachOnRay`. Every field is optional. */
 export interface RayOptions {
@@ -232,13 +236,14 @@ export class World<T = unknown> {
   #events = true;
 
   constructor(options: WorldOptions = {}) {
-    const raw = getEngine();
+    const raw = getEngine('new World');
     if (options === null || typeof options !== 'object') {
       throw new SweepPruneError(
         'InvalidArgument',
         `new World(options): options must be an object like { dimensions: 2 }, got ${options}`,
       );
     }
+    checkOptions('new World', options, WORLD_OPTIONS);
     const dimensions = options.dimensions ?? 2;
     const capacity = options.capacity ?? 0;
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4) {
@@ -659,6 +664,7 @@ export class World<T = unknown> {
         `${what}: options must be an object like { maxHits: 1 }, got ${options}`,
       );
     }
+    checkOptions(what, options, RAY_OPTIONS);
     const d = this.dimensions;
     checkNumberArray(what, 'origin', origin, d);
     checkNumberArray(what, 'direction', direction, d);
