@@ -1,6 +1,6 @@
 // Module hooks (register-hooks.mjs registers them): resolve every specifier as Node would, and count them, as a
 // loader does its work on each.
-let resolved = 0;
+export let resolved = 0;
 
 export async function resolve(specifier, context, nextResolve) {
   resolved++;
