@@ -17,6 +17,8 @@ export class Surface {
   onResize: (() => void) | undefined;
   /** Backing-store pixels per CSS pixel at most (a figure that writes its own pixels may ask for fewer). */
   maxRatio = MAX_PIXEL_RATIO;
+  /** Times the backing store was resized (and so cleared): a scene that redraws only on change compares it. */
+  resizes = 0;
   #cssWidth = 0;
   #active = false;
   #minFont = Infinity;
@@ -50,6 +52,7 @@ export class Surface {
     this.#active = false;
     this.canvas.width = 0;
     this.canvas.height = 0;
+    this.resizes++;
   }
 
   /** Logical units per CSS pixel (1 before the canvas is laid out). */
@@ -74,6 +77,7 @@ export class Surface {
     if (w === this.canvas.width && h === this.canvas.height) return false;
     this.canvas.width = w;
     this.canvas.height = h;
+    this.resizes++;
     return true;
   }
 

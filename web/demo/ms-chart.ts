@@ -1,0 +1,55 @@
+// A rolling chart of milliseconds per update, one mark per update, on a log scale, in the benchmark's colours and
+// shapes (the engine a blue disc, sorted JS a yellow triangle), under the budget of one 60 fps frame.
+import type { Surface } from './draw.js';
+
+export interface Sample {
+  ms: number;
+  /** Whose update: the engine or sorted JS. */
+  js: boolean;
+  /** The number of boxes updated. */
+  n: number;
+}
+
+export const ENGINE_COLOR = '#5cf';
+export const JS_COLOR = '#fc5';
+const MS_MIN = 0.01;
+const MS_MAX = 1000;
+
+export function drawMsChart(g: Surface, samples: readonly Sample[], capacity: number): void {
+  const { ctx } = g;
+  g.clear('#07080c');
+  const u = Math.max(1, g.unit);
+  const L = 58 * u;
+  const R = 8 * u;
+  const T = 8 * u;
+  const B = 8 * u;
+  const w = g.width - L - R;
+  const h = g.height - T - B;
+  const py = (ms: number): number =>
+    T + h - (Math.log10(Math.min(MS_MAX, Math.max(ms, MS_MIN)) / MS_MIN) / Math.log10(MS_MAX / MS_MIN)) * h;
+  for (let e = -2; e <= 3; e++) {
+    if (u > 1.2 && e % 2 !== 0) continue; // a small screen: every other line, so the labels fit
+    const y = py(10 ** e);
+    g.line(L, y, L + w, y, '#222', 1);
+    g.text(`${10 ** e} ms`, L - 6 * u, y, '#999', 11, 'right');
+  }
+  const budget = py(1000 / 60);
+  g.line(L, budget, L + w, budget, '#666', 1, [4, 4]);
+  g.text('16.7 ms: one 60 fps frame', L + w - 4 * u, budget - 8 * u, '#999', 11, 'right');
+  const dx = w / Math.max(1, capacity - 1);
+  const x0 = L + w - (samples.length - 1) * dx; // the newest update at the right edge
+  samples.forEach((s, i) => {
+    const x = x0 + i * dx;
+    const y = py(s.ms);
+    ctx.fillStyle = s.js ? JS_COLOR : ENGINE_COLOR;
+    ctx.beginPath();
+    if (s.js) {
+      const r = 3.5 * u;
+      ctx.moveTo(x, y - 1.2 * r);
+      ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
+      ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
+      ctx.closePath();
+    } else ctx.arc(x, y, 2.2 * u, 0, Math.PI * 2);
+    ctx.fill();
+  });
+}
