@@ -228,7 +228,7 @@ describe('demo page in Chromium', () => {
     // the last figure did not run while the reader was at the top of the page
     expect(offscreen).toBe(0);
     expect(errors).toEqual([]);
-  });
+  }, 150_000);
 
   test('dragging in the transitivity demo changes the live output', async () => {
     const view = page.locator('#transitivity .view');
@@ -702,6 +702,121 @@ describe('demo page in Chromium', () => {
     await mounted(party);
     await expect.poll(() => party.locator('.slab-readout').getAttribute('data-slabs')).toBe('1');
     expect(await party.locator('.slab-readout').textContent()).toContain('one slab below 64 boxes');
+  });
+
+  test('linked views: a hovered ball marks its edges and bars, an edge lights its ball, a key links the ball it selects', async () => {
+    const figure = page.locator('#sim figure');
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await scrolled();
+    await figure.locator('[data-action=restart]').click();
+    await mounted(view);
+    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+    const axis = view.locator('canvas.axis');
+    const balls = (await view.getAttribute('data-positions'))!.split(' ').map((q) => q.split(',').map(Number));
+    /** Where ball k's "(" and ")" stand in the sorted list of every ball's edges on an axis (mins first at ties). */
+    const places = (k: number, a: number): string => {
+      const edges = balls.flatMap(([x, y, r], i) => [
+        [(a ? y! : x!) - r!, i, 0],
+        [(a ? y! : x!) + r!, i, 1],
+      ]);
+      edges.sort((p, q) => p[0]! - q[0]! || p[2]! - q[2]!);
+      return edges.flatMap((e, i) => (e[1] === k ? [i] : [])).join(',');
+    };
+    for (const k of [0, 3]) {
+      const b = await ballAt(view, k);
+      await page.mouse.move(b.x, b.y);
+      await expect.poll(() => view.getAttribute('data-linked')).toBe(String(k));
+      await expect.poll(() => axis.getAttribute('data-linked')).toBe(`x:${places(k, 0)} y:${places(k, 1)}`);
+    }
+    // the reverse: the pointer on an edge in the axis view lights that edge's ball
+    const box = (await axis.boundingBox())!;
+    const s = box.width / 600;
+    const [first] = places(2, 0).split(',').map(Number);
+    const cell = (600 - 28 - 8) / (2 * balls.length);
+    await page.mouse.move(box.x + (28 + (first! + 0.5) * cell) * s, box.y + 12 * s);
+    await expect.poll(() => view.getAttribute('data-linked')).toBe('2');
+    await page.mouse.move(0, 0);
+    await expect.poll(() => view.getAttribute('data-linked')).toBe('');
+    // with the keyboard: the ball a number key selects is linked
+    await view.locator('canvas.sim').focus();
+    await page.keyboard.press('5');
+    await expect.poll(() => axis.getAttribute('data-linked')).toBe(`x:${places(4, 0)} y:${places(4, 1)}`);
+    await view.locator('canvas.sim').blur();
+    await figure.locator('[data-action=play]').click();
+  });
+
+  test('linked views: the sweep’s strip marks a hovered ball’s edges; side-by-side views link the same ball', async () => {
+    const figure = page.locator('#sweep figure').first();
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(view);
+    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+    const strip = view.locator('.strip');
+    // these balls pass through each other: a ball whose centre no later-drawn ball covers
+    const balls = (await view.getAttribute('data-positions'))!.split(' ').map((q) => q.split(',').map(Number));
+    const k = balls.findIndex(([x, y], i) =>
+      balls.every(([u, v, r], j) => j <= i || Math.hypot(u! - x!, v! - y!) > r! + 4),
+    );
+    const name = 'ABCDE'[k]!;
+    const b = await ballAt(view, k);
+    await page.mouse.move(b.x, b.y);
+    await expect.poll(() => strip.getAttribute('data-linked')).not.toBe('');
+    // the two edges marked are that ball's "(" and ")", as the strip names them
+    const marked = strip.locator('span.linked');
+    expect(await marked.evaluateAll((gs) => gs.map((g) => (g as HTMLElement).title).sort())).toEqual([
+      `left edge of ball ${name}`,
+      `right edge of ball ${name}`,
+    ]);
+    expect((await strip.getAttribute('data-linked'))!.split(',').sort()).toEqual(
+      await marked.evaluateAll((gs) => gs.map((g) => (g as HTMLElement).dataset.ref!).sort()),
+    );
+    // an edge in the strip links its ball: the first edge of the list, whichever ball it belongs to
+    const first = strip.locator('span[data-ref]').first();
+    const owner = (await first.getAttribute('title'))!.slice(-1);
+    await first.hover();
+    await expect.poll(() => view.getAttribute('data-linked')).toBe(String('ABCDE'.indexOf(owner)));
+    await page.mouse.move(0, 0);
+    await figure.locator('[data-action=play]').click();
+    // chapter 5: one set of balls, so the ball hovered in one view is linked in the other
+    const pair = page.locator('#compare-1 figure');
+    await pair.scrollIntoViewIfNeeded();
+    await mounted(pair);
+    await pair.locator('[data-action=play]').click();
+    const left = pair.locator('.view').first();
+    const c = await ballAt(left, 2);
+    await page.mouse.move(c.x, c.y);
+    await expect.poll(() => pair.locator('.view').nth(1).getAttribute('data-linked')).toBe('2');
+    await page.mouse.move(0, 0);
+    await pair.locator('[data-action=play]').click();
+  });
+
+  test('linked views: a hovered ball’s entries in the slab view are the slabs its box reaches into', async () => {
+    const figure = page.locator('#prune figure').nth(2);
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+    const out = figure.locator('.slab-readout');
+    await expect.poll(() => out.getAttribute('data-floors')).toMatch(/,/);
+    const d = await out.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
+    const floors = d.floors!.split(',').map(Number);
+    const across = Number(d.slabAxis);
+    const balls = (await view.getAttribute('data-positions'))!.split(' ').map((q) => q.split(',').map(Number));
+    /** The slabs a box [lo, hi] reaches into: slab k holds [floors[k], floors[k + 1]). */
+    const reached = (lo: number, hi: number): number[] =>
+      floors.flatMap((f, k) => (hi >= f && (k + 1 === floors.length || lo < floors[k + 1]!) ? [k] : []));
+    // a ball whose edges are clear of every floor (positions are rounded), one that straddles two slabs if any
+    const clear = balls
+      .map(([x, y, r], i) => ({ i, lo: (across ? y! : x!) - r!, hi: (across ? y! : x!) + r! }))
+      .filter((b) => floors.every((f) => Math.abs(b.lo - f) > 1 && Math.abs(b.hi - f) > 1));
+    const pick = clear.find((b) => reached(b.lo, b.hi).length > 1) ?? clear[0]!;
+    const p = await ballAt(view, pick.i);
+    await page.mouse.move(p.x, p.y);
+    await expect.poll(() => view.getAttribute('data-linked')).toBe(String(pick.i));
+    await expect.poll(() => out.getAttribute('data-linked-slabs')).toBe(reached(pick.lo, pick.hi).join(','));
+    await page.mouse.move(0, 0);
+    await figure.locator('[data-action=play]').click();
   });
 
   test('prefers-reduced-motion starts every demo paused', async () => {

@@ -32,6 +32,8 @@ export const RAY = '#fd7';
 export const QUERY = '#c8f';
 /** The game: the ball nearest the eye (ringed, and joined to the eye by a dashed line: a shape cue as well). */
 export const NEAREST = '#6f9';
+/** The linked ball (hovered, tapped or selected) and every mark of it: its ring, its edges, its bars. */
+export const LINK = '#fff';
 /** Sort visualisation: a comparison and a swap. */
 export const COMPARE = '#0ff';
 export const SWAP = '#f33';

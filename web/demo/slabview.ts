@@ -4,7 +4,7 @@
 // refreshed the slabs in place (a coherent frame) or rebuilt them is written in the corner.
 import type { World } from 'sweep-prune';
 import type { Surface } from './draw.js';
-import { BEGAN, ENDED, MUTED } from './palette.js';
+import { BEGAN, ENDED, LINK, MUTED } from './palette.js';
 import type { Ball } from './sim.js';
 
 /** Band fills, alternating: faint, so the balls stay the subject. */
@@ -20,9 +20,14 @@ export interface SlabFacts {
   entries: number;
   refreshed: boolean;
   rebuilt: boolean;
+  /** The slabs in which the linked box's entry was drawn marked. */
+  linkedSlabs: number[];
+  /** The engine's slab floors (the first is -Infinity). */
+  floors: number[];
 }
 
-export function drawSlabs(g: Surface, world: World, ballOf: (id: number) => Ball | undefined): SlabFacts {
+/** The index over the balls; `linked` (a box id, or -1): its entry in each slab is ringed. */
+export function drawSlabs(g: Surface, world: World, ballOf: (id: number) => Ball | undefined, linked = -1): SlabFacts {
   const s = world.slabs();
   const c = world.counters;
   const slabs = Math.max(0, s.starts.length - 1);
@@ -33,6 +38,8 @@ export function drawSlabs(g: Surface, world: World, ballOf: (id: number) => Ball
     entries: s.ids.length,
     refreshed: c.refreshed === 1,
     rebuilt: c.rebuilt === 1,
+    linkedSlabs: [],
+    floors: Array.from(s.floors),
   };
   if (s.sweepAxis < 0 || slabs === 0) return facts;
   const { ctx } = g;
@@ -71,6 +78,12 @@ export function drawSlabs(g: Surface, world: World, ballOf: (id: number) => Ball
       if (!b) continue;
       const [x, y] = s.sweepAxis === 0 ? [b.x - b.r, b.y] : [b.x, b.y - b.r];
       g.disc(x, y, 2.5, RUNS[k % 2]!);
+      if (s.ids[e] === linked) {
+        // the linked box's entry in this slab's run
+        g.ring(x, y, 7, '#000', 4);
+        g.ring(x, y, 6, LINK, 2.5);
+        facts.linkedSlabs.push(k);
+      }
     }
     const label = `slab ${k + 1}`;
     if (across === 0) g.text(label, (lo + hi) / 2, g.height - 10, MUTED, 11);

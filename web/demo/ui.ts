@@ -3,7 +3,7 @@
 // the screen, run it only while it is on screen, and release it when it is far away.
 import { Surface } from './draw.js';
 import { NAMED } from './palette.js';
-import type { CreateScene, Scene, SceneOptions, SceneSetup } from './scene.js';
+import { Link, type CreateScene, type Scene, type SceneOptions, type SceneSetup } from './scene.js';
 import type { Ball } from './sim.js';
 
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -18,12 +18,16 @@ const STATS_EVERY_MS = 100;
 /** Arrow keys move the selected ball this many logical units (with Shift: KEY_STEP_BIG). */
 const KEY_STEP = 10;
 const KEY_STEP_BIG = 50;
+/** Enter throws a ball held with the keyboard this fast (units per step), the way its last arrow key went. */
+const KEY_THROW = 18;
 /** Figures are built within one screen of the viewport, run within 64 px of it, released beyond three screens. */
 const NEAR = '100% 0px';
 const VISIBLE = '64px 0px';
 const FAR = '300% 0px';
 const KEYS_HINT =
-  'Keys: a number key or Space selects a ball, the arrow keys move it, Shift with an arrow moves it further.';
+  'Keys: a number key or Space selects a ball (its edges and pairs light up), the arrow keys move it, Shift with an arrow moves it further.';
+const MOVING_KEYS_HINT =
+  'Keys: a number key or Space selects a ball (its edges and pairs light up), the arrow keys grab and move it (Shift: further), Enter throws it the way it last moved, Escape lets it go.';
 
 let uid = 0;
 
@@ -81,16 +85,17 @@ class View {
     if (root.dataset.title) el('h4', 'view-title', root).textContent = root.dataset.title;
     const canvas = el('canvas', 'sim', root);
     const alt = root.dataset.alt ?? 'animated demo';
-    this.keyboard = data.draggable !== undefined;
+    // every figure with balls is an interactive picture: focusable, and the keys it answers to are described (and
+    // shown while focused); the benchmark's chart (data-no-keys) is only a picture
+    this.keyboard = data.noKeys === undefined;
     if (this.keyboard) {
-      // an interactive picture: focusable, and the keys it answers to are described (and shown while focused)
       canvas.tabIndex = 0;
       canvas.setAttribute('role', 'application');
       canvas.setAttribute('aria-roledescription', 'interactive figure');
       canvas.setAttribute('aria-label', alt);
       const hint = el('p', 'keys-hint', root);
       hint.id = `keys-${++uid}`;
-      hint.textContent = root.dataset.keys ?? KEYS_HINT;
+      hint.textContent = root.dataset.keys ?? (data.still !== undefined ? KEYS_HINT : MOVING_KEYS_HINT);
       canvas.setAttribute('aria-describedby', hint.id);
       this.#status = el('p', 'sr-only', root);
       this.#status.setAttribute('aria-live', 'polite');
@@ -103,8 +108,9 @@ class View {
     if (root.dataset.axis !== undefined) {
       const axis = el('canvas', 'axis', root);
       axis.setAttribute('aria-hidden', 'true');
-      this.axis = new Surface(axis, 600, 84);
+      this.axis = new Surface(axis, 600, 120);
       this.axis.onResize = () => this.scene && this.render(true);
+      this.#listenAxis(axis);
     }
     this.panel = el('div', 'panel', root);
     this.stats = this.#makeStats();
@@ -130,7 +136,7 @@ class View {
   build(data: DOMStringMap, lockstep?: SceneSetup['lockstep']): void {
     this.scene?.dispose();
     this.panel.replaceChildren();
-    const setup: SceneSetup = { options: parseOptions(data), panel: this.panel };
+    const setup: SceneSetup = { options: parseOptions(data), panel: this.panel, link: this.player.link };
     if (lockstep) setup.lockstep = lockstep;
     this.surface.activate();
     if (this.axis) {
@@ -143,6 +149,8 @@ class View {
     this.frames = 0;
     this.#gen = undefined;
     this.#wakeAt = 0;
+    this.#selected = 0;
+    this.#keyHeld = undefined;
     this.render(true);
   }
 
@@ -216,6 +224,8 @@ class View {
     this.root.dataset.positions = scene.balls
       .map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`)
       .join(' ');
+    const linked = this.player.link.ball;
+    this.root.dataset.linked = linked && scene.balls.includes(linked) ? String(scene.balls.indexOf(linked)) : '';
     const now = performance.now();
     if (!force && now - this.#statsAt < STATS_EVERY_MS) return;
     this.#statsAt = now;
@@ -261,6 +271,9 @@ class View {
     this.surface.ring(b.x, b.y, r, '#fff', 2.5);
   }
 
+  /** A ball grabbed with the arrow keys (in a moving scene it hangs still until thrown or let go), and its way. */
+  #keyHeld: { ball: Ball; dx: number; dy: number } | undefined;
+
   #key(e: KeyboardEvent): void {
     const handles = this.#handles;
     if (!handles.length || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -274,19 +287,44 @@ class View {
     const arrow = arrows[e.key];
     if (/^[1-9]$/.test(e.key) && Number(e.key) <= handles.length) selected = Number(e.key) - 1;
     else if (e.key === ' ') selected = (selected + (e.shiftKey ? handles.length - 1 : 1)) % handles.length;
-    else if (!arrow) return;
+    else if (e.key === 'Enter' || e.key === 'Escape') {
+      if (!this.#keyHeld) return;
+      e.preventDefault();
+      this.#letGo(e.key === 'Enter');
+      this.render(true);
+      return;
+    } else if (!arrow) return;
     e.preventDefault();
     const ball = handles[selected]!;
     if (selected !== this.#selected) {
+      this.#letGo(false);
       this.#selected = selected;
       this.#status!.textContent = `${ball.label ?? `ball ${selected + 1}`} selected`;
     }
+    this.player.link.set(ball);
     if (arrow) {
       const step = e.shiftKey ? KEY_STEP_BIG : KEY_STEP;
       this.#place(ball, ball.x + arrow[0] * step, ball.y + arrow[1] * step);
+      if (!this.scene?.still) {
+        ball.held = true;
+        this.#keyHeld = { ball, dx: arrow[0], dy: arrow[1] };
+      }
     }
     this.#afterMove();
     this.render(true);
+  }
+
+  /** Release the ball grabbed with the keyboard: thrown the way it last moved, or let go to fall. */
+  #letGo(thrown: boolean): void {
+    const h = this.#keyHeld;
+    if (!h) return;
+    h.ball.held = false;
+    if (thrown) {
+      h.ball.vx = h.dx * KEY_THROW;
+      h.ball.vy = h.dy * KEY_THROW;
+    }
+    this.#keyHeld = undefined;
+    this.#status!.textContent = `${h.ball.label ?? 'the ball'} ${thrown ? 'thrown' : 'let go'}`;
   }
 
   /** Move a ball inside the canvas and stop it. */
@@ -320,6 +358,7 @@ class View {
     );
     canvas.addEventListener('pointerdown', (e) => {
       const ball = this.#pick(e.clientX, e.clientY, slack(e));
+      if (!this.#held) this.player.link.set(ball); // a tap links a ball, or unlinks on empty space
       if (!ball || this.#held) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
       this.#held = {
@@ -338,8 +377,11 @@ class View {
     canvas.addEventListener('pointermove', (e) => {
       const h = this.#held;
       if (!h) {
-        if (e.pointerType === 'mouse')
-          canvas.classList.toggle('over-ball', this.#pick(e.clientX, e.clientY, 2) !== undefined);
+        if (e.pointerType === 'mouse') {
+          const over = this.#pick(e.clientX, e.clientY, 2);
+          canvas.classList.toggle('over-ball', over !== undefined);
+          this.player.link.set(over);
+        }
         return;
       }
       if (e.pointerId !== h.pointer) return;
@@ -369,12 +411,34 @@ class View {
     };
     canvas.addEventListener('pointerup', release);
     canvas.addEventListener('pointercancel', release);
+    // a mouse that leaves unlinks; a finger's link stays until the next tap
+    canvas.addEventListener('pointerleave', (e) => {
+      if (e.pointerType === 'mouse' && !this.#held) this.player.link.set(undefined);
+    });
     if (this.keyboard) {
       canvas.addEventListener('keydown', (e) => this.#key(e));
-      // the selection ring shows only while focused
-      canvas.addEventListener('focus', () => this.render(true));
-      canvas.addEventListener('blur', () => this.render(true));
+      // the selection ring shows only while focused; focus from the keyboard links the selected ball
+      canvas.addEventListener('focus', () => {
+        if (canvas.matches(':focus-visible')) this.player.link.set(this.#handles[this.#selected]);
+        this.render(true);
+      });
+      canvas.addEventListener('blur', () => {
+        this.#letGo(false);
+        if (this.#handles.includes(this.player.link.ball!)) this.player.link.set(undefined);
+        this.render(true);
+      });
     }
+  }
+
+  /** The axis view links the ball whose edge or bar is under the pointer. */
+  #listenAxis(axis: HTMLCanvasElement): void {
+    const link = (e: PointerEvent): void => {
+      const p = this.axis!.toLocal(e.clientX, e.clientY);
+      this.player.link.set(this.scene?.pickAxis?.(p.x, p.y));
+    };
+    axis.addEventListener('pointermove', (e) => e.pointerType === 'mouse' && link(e));
+    axis.addEventListener('pointerdown', link);
+    axis.addEventListener('pointerleave', (e) => e.pointerType === 'mouse' && this.player.link.set(undefined));
   }
 
   /** While paused (or in a still scene) nothing else redraws: show the move's effect now. */
@@ -400,6 +464,8 @@ export class Player {
    * frame k + 1 before every view has finished frame k (the slowest sets the pace).
    */
   readonly lockstep: boolean;
+  /** The ball the reader points at, in every view of the figure. */
+  readonly link = new Link();
   #round = 0;
   #built = false;
   /** The figure's clock in ms: it runs at a quarter of real time in slow motion, and stands still while paused. */
@@ -419,6 +485,10 @@ export class Player {
       this.views.push(new View(root, factory, this, { ...figure.dataset, ...root.dataset }));
     }
     this.lockstep = this.views.length > 1;
+    // a paused figure redraws at once when the linked ball changes; a running one at its next frame
+    this.link.onChange = () => {
+      if (this.mounted && (this.paused || !this.visible)) for (const v of this.views) v.render(true);
+    };
     this.#controls = this.#makeControls();
     if (figure.dataset.tabs !== undefined) this.#makeTabs();
     // option controls anywhere in the figure (the ball count, the benchmark's largest N) restart it
@@ -463,6 +533,8 @@ export class Player {
     this.#setMounted(true);
     this.#built = true;
     this.#round = 0;
+    this.link.set(undefined); // the balls are new
+
     for (const v of this.views) {
       const data = { ...this.figure.dataset, ...v.root.dataset };
       if (!this.lockstep) v.build(data);

@@ -5,7 +5,7 @@ import { slotOf } from 'sweep-prune';
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
-import { FOCUS, INSIDE, MUTED } from '../palette.js';
+import { FOCUS, INSIDE, LINK, MUTED } from '../palette.js';
 import { EdgeStrip } from '../strip.js';
 
 class Edges extends BallScene {
@@ -18,11 +18,16 @@ class Edges extends BallScene {
 
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
+    this.labelAll(); // the balls carry the names of their edges in the strip
     this.useWorld(1);
     if (setup.options.data.focus !== undefined) {
       this.#focus = this.balls.reduce((m, b) => (b.r > m.r ? b : m));
     }
-    this.#strip = new EdgeStrip(setup.panel, 'Sorted array of edges (world.endpoints(0), kept for display)');
+    this.#strip = new EdgeStrip(
+      setup.panel,
+      'Sorted array of edges (world.endpoints(0), kept for display)',
+      setup.link,
+    );
     this.#said = document.createElement('p');
     this.#said.className = 'sr-only';
     this.#said.setAttribute('aria-live', 'polite');
@@ -51,9 +56,10 @@ class Edges extends BallScene {
 
   protected override drawUnder(): void {
     for (const b of this.balls) {
-      const c = this.#edgeColor(b);
-      this.surface.vline(b.x - b.r, c, 2);
-      this.surface.vline(b.x + b.r, c, 2);
+      const mine = b === this.setup.link.ball;
+      const c = mine ? LINK : this.#edgeColor(b);
+      this.surface.vline(b.x - b.r, c, mine ? 3 : 2);
+      this.surface.vline(b.x + b.r, c, mine ? 3 : 2);
     }
   }
 
@@ -69,14 +75,12 @@ class Edges extends BallScene {
         const ball = this.ballAtSlot(ref >>> 1);
         return { ref, ball, color: this.#focus ? this.#edgeColor(ball) : ball.color };
       }),
-      (b) => String(this.balls.indexOf(b) + 1),
+      (b) => this.nameOf(b),
     );
     const pairs = this.world!.pairs;
     const names: string[] = [];
     for (let i = 0; i < pairs.length; i += 2) {
-      names.push(
-        `${this.balls.indexOf(this.ballOf(pairs[i]!)) + 1} and ${this.balls.indexOf(this.ballOf(pairs[i + 1]!)) + 1}`,
-      );
+      names.push(`${this.nameOf(this.ballOf(pairs[i]!))} and ${this.nameOf(this.ballOf(pairs[i + 1]!))}`);
     }
     const said = this.#focus
       ? `${this.#inside.size} of the balls inside the span of the highlighted ball.`

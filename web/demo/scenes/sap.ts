@@ -63,8 +63,12 @@ class EngineScene extends BallScene {
 
   protected override drawOver(): void {
     if (!this.slabView || !this.world) return;
-    this.facts = drawSlabs(this.surface, this.world, (id) =>
-      this.world!.isBoxValid(id) ? this.ballOf(id) : undefined,
+    const linked = this.setup.link.ball;
+    this.facts = drawSlabs(
+      this.surface,
+      this.world,
+      (id) => (this.world!.isBoxValid(id) ? this.ballOf(id) : undefined),
+      linked && this.balls.includes(linked) ? linked.id : -1,
     );
   }
 
@@ -83,6 +87,9 @@ class EngineScene extends BallScene {
     d.engineSlabs = String(c.slabs);
     d.engineSweepAxis = String(c.sweepAxis);
     d.rebuilt = String(this.lastRebuilt);
+    d.linkedSlabs = f.linkedSlabs.join(',');
+    d.floors = f.floors.join(',');
+    d.slabAxis = String(f.slabAxis);
   }
 
   override stats(): Stat[] {
