@@ -141,6 +141,15 @@ async function mounted(inside: Locator): Promise<void> {
 async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number; r: number }> {
   await mounted(view);
   const canvas = view.locator('canvas.sim');
+  // a figure taller than the window may leave its canvas partly out of sight: bring the canvas itself in
+  const seen = await canvas.evaluate((c) => {
+    const r = c.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  });
+  if (!seen) {
+    await canvas.evaluate((c) => c.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await scrolled();
+  }
   const box = (await canvas.boundingBox())!;
   const [x, y, r] = (await view.getAttribute('data-positions'))!.split(' ')[i]!.split(',').map(Number) as [
     number,
@@ -308,6 +317,41 @@ describe('demo page in Chromium', () => {
     await expect.poll(() => canvas.getAttribute('data-verdict')).toBe('skip');
     // the panel follows within its refresh interval
     await expect.poll(() => view.locator('.live-output').getAttribute('data-verdict')).toBe('skip');
+  });
+
+  test('chapter 6: the span of a picked ball misses a wider ball that covers it on x, and the figure says so', async () => {
+    const figure = page.locator('#edges figure').nth(1);
+    const view = figure.locator('.view');
+    const canvas = view.locator('canvas.sim');
+    await figure.scrollIntoViewIfNeeded();
+    await scrolled();
+    await figure.locator('[data-action=restart]').click();
+    await mounted(view);
+    const positions = async (): Promise<number[][]> =>
+      (await view.getAttribute('data-positions'))!.split(' ').map((q) => q.split(',').map(Number));
+    const start = await positions();
+    const radii = start.map((b) => b[2]!);
+    const small = radii.indexOf(Math.min(...radii));
+    const large = radii.indexOf(Math.max(...radii));
+    await expect.poll(() => canvas.getAttribute('data-focus')).toBe(String(large)); // the largest, to begin with
+    const s = await ballAt(view, small);
+    await page.mouse.click(s.x, s.y); // a click picks the small ball
+    await expect.poll(() => canvas.getAttribute('data-focus')).toBe(String(small));
+    // the large ball dragged over it on x (away on y): it covers the small one's span
+    const l = await ballAt(view, large);
+    const box = (await canvas.boundingBox())!;
+    const y = start[small]![1]! > 200 ? box.y + 80 * (box.width / 600) : box.y + 320 * (box.width / 600);
+    await drag(l, { x: s.x, y });
+    await expect.poll(() => canvas.getAttribute('data-focus')).toBe(String(small)); // a drag does not pick
+    // the oracle: the balls whose x span holds the small ball's with both edges outside it
+    const now = await positions();
+    const [sx, , sr] = now[small]!;
+    const covering = now.flatMap(([x, , r], i) =>
+      i !== small && x! - r! < sx! - sr! && x! + r! > sx! + sr! ? [i] : [],
+    );
+    expect(covering).toContain(large);
+    await expect.poll(() => canvas.getAttribute('data-missed')).toBe(covering.join(','));
+    expect(await view.locator('.panel [aria-live=polite]').textContent()).toMatch(/missed by the span/);
   });
 
   test('dragging in the edges demo reorders the engine’s edge list', async () => {
@@ -701,7 +745,9 @@ describe('demo page in Chromium', () => {
     await party.scrollIntoViewIfNeeded();
     await mounted(party);
     await expect.poll(() => party.locator('.slab-readout').getAttribute('data-slabs')).toBe('1');
-    expect(await party.locator('.slab-readout').textContent()).toContain('one slab below 64 boxes');
+    expect(await party.locator('.slab-readout').textContent()).toContain(
+      'one slab (below 64 boxes the engine keeps one)',
+    );
   });
 
   test('linked views: a hovered ball marks its edges and bars, an edge lights its ball, a key links the ball it selects', async () => {
@@ -816,6 +862,46 @@ describe('demo page in Chromium', () => {
     await expect.poll(() => view.getAttribute('data-linked')).toBe(String(pick.i));
     await expect.poll(() => out.getAttribute('data-linked-slabs')).toBe(reached(pick.lo, pick.hi).join(','));
     await page.mouse.move(0, 0);
+    await figure.locator('[data-action=play]').click();
+  });
+
+  test('slab view: a chosen ball’s comparisons add up, over every ball, to the engine’s tests; one slab’s to a 1D world’s pairs', async () => {
+    const figure = page.locator('#prune figure').nth(2);
+    const view = figure.locator('.view');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    const n = (await view.getAttribute('data-positions'))!.split(' ').length;
+    await expect.poll(() => figure.locator('.slab-readout').getAttribute('data-slabs')).not.toBe('1'); // 150 boxes
+    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+    const said = figure.locator('.prune-readout');
+    const canvas = view.locator('canvas.sim');
+    /** Choose every ball in turn with the keyboard and add up the comparisons the page lists for it. */
+    const everyBall = async (): Promise<{ sum: number; tests: number; oneSlabTests: string }> => {
+      await canvas.focus();
+      await page.keyboard.press('1');
+      let sum = 0;
+      for (let k = 0; k < n; k++) {
+        const d = await said.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
+        expect(d.ball, `ball ${k}`).toBe(String(k));
+        expect(Number(d.pairs)).toBeLessThanOrEqual(Number(d.candidates));
+        sum += Number(d.candidates);
+        await page.keyboard.press('Space');
+      }
+      const d = await said.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
+      return { sum, tests: Number(d.tests), oneSlabTests: d.oneSlabTests! };
+    };
+    // each comparison the engine counts involves two boxes: the lists add up to twice its count
+    const slabs = await everyBall();
+    expect(slabs.tests).toBeGreaterThan(0);
+    expect(slabs.sum).toBe(2 * slabs.tests);
+    // drawn as one slab: every box overlapping on the sweep axis is compared, the pairs a 1D world finds
+    await figure.locator('[data-action=one-slab]').click();
+    expect(await figure.locator('[data-action=one-slab]').getAttribute('aria-pressed')).toBe('true');
+    const one = await everyBall();
+    expect(Number(one.oneSlabTests)).toBeGreaterThan(slabs.tests); // the tests jump
+    expect(one.sum).toBe(2 * Number(one.oneSlabTests));
+    await figure.locator('[data-action=one-slab]').click();
+    await canvas.blur();
     await figure.locator('[data-action=play]').click();
   });
 

@@ -84,23 +84,39 @@ export interface SceneData {
 }
 
 /**
- * The ball the reader points at in a figure: hovered, tapped, or selected with the keyboard on its canvas, or
+ * The ball the reader points at in a figure: hovered, or chosen (pinned) by a click, a tap or the keyboard, or
  * reached through one of its edges in a strip or the axis view. The views of a figure share it, and each draws every
  * representation of that ball marked: its ball, its edges, its interval bars, its pair lines, its slab entries.
  */
 export class Link {
-  #ball: Ball | undefined;
+  #hovered: Ball | undefined;
+  #pinned: Ball | undefined;
   /** Called when the linked ball changes (the player redraws a paused figure). */
   onChange: (() => void) | undefined;
 
+  /** The hovered ball, else the pinned one. */
   get ball(): Ball | undefined {
-    return this.#ball;
+    return this.#hovered ?? this.#pinned;
   }
 
+  get pinned(): Ball | undefined {
+    return this.#pinned;
+  }
+
+  /** Hover: linked while the pointer is on it (or on one of its edges). */
   set(ball: Ball | undefined): void {
-    if (ball === this.#ball) return;
-    this.#ball = ball;
-    this.onChange?.();
+    this.#change(() => (this.#hovered = ball));
+  }
+
+  /** Choose: linked until another is chosen, or nothing (a click or tap on empty space). */
+  pin(ball: Ball | undefined): void {
+    this.#change(() => (this.#pinned = ball));
+  }
+
+  #change(fn: () => void): void {
+    const before = this.ball;
+    fn();
+    if (this.ball !== before) this.onChange?.();
   }
 }
 

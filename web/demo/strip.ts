@@ -40,13 +40,13 @@ export class EdgeStrip {
   ) {
     this.element = titled(parent, title, 'div', 'strip');
     this.element.setAttribute('role', 'list');
-    // pointing at an edge links its ball (a tap too); leaving the strip with the mouse unlinks it
+    // pointing at an edge links its ball, a click or a tap chooses it; leaving the strip with the mouse unlinks it
     const ballAt = (e: Event): Ball | undefined => {
       const span = (e.target as HTMLElement).closest('span[data-ref]') as HTMLElement | null;
       return span ? this.#glyphs.get(Number(span.dataset.ref))?.ball : undefined;
     };
     this.element.addEventListener('pointerover', (e) => e.pointerType === 'mouse' && link.set(ballAt(e)));
-    this.element.addEventListener('pointerdown', (e) => link.set(ballAt(e)));
+    this.element.addEventListener('pointerdown', (e) => link.pin(ballAt(e)));
     this.element.addEventListener('pointerleave', (e) => e.pointerType === 'mouse' && link.set(undefined));
   }
 

@@ -273,6 +273,8 @@ class View {
 
   /** A ball grabbed with the arrow keys (in a moving scene it hangs still until thrown or let go), and its way. */
   #keyHeld: { ball: Ball; dx: number; dy: number } | undefined;
+  /** The linked ball was chosen with the keyboard (and is let go when the focus leaves). */
+  #keyChosen = false;
 
   #key(e: KeyboardEvent): void {
     const handles = this.#handles;
@@ -301,7 +303,8 @@ class View {
       this.#selected = selected;
       this.#status!.textContent = `${ball.label ?? `ball ${selected + 1}`} selected`;
     }
-    this.player.link.set(ball);
+    this.player.link.pin(ball);
+    this.#keyChosen = true;
     if (arrow) {
       const step = e.shiftKey ? KEY_STEP_BIG : KEY_STEP;
       this.#place(ball, ball.x + arrow[0] * step, ball.y + arrow[1] * step);
@@ -356,9 +359,15 @@ class View {
       },
       { passive: false },
     );
+    // a click or a tap (a press that does not move) chooses the ball under it, or nothing on empty space; a drag
+    // links the ball it holds while it is held
+    let press: { x: number; y: number; ball: Ball | undefined } | undefined;
     canvas.addEventListener('pointerdown', (e) => {
       const ball = this.#pick(e.clientX, e.clientY, slack(e));
-      if (!this.#held) this.player.link.set(ball); // a tap links a ball, or unlinks on empty space
+      if (!this.#held) {
+        press = { x: e.clientX, y: e.clientY, ball };
+        if (ball) this.player.link.set(ball);
+      }
       if (!ball || this.#held) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
       this.#held = {
@@ -409,9 +418,20 @@ class View {
       canvas.classList.remove('grabbing');
       this.#afterMove();
     };
-    canvas.addEventListener('pointerup', release);
-    canvas.addEventListener('pointercancel', release);
-    // a mouse that leaves unlinks; a finger's link stays until the next tap
+    canvas.addEventListener('pointerup', (e) => {
+      if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) < 6) {
+        this.player.link.pin(press.ball);
+        this.#keyChosen = false;
+      }
+      press = undefined;
+      release(e);
+      if (e.pointerType !== 'mouse') this.player.link.set(undefined); // a finger hovers nothing once lifted
+    });
+    canvas.addEventListener('pointercancel', (e) => {
+      press = undefined;
+      release(e);
+    });
+    // a mouse that leaves unlinks what it hovered (a ball chosen by a click or a tap stays linked)
     canvas.addEventListener('pointerleave', (e) => {
       if (e.pointerType === 'mouse' && !this.#held) this.player.link.set(undefined);
     });
@@ -419,12 +439,17 @@ class View {
       canvas.addEventListener('keydown', (e) => this.#key(e));
       // the selection ring shows only while focused; focus from the keyboard links the selected ball
       canvas.addEventListener('focus', () => {
-        if (canvas.matches(':focus-visible')) this.player.link.set(this.#handles[this.#selected]);
+        if (!canvas.matches(':focus-visible')) return this.render(true);
+        this.player.link.pin(this.#handles[this.#selected]);
+        this.#keyChosen = true;
         this.render(true);
       });
       canvas.addEventListener('blur', () => {
         this.#letGo(false);
-        if (this.#handles.includes(this.player.link.ball!)) this.player.link.set(undefined);
+        // the keyboard's choice ends with the focus
+        if (this.#keyChosen && this.player.link.pinned === this.#handles[this.#selected])
+          this.player.link.pin(undefined);
+        this.#keyChosen = false;
         this.render(true);
       });
     }
@@ -432,12 +457,12 @@ class View {
 
   /** The axis view links the ball whose edge or bar is under the pointer. */
   #listenAxis(axis: HTMLCanvasElement): void {
-    const link = (e: PointerEvent): void => {
+    const at = (e: PointerEvent): Ball | undefined => {
       const p = this.axis!.toLocal(e.clientX, e.clientY);
-      this.player.link.set(this.scene?.pickAxis?.(p.x, p.y));
+      return this.scene?.pickAxis?.(p.x, p.y);
     };
-    axis.addEventListener('pointermove', (e) => e.pointerType === 'mouse' && link(e));
-    axis.addEventListener('pointerdown', link);
+    axis.addEventListener('pointermove', (e) => e.pointerType === 'mouse' && this.player.link.set(at(e)));
+    axis.addEventListener('pointerdown', (e) => this.player.link.pin(at(e)));
     axis.addEventListener('pointerleave', (e) => e.pointerType === 'mouse' && this.player.link.set(undefined));
   }
 
@@ -534,6 +559,7 @@ export class Player {
     this.#built = true;
     this.#round = 0;
     this.link.set(undefined); // the balls are new
+    this.link.pin(undefined);
 
     for (const v of this.views) {
       const data = { ...this.figure.dataset, ...v.root.dataset };
