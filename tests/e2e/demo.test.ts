@@ -632,6 +632,72 @@ describe('demo page in Chromium', () => {
     expect(Number(all)).toBeGreaterThanOrEqual(Number(sorted));
   });
 
+  test('chapters 5 and 9: each count the slider settles at becomes a chart point, the views’ own means per pass', async () => {
+    for (const id of ['compare-1', 'compare-2']) {
+      const figure = page.locator(`#${id} figure`);
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const slider = figure.locator('.controls input[type=range]');
+      const read = (): Promise<{ points: Array<[number, number[]]>; means: string[]; frames: string[] }> =>
+        figure.evaluate((f) => ({
+          points: JSON.parse((f.querySelector('.growth canvas') as HTMLElement).dataset.points ?? '[]'),
+          means: [...f.querySelectorAll('.view [data-stat=mean] dd')].map((d) => d.textContent!),
+          frames: [...f.querySelectorAll('.view [data-stat=frame] dd')].map((d) => d.textContent!),
+        }));
+      for (const n of [4, 9, 13]) {
+        await slider.fill(String(n)); // input, then change: the slider settles at n
+        await expect.poll(async () => Number((await read()).frames[0]), { timeout: 20_000 }).toBeGreaterThan(4);
+        // the chart's point for n and the counters, read at one moment: the same means
+        const { points, means } = await read();
+        const point = points.find(([count]) => count === n);
+        expect(point, `${id}: a point for ${n} balls`).toBeDefined();
+        expect(
+          point![1].map((m) => m.toFixed(1)),
+          `${id} at ${n} balls`,
+        ).toEqual(means);
+      }
+      const counts = (await read()).points.map(([count]) => count);
+      expect(counts).toEqual(expect.arrayContaining([4, 9, 13]));
+    }
+  });
+
+  test('chapter 9: Stack in a column makes 1D sweep and prune test every pair, Spread out makes it test few', async () => {
+    const figure = page.locator('#compare-2 figure');
+    await figure.scrollIntoViewIfNeeded();
+    await mounted(figure);
+    await figure.locator('.controls input[type=range]').fill('8');
+    const views = figure.locator('.view');
+    const tested = (): Promise<number[]> =>
+      figure.locator('.view [data-stat=tested] dd').evaluateAll((ds) => ds.map((d) => Number(d.textContent)));
+    await figure.locator('[data-action=column]').click();
+    const xs = (await views.first().getAttribute('data-positions'))!.split(' ').map((q) => Number(q.split(',')[0]));
+    expect(new Set(xs).size).toBe(1); // one column
+    await expect.poll(async () => Number(await stat(views.first(), 'frame')), { timeout: 20_000 }).toBeGreaterThan(2);
+    const [all, oneD, twoD] = await tested();
+    expect(all).toBe((8 * 7) / 2);
+    expect(oneD).toBe((8 * 7) / 2); // every pair overlaps on x
+    expect(twoD).toBeLessThan(oneD!);
+    await figure.locator('[data-action=spread]').click();
+    await expect.poll(async () => Number(await stat(views.first(), 'frame')), { timeout: 20_000 }).toBeGreaterThan(2);
+    expect((await tested())[1]).toBeLessThan((8 * 7) / 2);
+  });
+
+  test('side-by-side views show one frame counter: it agrees across the views in every sample', async () => {
+    for (const id of ['compare-1', 'compare-2']) {
+      const figure = page.locator(`#${id} figure`);
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const seen = new Set<string>();
+      for (let k = 0; k < 60; k++) {
+        const shown = await figure.locator('.view [data-stat=frame] dd').allTextContents();
+        expect(new Set(shown).size, `${id} sample ${k}: ${shown.join(' | ')}`).toBe(1);
+        seen.add(shown[0]!);
+        await page.waitForTimeout(20 + ((k * 37) % 50));
+      }
+      expect(seen.size, `${id} advances`).toBeGreaterThan(1);
+    }
+  });
+
   test('held comparisons agree when shown: the sweep against the engine, the JS swaps against the engine', async () => {
     const sweep = page.locator('#sweep figure').nth(1).locator('.view');
     await sweep.scrollIntoViewIfNeeded();
@@ -1129,6 +1195,14 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
     ).toBeGreaterThan(0);
     expect(await shown()).toBe(1);
     expect(errors).toEqual([]);
+    // the three views' counts stay in sight above the tabs, each as its own counter says
+    const counts = figure.locator('.tab-counts');
+    expect(await counts.isVisible()).toBe(true);
+    const [summary, tested] = await figure.evaluate((f) => [
+      [...f.querySelectorAll('.tab-counts b')].map((b) => b.textContent!.split(' ').at(-1)),
+      [...f.querySelectorAll('.view [data-stat=tested] dd')].map((d) => d.textContent),
+    ]);
+    expect(summary).toEqual(tested);
     const view = figure.locator('.view').nth(2);
     const stats = view.locator('dl.stats');
     const line = await stats.evaluate((d) => d.getBoundingClientRect().height);

@@ -125,6 +125,28 @@ export class Surface {
     ctx.restore();
   }
 
+  /** A chart's point: each series has a shape as well as a colour, so it is told apart without colour. */
+  marker(shape: MarkerShape, x: number, y: number, r: number, color: string): void {
+    if (shape === 'disc') return this.disc(x, y, r, color);
+    const { ctx } = this;
+    ctx.beginPath();
+    if (shape === 'square') ctx.rect(x - r, y - r, 2 * r, 2 * r);
+    else if (shape === 'diamond') {
+      ctx.moveTo(x, y - 1.3 * r);
+      ctx.lineTo(x + 1.3 * r, y);
+      ctx.lineTo(x, y + 1.3 * r);
+      ctx.lineTo(x - 1.3 * r, y);
+      ctx.closePath();
+    } else {
+      ctx.moveTo(x, y - 1.2 * r);
+      ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
+      ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
+      ctx.closePath();
+    }
+    ctx.fillStyle = color;
+    ctx.fill();
+  }
+
   /** A ring around a ball: the keyboard's selection. */
   ring(x: number, y: number, r: number, color: string, width = 2.5, dash?: number[]): void {
     const { ctx } = this;
@@ -180,6 +202,8 @@ export class Surface {
     ctx.fillText(s, x, y);
   }
 }
+
+export type MarkerShape = 'square' | 'triangle' | 'diamond' | 'disc';
 
 /** The article's rainbow: hue i/n, light and saturated. */
 export function rainbow(i: number, n: number): string {

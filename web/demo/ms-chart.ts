@@ -16,7 +16,6 @@ const MS_MIN = 0.01;
 const MS_MAX = 1000;
 
 export function drawMsChart(g: Surface, samples: readonly Sample[], capacity: number): void {
-  const { ctx } = g;
   g.clear('#07080c');
   const u = Math.max(1, g.unit);
   const L = 58 * u;
@@ -35,21 +34,11 @@ export function drawMsChart(g: Surface, samples: readonly Sample[], capacity: nu
   }
   const budget = py(1000 / 60);
   g.line(L, budget, L + w, budget, '#666', 1, [4, 4]);
-  g.text('16.7 ms: one 60 fps frame', L + w - 4 * u, budget - 8 * u, '#999', 11, 'right');
+  g.text('16.7 ms: one 60 fps frame', L + 6 * u, budget - 8 * u, '#999', 11, 'left');
   const dx = w / Math.max(1, capacity - 1);
   const x0 = L + w - (samples.length - 1) * dx; // the newest update at the right edge
   samples.forEach((s, i) => {
-    const x = x0 + i * dx;
-    const y = py(s.ms);
-    ctx.fillStyle = s.js ? JS_COLOR : ENGINE_COLOR;
-    ctx.beginPath();
-    if (s.js) {
-      const r = 3.5 * u;
-      ctx.moveTo(x, y - 1.2 * r);
-      ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
-      ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
-      ctx.closePath();
-    } else ctx.arc(x, y, 2.2 * u, 0, Math.PI * 2);
-    ctx.fill();
+    if (s.js) g.marker('triangle', x0 + i * dx, py(s.ms), 3.5 * u, JS_COLOR);
+    else g.marker('disc', x0 + i * dx, py(s.ms), 2.2 * u, ENGINE_COLOR);
   });
 }

@@ -202,6 +202,12 @@ export function drawLens(g: Surface, lens: Lens, f: LensFrame): LensFacts {
   ctx.restore();
   g.ring(lens.x, lens.y, lens.r + 1.5, '#000', 4);
   g.ring(lens.x, lens.y, lens.r, LENS, 2);
-  g.text(`×${lens.zoom.toFixed(lens.zoom < 10 ? 1 : 0)}`, lens.x, lens.y + lens.r - 10, LENS, 11, 'center', '700');
+  // the zoom under the rim (over it at the bottom of the canvas), on a dark backing
+  const label = `×${lens.zoom.toFixed(lens.zoom < 10 ? 1 : 0)}`;
+  const size = g.fontSize(12);
+  const y = lens.y + lens.r + size < g.height ? lens.y + lens.r + size * 0.8 : lens.y - lens.r - size * 0.8;
+  ctx.fillStyle = 'rgba(0,0,0,0.75)';
+  ctx.fillRect(lens.x - size * 1.4, y - size * 0.7, size * 2.8, size * 1.4);
+  g.text(label, lens.x, y, LENS, 12, 'center', '700');
   return { boxes: inside.length, pairLines, chosenPairs };
 }

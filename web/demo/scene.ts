@@ -3,7 +3,7 @@
 import { World, slotOf } from 'sweep-prune';
 import { rainbow, type Surface } from './draw.js';
 import { BALL, LINK, MUTED } from './palette.js';
-import { collide, integrate, makeBalls, resolveAll, rng, settle, type Ball, type BallSpec } from './sim.js';
+import { arrange, collide, integrate, makeBalls, resolveAll, rng, settle, type Ball, type BallSpec } from './sim.js';
 
 /** A live number shown under a canvas; `key` is stable (tests and styles use it). */
 export interface Stat {
@@ -29,6 +29,9 @@ export interface Scene {
   readonly still: boolean;
   /** The frame number (shared by the views of a lock-step figure). */
   readonly step?: number;
+  /** Ball scenes: complete detection passes so far, and their mean intersects() calls. */
+  readonly passes?: number;
+  readonly meanTested?: number;
   /** Lock-step figures: move the shared balls one step (the views' frames only detect and count). */
   physics?(): void;
   frame(): Generator<number, void, void>;
@@ -81,6 +84,8 @@ export interface SceneData {
   report?: string;
   /** many balls: a factor on the radius. */
   radiusScale?: string;
+  /** 'column' or 'spread': where the balls start (the cases chapter 8 talks about). */
+  arrange?: string;
 }
 
 /**
@@ -196,6 +201,7 @@ export abstract class BallScene implements Scene {
     if (setup.axis) this.labelAll();
     this.draggable = o.draggable;
     this.still = o.still;
+    if (o.data.arrange && !shared) arrange(this.balls, o.data.arrange, surface.width, surface.height);
     if (o.still && !shared) settle(this.balls);
   }
 
@@ -277,6 +283,10 @@ export abstract class BallScene implements Scene {
     this.#passes++;
     this.history.push(this.tested);
     if (this.history.length > SPARK_PASSES) this.history.shift();
+  }
+
+  get passes(): number {
+    return this.#passes;
   }
 
   /** Mean intersects() calls per complete pass since the start. */

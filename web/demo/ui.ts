@@ -5,6 +5,8 @@ import { Surface } from './draw.js';
 import { NAMED } from './palette.js';
 import { Link, type CreateScene, type Scene, type SceneOptions, type SceneSetup } from './scene.js';
 import type { Ball } from './sim.js';
+import { GrowthChart } from './growth.js';
+import type { MarkerShape } from './draw.js';
 
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 /** Slow motion: the figure's clock runs at a quarter of the speed (frames and pauses alike). */
@@ -45,7 +47,7 @@ function parseOptions(data: DOMStringMap): SceneOptions {
     draggable: data.draggable !== undefined,
     still: data.still !== undefined,
     bounce: data.noBounce === undefined,
-    data,
+    data: data.start ? { ...data, arrange: data.start } : data,
   };
 }
 
@@ -68,7 +70,6 @@ class View {
   frames = 0;
   #gen: Generator<number, void, void> | undefined;
   #wakeAt = 0;
-  #statsAt = 0;
   #held:
     | { ball: Ball; dx: number; dy: number; pointer: number; samples: Array<{ t: number; x: number; y: number }> }
     | undefined;
@@ -104,12 +105,12 @@ class View {
       canvas.setAttribute('aria-label', alt);
     }
     this.surface = new Surface(canvas, Number(root.dataset.width ?? 600), Number(root.dataset.height ?? 400));
-    this.surface.onResize = () => this.scene && this.render(true);
+    this.surface.onResize = () => this.scene && this.player.renderAll();
     if (root.dataset.axis !== undefined) {
       const axis = el('canvas', 'axis', root);
       axis.setAttribute('aria-hidden', 'true');
       this.axis = new Surface(axis, 600, 120);
-      this.axis.onResize = () => this.scene && this.render(true);
+      this.axis.onResize = () => this.scene && this.player.renderAll();
       this.#listenAxis(axis);
     }
     this.panel = el('div', 'panel', root);
@@ -210,7 +211,11 @@ class View {
     return this.#gen !== undefined;
   }
 
-  render(force = false): void {
+  /**
+   * Draw the scene; with `counters`, refresh the counters and the panel too. The player refreshes every view of a
+   * figure in the same tick, so that counters shared by side-by-side views never disagree.
+   */
+  render(counters = false): void {
     const scene = this.scene;
     if (!scene) return;
     scene.draw();
@@ -226,9 +231,7 @@ class View {
       .join(' ');
     const linked = this.player.link.ball;
     this.root.dataset.linked = linked && scene.balls.includes(linked) ? String(scene.balls.indexOf(linked)) : '';
-    const now = performance.now();
-    if (!force && now - this.#statsAt < STATS_EVERY_MS) return;
-    this.#statsAt = now;
+    if (!counters) return;
     scene.panel?.();
     const stats = scene.stats();
     if (this.stats.childElementCount !== stats.length) {
@@ -293,7 +296,7 @@ class View {
       if (!this.#keyHeld) return;
       e.preventDefault();
       this.#letGo(e.key === 'Enter');
-      this.render(true);
+      this.player.renderAll();
       return;
     } else if (!arrow) return;
     e.preventDefault();
@@ -314,7 +317,7 @@ class View {
       }
     }
     this.#afterMove();
-    this.render(true);
+    this.player.renderAll();
   }
 
   /** Release the ball grabbed with the keyboard: thrown the way it last moved, or let go to fall. */
@@ -439,10 +442,10 @@ class View {
       canvas.addEventListener('keydown', (e) => this.#key(e));
       // the selection ring shows only while focused; focus from the keyboard links the selected ball
       canvas.addEventListener('focus', () => {
-        if (!canvas.matches(':focus-visible')) return this.render(true);
+        if (!canvas.matches(':focus-visible')) return this.player.renderAll();
         this.player.link.pin(this.#handles[this.#selected]);
         this.#keyChosen = true;
-        this.render(true);
+        this.player.renderAll();
       });
       canvas.addEventListener('blur', () => {
         this.#letGo(false);
@@ -450,7 +453,7 @@ class View {
         if (this.#keyChosen && this.player.link.pinned === this.#handles[this.#selected])
           this.player.link.pin(undefined);
         this.#keyChosen = false;
-        this.render(true);
+        this.player.renderAll();
       });
     }
   }
@@ -472,7 +475,7 @@ class View {
     if (!scene) return;
     scene.moved?.();
     if (this.player.paused && scene.still && !this.midFrame) this.advance(this.player.clock, 1, true);
-    if (this.player.paused || !this.player.visible) this.render(true);
+    if (this.player.paused || !this.player.visible) this.player.renderAll();
   }
 }
 
@@ -497,6 +500,10 @@ export class Player {
   clock = 0;
   #last: number | undefined;
   #nextFrame = 0;
+  #statsAt = 0;
+  readonly #growth: GrowthChart | undefined;
+  /** Tabbed figures: the views' counts, refreshed with the counters (they stay in sight above the tabs). */
+  #tabCounts: (() => void) | undefined;
   readonly #controls: HTMLElement;
 
   constructor(
@@ -512,9 +519,10 @@ export class Player {
     this.lockstep = this.views.length > 1;
     // a paused figure redraws at once when the linked ball changes; a running one at its next frame
     this.link.onChange = () => {
-      if (this.mounted && (this.paused || !this.visible)) for (const v of this.views) v.render(true);
+      if (this.mounted && (this.paused || !this.visible)) this.renderAll();
     };
     this.#controls = this.#makeControls();
+    if (figure.dataset.growth !== undefined) this.#growth = this.#makeGrowth();
     if (figure.dataset.tabs !== undefined) this.#makeTabs();
     // option controls anywhere in the figure (the ball count, the benchmark's largest N) restart it
     figure.addEventListener('change', (e) => {
@@ -551,6 +559,23 @@ export class Player {
   #setMounted(mounted: boolean): void {
     this.mounted = mounted;
     this.figure.dataset.mounted = String(mounted);
+    if (mounted) {
+      this.#growth?.surface.activate();
+      this.#growth?.draw();
+    } else this.#growth?.surface.release();
+  }
+
+  /** With the counters: the growth chart's point for this run, the tabs' counts. */
+  #refreshed(): void {
+    this.#tabCounts?.();
+    const g = this.#growth;
+    if (!g) return;
+    const scenes = this.views.map((v) => v.scene);
+    g.update(
+      Number(this.figure.dataset.balls),
+      scenes.map((s) => s?.meanTested ?? 0),
+      scenes.every((s) => (s?.passes ?? 0) > 0),
+    );
   }
 
   /** Options: the figure's data attributes, overridden by each view's. */
@@ -573,7 +598,7 @@ export class Player {
     this.paused = paused;
     this.#sync();
     // the counters and panels are refreshed at most every 100 ms while running: show the paused state itself
-    if (paused && this.mounted) for (const v of this.views) v.render(true);
+    if (paused && this.mounted) this.renderAll();
   }
 
   /** One beat: to the next pause inside a slowed-down frame, or one whole frame. */
@@ -582,10 +607,8 @@ export class Player {
     this.setPaused(true);
     const now = this.clock;
     if (this.lockstep) this.#advanceTogether(now, 1, true);
-    for (const v of this.views) {
-      if (!this.lockstep) v.advance(now, 1, true);
-      v.render(true);
-    }
+    if (!this.lockstep) for (const v of this.views) v.advance(now, 1, true);
+    this.renderAll();
   }
 
   /** Lock step: when every view has finished the round, move the shared balls and start the next round. */
@@ -612,7 +635,17 @@ export class Player {
     if (due) this.#nextFrame = Math.max(this.#nextFrame + FRAME_MS, this.clock - FRAME_MS);
     if (this.lockstep) this.#advanceTogether(this.clock, 1, false, due);
     else for (const v of this.views) v.advance(this.clock, 1, false, due);
-    for (const v of this.views) v.render();
+    const stats = now - this.#statsAt >= STATS_EVERY_MS;
+    if (stats) this.#statsAt = now;
+    for (const v of this.views) v.render(stats);
+    if (stats) this.#refreshed();
+  }
+
+  /** Every view drawn and its counters refreshed, in one go. */
+  renderAll(): void {
+    if (!this.mounted) return;
+    for (const v of this.views) v.render(true);
+    this.#refreshed();
   }
 
   /** Play keeps its name and says whether it is on with aria-pressed; its icon shows what it does. */
@@ -673,12 +706,49 @@ export class Player {
         this.figure.dataset.balls = input.value;
         this.restart();
       });
+      // the count the slider settles at (not every count it passes) becomes a point of the growth chart
+      input.addEventListener('change', () => this.#growth?.settle(Number(input.value)));
+    }
+    if (this.figure.dataset.arrange !== undefined) {
+      // the cases chapter 8 talks about: a run from balls in a column, or spread out
+      const arrange = (kind: string): void => {
+        this.figure.dataset.start = kind;
+        this.restart();
+        delete this.figure.dataset.start;
+      };
+      button('column', 'Stack in a column', 'Start again with the balls in one column: all overlap on x', () =>
+        arrange('column'),
+      );
+      button('spread', 'Spread out', 'Start again with the balls spread out on a grid', () => arrange('spread'));
     }
     // Play above the figure when what it starts would otherwise be out of sight (the benchmark's long table)
     const first = this.figure.querySelector('.views') ?? this.figure.firstElementChild;
     if (this.figure.dataset.controlsTop !== undefined) this.figure.prepend(bar);
     else this.figure.insertBefore(bar, first?.nextSibling ?? null);
     return bar;
+  }
+
+  /** The growth chart under the views (data-growth): one series per view, its mark from the view's data-mark. */
+  #makeGrowth(): GrowthChart {
+    const box = document.createElement('div');
+    box.className = 'growth';
+    const title = document.createElement('div');
+    title.className = 'panel-title';
+    title.textContent = 'Your runs: mean intersects() calls per pass, at each ball count the slider settled at';
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute(
+      'aria-label',
+      'Mean intersects() calls per pass against the number of balls, one point per count run, under the curve of every pair',
+    );
+    box.append(title, canvas);
+    this.#controls.after(box);
+    const series = this.views.map((v) => {
+      const [color = '#ddd', shape = 'disc'] = (v.root.dataset.mark ?? '').split(' ');
+      return { name: v.root.dataset.title ?? '', color, shape: shape as MarkerShape };
+    });
+    const max = Number((this.figure.dataset.ballsRange ?? '2,40').split(',')[1]);
+    return new GrowthChart(canvas, series, max, Number(this.figure.dataset.balls ?? 5));
   }
 
   /** On a narrow screen the views are tabs (one shown at a time); on a wide one the tab list is hidden. */
@@ -718,7 +788,25 @@ export class Player {
       select((i + d + tabs.length) % tabs.length, true);
     });
     select(0);
-    views.before(list);
+    // every view's count stays in sight above the tabs (only one view is shown at a time)
+    const counts = document.createElement('p');
+    counts.className = 'tab-counts';
+    counts.setAttribute('aria-live', 'off');
+    const label = document.createElement('span');
+    label.textContent = 'intersects() calls, last pass:';
+    const values = this.views.map((v, i) => {
+      const b = document.createElement('b');
+      b.dataset.view = v.root.dataset.title ?? '';
+      counts.append(i ? ' · ' : ' ', b);
+      return b;
+    });
+    counts.prepend(label);
+    this.#tabCounts = () =>
+      this.views.forEach((v, i) => {
+        const n = v.stats.querySelector('[data-stat=tested] dd')?.textContent ?? '–';
+        values[i]!.textContent = `${v.root.dataset.title ?? `View ${i + 1}`} ${n}`;
+      });
+    views.before(counts, list);
   }
 }
 

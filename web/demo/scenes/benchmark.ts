@@ -6,7 +6,7 @@
 import type { Counters } from 'sweep-prune';
 import type { BenchReply, BenchRequest } from '../workers/benchmark.js';
 import { METHOD_KEYS, type BenchState, type MethodKey, type Result } from '../bench-run.js';
-import type { Surface } from '../draw.js';
+import type { MarkerShape, Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 import { REFERENCE, REFERENCE_MACHINE } from './benchmark-reference.js';
 
@@ -19,7 +19,7 @@ interface Method {
   short: string;
   color: string;
   /** Each line's points have their own shape too, so the lines are told apart without their colours. */
-  shape: 'square' | 'triangle' | 'diamond' | 'disc';
+  shape: MarkerShape;
 }
 const METHODS: Method[] = [
   { key: 'naive', label: 'naive JS (all pairs)', short: 'naive JS', color: '#f77', shape: 'square' },
@@ -28,27 +28,6 @@ const METHODS: Method[] = [
   { key: 'wasm', label: 'sweep-prune (wasm)', short: 'sweep-prune', color: '#5cf', shape: 'disc' },
 ];
 if (METHODS.some((m, i) => m.key !== METHOD_KEYS[i])) throw new Error("the chart lists the methods in the run's order");
-
-function marker(g: Surface, shape: Method['shape'], x: number, y: number, r: number, color: string): void {
-  if (shape === 'disc') return g.disc(x, y, r, color);
-  const { ctx } = g;
-  ctx.beginPath();
-  if (shape === 'square') ctx.rect(x - r, y - r, 2 * r, 2 * r);
-  else if (shape === 'diamond') {
-    ctx.moveTo(x, y - 1.3 * r);
-    ctx.lineTo(x + 1.3 * r, y);
-    ctx.lineTo(x, y + 1.3 * r);
-    ctx.lineTo(x - 1.3 * r, y);
-    ctx.closePath();
-  } else {
-    ctx.moveTo(x, y - 1.2 * r);
-    ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
-    ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
-    ctx.closePath();
-  }
-  ctx.fillStyle = color;
-  ctx.fill();
-}
 
 function engineStats(c: Counters): Stat[] {
   return [
@@ -222,7 +201,7 @@ class Benchmark implements Scene {
       ctx.setLineDash([g.stroke(5), g.stroke(4)]);
       ctx.stroke();
       ctx.setLineDash([]);
-      for (const [n, ms] of pts) marker(g, m.shape, px(n), py(ms), 3 * u, m.color);
+      for (const [n, ms] of pts) g.marker(m.shape, px(n), py(ms), 3 * u, m.color);
     }
     ctx.globalAlpha = 1;
     g.text(
@@ -240,9 +219,9 @@ class Benchmark implements Scene {
       ctx.strokeStyle = m.color;
       ctx.lineWidth = g.stroke(2.5);
       ctx.stroke();
-      for (const r of pts) marker(g, m.shape, px(r.n), py(r.ms!), 4 * u, m.color);
+      for (const r of pts) g.marker(m.shape, px(r.n), py(r.ms!), 4 * u, m.color);
       const y = T + 10 * u + k * 18 * u;
-      marker(g, m.shape, L + 14 * u, y, 5 * u, m.color);
+      g.marker(m.shape, L + 14 * u, y, 5 * u, m.color);
       g.text(labels[k]!, L + 26 * u, y, '#ddd', 12, 'left');
     });
     if (!this.done) {
@@ -250,7 +229,7 @@ class Benchmark implements Scene {
       const m = METHODS[this.#state.method]!;
       const live = this.#state.live;
       g.line(px(n), T, px(n), T + h, m.color, 1, [2, 4]);
-      if (live !== undefined) marker(g, m.shape, px(n), py(live), 6 * u, m.color);
+      if (live !== undefined) g.marker(m.shape, px(n), py(live), 6 * u, m.color);
     }
   }
 

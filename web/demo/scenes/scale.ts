@@ -18,7 +18,7 @@ const MAX_N = 100_000;
 const WINDOW = 30;
 const CHART = 240;
 const RATE_WINDOW_MS = 1000;
-const LENS_R = 72;
+const LENS_R = 95;
 
 /** What the magnifier showed last, kept together so that a script reads one consistent frame. */
 export interface LensState {
