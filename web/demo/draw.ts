@@ -125,6 +125,20 @@ export class Surface {
     ctx.restore();
   }
 
+  /**
+   * A chart's plot area inside margins given for the full-size canvas (left, right, top, bottom), grown with the
+   * labels on a small screen: `u` is that growth, L and T the area's top-left corner, w and h its size.
+   */
+  plotArea(
+    left: number,
+    right: number,
+    top: number,
+    bottom: number,
+  ): { u: number; L: number; T: number; w: number; h: number } {
+    const u = Math.max(1, this.unit);
+    return { u, L: left * u, T: top * u, w: this.width - (left + right) * u, h: this.height - (top + bottom) * u };
+  }
+
   /** A chart's point: each series has a shape as well as a colour, so it is told apart without colour. */
   marker(shape: MarkerShape, x: number, y: number, r: number, color: string): void {
     if (shape === 'disc') return this.disc(x, y, r, color);

@@ -51,13 +51,7 @@ export class GrowthChart {
     if (g.canvas.width === 0) return;
     const { ctx } = g;
     g.clear('#07080c');
-    const u = Math.max(1, g.unit);
-    const L = 50 * u;
-    const R = 12 * u;
-    const T = 14 * u;
-    const B = 34 * u;
-    const w = g.width - L - R;
-    const h = g.height - T - B;
+    const { u, L, T, w, h } = g.plotArea(50, 12, 14, 34);
     const top = (this.maxN * (this.maxN - 1)) / 2;
     const px = (n: number): number => L + (n / this.maxN) * w;
     const py = (v: number): number => T + h - (Math.min(v, top) / top) * h;

@@ -17,13 +17,7 @@ const MS_MAX = 1000;
 
 export function drawMsChart(g: Surface, samples: readonly Sample[], capacity: number): void {
   g.clear('#07080c');
-  const u = Math.max(1, g.unit);
-  const L = 58 * u;
-  const R = 8 * u;
-  const T = 8 * u;
-  const B = 8 * u;
-  const w = g.width - L - R;
-  const h = g.height - T - B;
+  const { u, L, T, w, h } = g.plotArea(58, 8, 8, 8);
   const py = (ms: number): number =>
     T + h - (Math.log10(Math.min(MS_MAX, Math.max(ms, MS_MIN)) / MS_MIN) / Math.log10(MS_MAX / MS_MIN)) * h;
   for (let e = -2; e <= 3; e++) {

@@ -149,13 +149,7 @@ class Benchmark implements Scene {
     this.#drawn = { state: this.#state, resizes: g.resizes };
     g.clear('#07080c');
     // margins and offsets are for the full-size chart; on a small screen they grow with the labels' minimum size
-    const u = Math.max(1, g.unit);
-    const L = 64 * u,
-      R = 24 * u,
-      T = 20 * u,
-      B = 50 * u;
-    const w = g.width - L - R,
-      h = g.height - T - B;
+    const { u, L, T, w, h } = g.plotArea(64, 24, 20, 50);
     const nMin = 100,
       nMax = 100_000,
       msMin = 0.001,
