@@ -1055,6 +1055,30 @@ describe('keyboard only', () => {
     expect(await summary.getAttribute('data-engine-ended')).toBe('2');
   });
 
+  test('party: the arrow keys grab a ball and hold it up, Enter throws it the way it last moved', async () => {
+    const figure = page.locator('#party figure');
+    const view = figure.locator('.view');
+    await figure.locator('[data-action=restart]').click();
+    await focusCanvas(view);
+    if ((await figure.getAttribute('data-state')) === 'paused') await figure.locator('[data-action=play]').click();
+    const ball = async (): Promise<number[]> =>
+      (await view.getAttribute('data-positions'))!.split(' ')[0]!.split(',').map(Number);
+    await page.keyboard.press('1'); // ball A
+    const [x0] = await ball();
+    const way = x0! > 300 ? -1 : 1; // throw away from the nearer wall
+    const arrow = way < 0 ? 'ArrowLeft' : 'ArrowRight';
+    await page.keyboard.press(arrow); // grabbed
+    const first = await ball();
+    await page.keyboard.press(arrow);
+    const held = await ball();
+    expect(held[0]! - first[0]!).toBeCloseTo(10 * way, 5); // held: only the keys move it
+    await page.waitForTimeout(400); // the figure runs: a held ball neither falls nor drifts
+    expect(await ball()).toEqual(held);
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => ((await ball())[0]! - held[0]!) * way, { timeout: 5000 }).toBeGreaterThan(30);
+    expect(await view.locator(':scope > p.sr-only').textContent()).toMatch(/thrown/);
+  });
+
   test('game: key 1 moves the eye, key 2 the aim, and the ray follows', async () => {
     const figure = page.locator('#game figure');
     const view = figure.locator('.view');
