@@ -1,7 +1,6 @@
 // The page: load the engine, then set up every figure (each is built when it comes near the screen). Scenes are
 // registered here by the name used in data-scene="...".
 import { init } from 'sweep-prune';
-import { init as initThreads } from 'sweep-prune/threads';
 import { applyPalette } from './palette.js';
 import type { CreateScene } from './scene.js';
 import { mountAll } from './ui.js';
@@ -35,9 +34,9 @@ const scenes = new Map<string, CreateScene>([
 
 applyPalette(document.documentElement);
 try {
-  // a cross-origin-isolated page (the dev server and preview send the headers) loads the threaded engine, which the
-  // benchmark chapter can spread over several threads; the others run it on one
-  await (crossOriginIsolated ? initThreads() : init());
+  // the engine embedded in the page's script (no fetch); the benchmark's worker loads its own, the threaded one
+  // only when the reader asks for threads
+  await init();
   mountAll(scenes);
   document.documentElement.dataset.ready = 'true';
 } catch (e) {
