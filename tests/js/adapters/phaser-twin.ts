@@ -70,7 +70,7 @@ function canonicalTrees(world: ArcadeWorld, live: boolean): void {
   const staticTree = world.staticTree as unknown as Record<string, (...args: unknown[]) => unknown>;
   const inserted = new Map<unknown, number>();
   let sequence = 0;
-  for (const body of staticTree.all!() as unknown[]) inserted.set(body, ++sequence);
+  for (const body of world.staticBodies) inserted.set(body, ++sequence); // those added before: in their order
   const insert = staticTree.insert!;
   staticTree.insert = function (body: unknown) {
     inserted.set(body, ++sequence);
@@ -108,14 +108,25 @@ export async function makeGame(
   return { ...made, world, recorder, handle, tick };
 }
 
-/** Every tracked body's position, velocity and enable flag, exactly (a string per body). */
-export function bodyStates(game: Game): string[] {
-  return game.recorder.tracked.map((object) => {
+/** Every tracked body's position, velocity and enable flag (NaN for no body), four numbers and a flag each. */
+function bodyValues(game: Game): number[] {
+  const values: number[] = [];
+  for (const object of game.recorder.tracked) {
     const body = (object as unknown as { body: ArcadeBody | null }).body;
-    if (body == null) return `${object.name}: no body`;
+    if (body == null) {
+      values.push(NaN, NaN, NaN, NaN, -1);
+      continue;
+    }
     const v = (body as { velocity?: { x: number; y: number } }).velocity ?? { x: 0, y: 0 };
-    return `${object.name}: ${body.position.x} ${body.position.y} ${v.x} ${v.y} ${body.enable}`;
-  });
+    values.push(body.position.x, body.position.y, v.x, v.y, body.enable ? 1 : 0);
+  }
+  return values;
+}
+
+/** The same, a string per body, for a report. */
+export function bodyStates(game: Game): string[] {
+  const values = bodyValues(game);
+  return game.recorder.tracked.map((o, i) => `${o.name}: ${values.slice(5 * i, 5 * i + 5).join(' ')}`);
 }
 
 /** The first frame at which the two games differ, with what differs, or undefined if they never do. */
@@ -143,9 +154,11 @@ export function runTwins(oracle: Game, ours: Game, frames: number): { events: nu
     const b = ours.recorder.log;
     if (a.join('\n') !== b.join('\n')) return { events, divergence: firstDifference(frame, 'log', a, b) };
     events += a.length;
-    const sa = bodyStates(oracle);
-    const sb = bodyStates(ours);
-    if (sa.join('\n') !== sb.join('\n')) return { events, divergence: firstDifference(frame, 'bodies', sa, sb) };
+    const va = bodyValues(oracle);
+    const vb = bodyValues(ours);
+    if (va.length !== vb.length || va.some((v, i) => !Object.is(v, vb[i]))) {
+      return { events, divergence: firstDifference(frame, 'bodies', bodyStates(oracle), bodyStates(ours)) };
+    }
   }
   return { events };
 }

@@ -8,6 +8,7 @@ import type PhaserNs from 'phaser';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { usePhaserArcade } from '../../../web/src/adapters/phaser.js';
 import { init } from '../../../web/src/index.js';
+import { mulberry32 } from '../oracle.js';
 import {
   type Build,
   type Game,
@@ -230,6 +231,8 @@ const swarm =
         const r = members[Math.floor(random() * members.length)]!;
         if (r.body) r.body.reset(20 + random() * (W - 40), 20 + random() * (H - 40));
       }
+      // the scene's own call between steps, after the moves by hand
+      world.collide(group, ALONE, logger(recorder, 'direct'));
     };
   };
 
@@ -322,6 +325,15 @@ const platformer =
           (p.body as PhaserNs.Physics.Arcade.StaticBody).updateFromGameObject();
         }
       }
+      if (frame % 10 === 3) {
+        // bodies put on platforms by hand, then the scene's own overlap call between steps
+        for (let k = 0; k < 3; k++) {
+          const p = platforms.getChildren()[Math.floor(random() * 20)] as PhaserNs.GameObjects.Rectangle;
+          const r = players.getChildren()[Math.floor(random() * players.getLength())] as Rect;
+          r.body.reset(p.x, p.y - 4);
+        }
+        scene.physics.overlap(players, platforms, logger(recorder, 'direct'));
+      }
       if (frame % 20 === 19) {
         const members = players.getChildren();
         for (let k = 0; k < 5; k++) members[Math.floor(random() * members.length)]!.destroy();
@@ -368,5 +380,116 @@ describe("sweep-prune/phaser against Phaser's own Arcade tree, two games side by
   test('a platformer: a tilemap layer, static platforms that move, 1 000 bodies piling up, overlapRect and overlapCirc', async () => {
     const events = await twins(platformer(1000), arcade(400), 120);
     expect(events).toBeGreaterThan(5000);
+  });
+});
+
+// ---- the handle and the trees' API
+
+/** Bodies moving about in one group (no collider): for the trees' own queries. */
+const drift: Build = (scene, recorder, random) => {
+  scene.physics.world.setBounds(0, 0, 800, 600);
+  const group = scene.physics.add.group();
+  for (let i = 0; i < 400; i++) {
+    const r = rect(scene, recorder, `d${i}`, random() * 800, random() * 600, 4 + (i % 5) * 3, 4 + (i % 3) * 5);
+    group.add(r);
+    r.body.setVelocity((random() - 0.5) * 200, (random() - 0.5) * 200).setCollideWorldBounds(true, 1, 1);
+  }
+  const walls = scene.physics.add.staticGroup();
+  for (let i = 0; i < 30; i++) {
+    const w = scene.add.rectangle(random() * 800, random() * 600, 10 + random() * 60, 10 + random() * 60);
+    w.name = `w${i}`;
+    walls.add(w);
+  }
+  return () => {};
+};
+
+const meets = (b: PhaserNs.Physics.Arcade.Body | PhaserNs.Physics.Arcade.StaticBody, q: BBox): boolean =>
+  b.left <= q.maxX && b.top <= q.maxY && b.right >= q.minX && b.bottom >= q.minY;
+
+interface BBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+describe('usePhaserArcade: the handle and the trees', () => {
+  beforeAll(() => init());
+
+  test('tree.search and staticTree.search find every body whose box meets the box, in the documented order', async () => {
+    const g = await game(drift, arcade(), true);
+    const random = mulberry32(5);
+    for (let frame = 0; frame < 30; frame++) {
+      g.step(frame * (1000 / 60));
+      for (let k = 0; k < 20; k++) {
+        const x = random() * 800;
+        const y = random() * 600;
+        const q: BBox =
+          k === 0
+            ? { minX: -Infinity, minY: -Infinity, maxX: Infinity, maxY: Infinity }
+            : { minX: x, minY: y, maxX: x + random() * 150, maxY: y + random() * 150 };
+        // brute force: world.bodies in its order; static bodies in the order they were added (none moved here)
+        const dynamic = [...g.world.bodies].filter((b) => meets(b, q));
+        const statics = [...g.world.staticBodies].filter((b) => meets(b, q));
+        expect(g.world.tree.search(q)).toEqual(dynamic);
+        expect(g.world.staticTree.search(q)).toEqual(statics);
+        expect(g.world.tree.collides(q)).toBe(dynamic.length > 0);
+      }
+    }
+    expect(g.world.tree.all()).toEqual([...g.world.bodies]);
+  });
+
+  test('a search box that is not four numbers, or has NaN, throws InvalidBounds; toJSON throws InvalidArgument', async () => {
+    const g = await game(drift, arcade(), true);
+    g.step(0);
+    const tree = g.world.tree as unknown as { search(b: unknown): unknown; toJSON(): unknown; fromJSON(): unknown };
+    expectCode(() => tree.search({ minX: NaN, minY: 0, maxX: 1, maxY: 1 }), 'InvalidBounds', /world\.tree\.search/);
+    expectCode(() => tree.search(undefined), 'InvalidBounds', /minX, minY, maxX, maxY/);
+    expectCode(() => g.world.staticTree.search({ minX: 0 } as never), 'InvalidBounds', /world\.staticTree/);
+    expectCode(() => tree.toJSON(), 'InvalidArgument', /stop\(\)/);
+    expectCode(() => tree.fromJSON(), 'InvalidArgument', /stop\(\)/);
+  });
+
+  test('what is not an Arcade world throws InvalidArgument; a second use of one world throws AlreadyRegistered', async () => {
+    const g = await game(drift, arcade(), true);
+    for (const bad of [null, {}, { bodies: new Set(), staticBodies: new Set() }, g.scene]) {
+      expectCode(() => usePhaserArcade(bad as never), 'InvalidArgument', /scene\.physics\.world/);
+    }
+    expectCode(() => usePhaserArcade(g.world), 'AlreadyRegistered', /stop\(\)/);
+    g.handle!.stop();
+    const again = usePhaserArcade(g.world);
+    g.step(0);
+    expect(g.world.tree.all().length).toBe(g.world.bodies.size);
+    again.stop();
+  });
+
+  test("stop() gives back Phaser's trees holding the bodies, useTree and the functions; the game goes on the same", async () => {
+    const physics = arcade(0, { useTree: false });
+    const oracle = await game(swarm(300), physics, false);
+    const ours = await game(swarm(300), physics, true);
+    const { tree, staticTree } = oracle.world; // Phaser's own, as the world made them
+    expect(ours.world.useTree).toBe(true);
+    expect(runTwins(oracle, ours, 20).divergence).toBeUndefined();
+    ours.handle!.stop();
+    expect(ours.handle!.stopped).toBe(true);
+    expectCode(() => ours.handle!.world, 'Disposed');
+    expect(ours.world.tree.constructor).toBe(tree.constructor);
+    expect(ours.world.staticTree.constructor).toBe(staticTree.constructor);
+    expect(ours.world.useTree).toBe(false);
+    for (const name of ['collideObjects', 'collideSpriteVsGroup', 'collideSpriteVsSprite', 'destroy']) {
+      expect(Object.prototype.hasOwnProperty.call(ours.world, name), name).toBe(false);
+    }
+    expect(new Set(ours.world.tree.all())).toEqual(ours.world.bodies);
+    expect(ours.handle!.stopped).toBe(true);
+    ours.handle!.stop(); // idempotent
+    // the swarm's collider never searched the tree: from here both games run Phaser's own code alike
+    expect(runTwins(oracle, ours, 20).divergence).toBeUndefined();
+  });
+
+  test("the world's destroy (its scene shutting down) stops the handle", async () => {
+    const g = await game(drift, arcade(), true);
+    g.step(0);
+    destroyGames(games.splice(games.indexOf(g), 1)[0]);
+    expect(g.handle!.stopped).toBe(true);
   });
 });

@@ -153,6 +153,7 @@ export function collideSelf(
     index.prepare(); // a sync when many bodies are loose
     self.map();
     let rowEnd = self.row(i, -1);
+    if (rowEnd === 0) continue; // most rows: the body's own box is not even read
     let rowStart = 0;
     let left = bodyI.left;
     let top = bodyI.top;
@@ -261,36 +262,36 @@ class SelfPass {
   row(i: number, after: number): number {
     const index = this.#index;
     const body = this.#bodies[i]!;
-    const stamp = ++this.#row;
-    const seen = this.#seen;
-    const memberOf = this.#memberOf;
-    const min = after > i ? after : i;
-    let count = 0;
-    const add = (j: number): void => {
-      if (j <= min || seen[j] === stamp || !this.#bodies[j]) return;
-      seen[j] = stamp;
-      if (count === this.partners.length) {
-        const grown = new Int32Array(count * 2);
-        grown.set(this.partners);
-        this.partners = grown;
-      }
-      this.partners[count++] = j;
-    };
     const from = index.top;
     const to =
       this.#loose[i] === 0
         ? index.candidates(this.#slot[i]!)
         : index.nearBox(body.left, body.top, body.right, body.bottom);
     const stack = index.stack;
-    for (let k = from; k < to; k++) {
-      const j = memberOf[stack[k]!]!;
-      if (j >= 0) add(j);
+    const memberOf = this.#memberOf;
+    const looseList = this.#looseList;
+    if (this.partners.length < to - from + looseList.length) {
+      this.partners = new Int32Array(2 * (to - from + looseList.length));
+    }
+    const partners = this.partners;
+    const stamp = ++this.#row;
+    const seen = this.#seen;
+    const bodies = this.#bodies;
+    const min = after > i ? after : i;
+    let count = 0;
+    for (let k = from; k < to + looseList.length; k++) {
+      const j = k < to ? memberOf[stack[k]!]! : looseList[k - to]!;
+      if (j <= min || seen[j] === stamp || !bodies[j]) continue;
+      seen[j] = stamp;
+      // insertion into the sorted partners (rows are short)
+      let p = count++;
+      while (p > 0 && partners[p - 1]! > j) {
+        partners[p] = partners[p - 1]!;
+        p--;
+      }
+      partners[p] = j;
     }
     index.release(from);
-    const looseList = this.#looseList;
-    for (let k = 0; k < looseList.length; k++) add(looseList[k]!);
-    const partners = this.partners;
-    if (count > 1) partners.subarray(0, count).sort();
     return count;
   }
 }

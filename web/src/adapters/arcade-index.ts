@@ -34,6 +34,13 @@ const MARGIN_SHARE = 0.25;
 const MARGIN_MIN = 0.5;
 // loose bodies are scanned by every question: a sync comes early once there are this many (plus 1 per 512 bodies)
 const LOOSE_MAX = 32;
+// within ±2^22 a float32 is within 0.25 of the float64 it stores, less than MARGIN_MIN: a fat box stored as it is
+// still holds its body (beyond, it is rounded outward)
+const NEAR = 4194304;
+// a dynamic body's slot, kept on the body (a map lookup per body per step cost more than the rest of the answer)
+const SLOT = Symbol('sweep-prune/phaser.slot');
+
+type Slotted = ArcadeBody & { [SLOT]?: number };
 
 /** The bodies of one tree, as Phaser gave them, in the order its answers keep. */
 export class ArcadeIndex {
@@ -42,6 +49,8 @@ export class ArcadeIndex {
   syncs = 0;
   /** Set when bodies may have moved since the last sync in ways no collider saw (a new step, user code). */
   dirty = true;
+  /** From the dynamic tree's load (a step's start) to the step's end: the colliders of the step are running. */
+  inStep = false;
 
   // by slot
   #bodyBy: (ArcadeBody | undefined)[] = [];
@@ -51,7 +60,7 @@ export class ArcadeIndex {
   #copies = new Uint32Array(0); // a static body inserted twice is answered twice, as by Phaser's tree
   // the order of answers: a dynamic body's place in the last `load`, a static body's last insertion
   #rank = new Float64Array(0);
-  #fat = new Float64Array(0); // 4 per slot: the fat box written at the last sync (a static body's own box)
+  #fat = new Float32Array(0); // 4 per slot: the box in the World (a dynamic body's fat box), as stored there
   #stamp = new Uint32Array(0);
   #stampValue = 0;
   // the partners of each slot at the last sync: #adj[#adjStart[s] .. #adjStart[s + 1])
@@ -60,7 +69,6 @@ export class ArcadeIndex {
   #adjSlots = 0; // slots #adjStart covers
   #loose: number[] = [];
 
-  readonly #dynamicOf = new Map<ArcadeBody, number>();
   readonly #staticOf = new Map<ArcadeBody, number>();
   #dynamicSlots: number[] = []; // in load order
   #items: ArcadeBody[] = []; // the dynamic tree's bodies (the last load, then inserts)
@@ -86,6 +94,7 @@ export class ArcadeIndex {
   /** The dynamic tree becomes `bodies` (Phaser: `clear()` then `load(Array.from(world.bodies))` every step). */
   load(bodies: readonly ArcadeBody[], append: boolean): void {
     this.dirty = true;
+    this.inStep = true;
     const items = this.#items;
     if (append) {
       if (bodies.length === 0) return;
@@ -107,11 +116,17 @@ export class ArcadeIndex {
     this.dirty = true;
   }
 
+  // the body's slot as a dynamic body of this index, or -1
+  #slotOf(body: ArcadeBody): number {
+    const slot = (body as Slotted)[SLOT];
+    return slot !== undefined && this.#bodyBy[slot] === body && this.#kind[slot] === DYNAMIC ? slot : -1;
+  }
+
   removeDynamic(body: ArcadeBody): void {
     this.#removedSince.add(body);
     this.#itemsChanged = true;
-    const slot = this.#dynamicOf.get(body);
-    if (slot !== undefined && (this.#state[slot]! & DEAD) === 0) {
+    const slot = this.#slotOf(body);
+    if (slot >= 0 && (this.#state[slot]! & DEAD) === 0) {
       this.#state[slot]! |= DEAD;
       this.#deadDynamic++;
     }
@@ -174,8 +189,8 @@ export class ArcadeIndex {
 
   /** The slot of a body of the dynamic tree (after a sync), or -1. */
   dynamicSlot(body: ArcadeBody): number {
-    const slot = this.#dynamicOf.get(body);
-    return slot === undefined || (this.#state[slot]! & DEAD) !== 0 ? -1 : slot;
+    const slot = this.#slotOf(body);
+    return slot < 0 || (this.#state[slot]! & DEAD) !== 0 ? -1 : slot;
   }
 
   /** Slots the per-slot arrays cover. */
@@ -234,15 +249,14 @@ export class ArcadeIndex {
     const stampValue = ++this.#stampValue;
     const items = this.#items;
     const removed = this.#removedSince;
-    const dynamicOf = this.#dynamicOf;
     const slots: number[] = [];
     const fresh: ArcadeBody[] = [];
     const freshRank: number[] = [];
     for (let i = 0; i < items.length; i++) {
       const body = items[i]!;
       if (removed.size !== 0 && removed.has(body)) continue;
-      const slot = dynamicOf.get(body);
-      if (slot === undefined) {
+      const slot = this.#slotOf(body);
+      if (slot < 0) {
         fresh.push(body);
         freshRank.push(i);
         continue;
@@ -256,7 +270,6 @@ export class ArcadeIndex {
     for (const slot of this.#dynamicSlots) {
       if (this.#stamp[slot] === stampValue) continue;
       this.world.removeBox(this.#ids[slot]!);
-      dynamicOf.delete(this.#bodyBy[slot]!);
       this.#free(slot);
     }
     if (fresh.length > 0) {
@@ -264,11 +277,12 @@ export class ArcadeIndex {
       for (let k = 0; k < fresh.length; k++) {
         const slot = added[k]!;
         const body = fresh[k]!;
-        if (dynamicOf.has(body)) {
+        if (this.#slotOf(body) >= 0) {
           this.world.removeBox(this.#ids[slot]!); // listed twice, both new: one box
+          this.#ids[slot] = 0;
           continue;
         }
-        dynamicOf.set(body, slot);
+        (body as Slotted)[SLOT] = slot;
         this.#bodyBy[slot] = body;
         this.#kind[slot] = DYNAMIC;
         this.#state[slot] = 0;
@@ -311,7 +325,11 @@ export class ArcadeIndex {
   #reserve(count: number): void {
     if (count <= this.#kind.length) return;
     const capacity = Math.max(count, this.#kind.length + (this.#kind.length >> 1), 64);
-    const grow = <A extends Uint8Array | Uint32Array | Float64Array>(old: A, make: (n: number) => A, per = 1): A => {
+    const grow = <A extends Uint8Array | Uint32Array | Float32Array | Float64Array>(
+      old: A,
+      make: (n: number) => A,
+      per = 1,
+    ): A => {
       const next = make(capacity * per);
       next.set(old);
       return next;
@@ -321,7 +339,7 @@ export class ArcadeIndex {
     this.#state = grow(this.#state, (n) => new Uint8Array(n));
     this.#copies = grow(this.#copies, (n) => new Uint32Array(n));
     this.#rank = grow(this.#rank, (n) => new Float64Array(n));
-    this.#fat = grow(this.#fat, (n) => new Float64Array(n), 4);
+    this.#fat = grow(this.#fat, (n) => new Float32Array(n), 4);
     this.#stamp = grow(this.#stamp, (n) => new Uint32Array(n));
   }
 
@@ -333,7 +351,7 @@ export class ArcadeIndex {
     }
   }
 
-  // a dynamic body's fat box, rounded outward to float32; bounds not finite (or inverted) park it
+  // a dynamic body's fat box; bounds not finite (or inverted) park it
   #writeDynamic(slot: number, body: ArcadeBody): void {
     const left = body.left;
     const top = body.top;
@@ -341,45 +359,51 @@ export class ArcadeIndex {
     const bottom = body.bottom;
     const w = right - left;
     const h = bottom - top;
-    if (w >= 0 && h >= 0 && w < Infinity && h < Infinity) {
-      const m = MARGIN_SHARE * (w < h ? w : h) + MARGIN_MIN;
-      this.#store(slot, left - m, top - m, right + m, bottom + m);
+    const m = MARGIN_SHARE * (w < h ? w : h) + MARGIN_MIN;
+    const minX = left - m;
+    const minY = top - m;
+    const maxX = right + m;
+    const maxY = bottom + m;
+    if (w >= 0 && h >= 0 && minX > -NEAR && minY > -NEAR && maxX < NEAR && maxY < NEAR) {
+      if ((this.#state[slot]! & PARKED) !== 0) this.#unpark(slot);
+      const o = slot << 2;
+      const view = this.#view;
+      const fat = this.#fat;
+      view[o] = fat[o] = minX;
+      view[o + 1] = fat[o + 1] = minY;
+      view[o + 2] = fat[o + 2] = maxX;
+      view[o + 3] = fat[o + 3] = maxY;
     } else {
-      this.#park(slot);
+      this.#store(slot, minX, minY, maxX, maxY);
     }
   }
 
   #writeStatic(slot: number, body: ArcadeBody): void {
     this.#takeView();
-    const left = body.left;
-    const top = body.top;
-    const right = body.right;
-    const bottom = body.bottom;
-    if (right - left >= 0 && bottom - top >= 0 && right - left < Infinity && bottom - top < Infinity) {
-      this.#store(slot, left, top, right, bottom);
-    } else {
-      this.#park(slot);
-    }
+    this.#store(slot, body.left, body.top, body.right, body.bottom);
   }
 
+  // a box rounded outward to float32 (bounds not finite, or inverted, park it)
   #store(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    const o = slot << 2;
-    const fat = this.#fat;
-    fat[o] = minX;
-    fat[o + 1] = minY;
-    fat[o + 2] = maxX;
-    fat[o + 3] = maxY;
-    if ((this.#state[slot]! & PARKED) !== 0) {
-      this.#state[slot]! &= ~PARKED;
-      this.world.setBoxFilter(this.#ids[slot]!, 1, 0xffffffff);
-      this.#takeView();
+    if (!(maxX - minX >= 0 && maxY - minY >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) {
+      this.#park(slot);
+      return;
     }
+    if ((this.#state[slot]! & PARKED) !== 0) this.#unpark(slot);
+    const o = slot << 2;
     const view = this.#view;
     const ints = this.#ints;
     storeDown(view, ints, o, minX);
     storeDown(view, ints, o + 1, minY);
     storeUp(view, ints, o + 2, maxX);
     storeUp(view, ints, o + 3, maxY);
+    this.#fat.set(view.subarray(o, o + 4), o);
+  }
+
+  #unpark(slot: number): void {
+    this.#state[slot]! &= ~PARKED;
+    this.world.setBoxFilter(this.#ids[slot]!, 1, 0xffffffff);
+    this.#takeView();
   }
 
   #park(slot: number): void {
@@ -424,9 +448,8 @@ export class ArcadeIndex {
    * the body is loose now (a question about it must not use its partner list).
    */
   track(body: ArcadeBody): boolean {
-    const slot = this.#dynamicOf.get(body);
-    if (slot === undefined) return false;
-    return this.trackSlot(slot, body);
+    const slot = this.#slotOf(body);
+    return slot >= 0 && this.trackSlot(slot, body);
   }
 
   trackSlot(slot: number, body: ArcadeBody): boolean {
@@ -577,8 +600,8 @@ export class ArcadeIndex {
   /** Free the World's wasm memory. */
   dispose(): void {
     this.world.dispose();
+    for (const slot of this.#dynamicSlots) (this.#bodyBy[slot] as Slotted)[SLOT] = undefined;
     this.#bodyBy = [];
-    this.#dynamicOf.clear();
     this.#staticOf.clear();
     this.#items = [];
     this.#dynamicSlots = [];
@@ -595,7 +618,10 @@ export function checkBBox(what: string, bbox: unknown): asserts bbox is BBox {
     typeof b.minY === 'number' &&
     typeof b.maxX === 'number' &&
     typeof b.maxY === 'number' &&
-    !Number.isNaN(b.minX + b.minY + b.maxX + b.maxY);
+    b.minX === b.minX &&
+    b.minY === b.minY &&
+    b.maxX === b.maxX &&
+    b.maxY === b.maxY;
   if (!ok) {
     throw new SweepPruneError(
       'InvalidBounds',

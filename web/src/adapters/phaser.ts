@@ -75,6 +75,20 @@ function selfMembers(object1: Collidable | unknown[], object2: unknown): unknown
   return members;
 }
 
+/** The bodies of a Phaser RTree, each as often as it holds it, ordered as `set` (Phaser 4's Set, Phaser 3's own). */
+function inOrder(tree: unknown, set: unknown): ArcadeBody[] {
+  const held = new Map<ArcadeBody, number>();
+  for (const body of (tree as { all(): ArcadeBody[] }).all()) held.set(body, (held.get(body) ?? 0) + 1);
+  const s = set as { entries?: unknown } & Iterable<ArcadeBody>;
+  const order = Array.isArray(s.entries) ? (s.entries as ArcadeBody[]) : Array.from(s);
+  const bodies: ArcadeBody[] = [];
+  for (const body of [...order, ...held.keys()]) {
+    for (let k = held.get(body) ?? 0; k > 0; k--) bodies.push(body);
+    held.delete(body);
+  }
+  return bodies;
+}
+
 /**
  * Arcade Physics on sweep-prune, for one Arcade `World`, from `usePhaserArcade(world)` until `stop()`.
  *
@@ -87,6 +101,7 @@ export class ArcadeSweepPrune {
   readonly #saved = new Map<string, PropertyDescriptor | undefined>();
   readonly #onStep = (): void => {
     this.#index.dirty = true; // user code between steps may move bodies by hand
+    this.#index.inStep = false;
   };
 
   /** Use `usePhaserArcade(world)`. */
@@ -130,11 +145,12 @@ export class ArcadeSweepPrune {
     const index = this.#index;
     const w = world as unknown as Record<string | symbol, unknown>;
     const phaser = Object.fromEntries(REPLACED.map((name) => [name, w[name] as Fn]));
-    // the bodies Phaser's trees hold now: its last load and its static bodies
+    // the bodies Phaser's trees hold now (its last load, its static bodies), in the order of world.bodies and
+    // world.staticBodies
     const dynamicTree = new DynamicTree(index);
     const staticTree = new StaticTree(index);
-    staticTree.load(((this.#trees.staticTree as { all(): ArcadeBody[] }).all?.() ?? []) as ArcadeBody[]);
-    dynamicTree.load(((this.#trees.tree as { all(): ArcadeBody[] }).all?.() ?? []) as ArcadeBody[]);
+    staticTree.load(inOrder(this.#trees.staticTree, world.staticBodies));
+    dynamicTree.load(inOrder(this.#trees.tree, world.bodies));
     const spriteVsSprite = phaser.collideSpriteVsSprite as unknown as SpriteVsSprite;
     const spriteVsGroup = phaser.collideSpriteVsGroup as unknown as SpriteVsGroup;
     const collideObjects = phaser.collideObjects as unknown as (this: unknown, ...args: unknown[]) => boolean;
@@ -152,6 +168,8 @@ export class ArcadeSweepPrune {
       context,
       overlapOnly,
     ) {
+      // called by the scene's code rather than by a step's colliders: bodies may have been moved by hand since
+      if (!index.inStep) index.dirty = true;
       const members = object1 == null ? undefined : selfMembers(object1, object2);
       // eslint-disable-next-line prefer-rest-params
       if (members === undefined) return collideObjects.apply(this, arguments as unknown as unknown[]);
