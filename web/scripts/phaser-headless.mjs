@@ -102,10 +102,10 @@ export function installDom() {
   g.cancelAnimationFrame ??= (id) => clearTimeout(id);
 }
 
-/** The `phaser` module (its default export), with the DOM installed first. */
-export async function loadPhaser() {
+/** The `phaser` module (its default export), with the DOM installed first; `specifier`: where it is, if not `phaser`. */
+export async function loadPhaser(specifier = 'phaser') {
   installDom();
-  const module = await import('phaser');
+  const module = await import(specifier);
   return module.default ?? module;
 }
 
