@@ -20,7 +20,7 @@ const quick = args.includes('--quick');
 const verbose = args.includes('--verbose');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
-compileWrapper(['index.ts', 'adapters/matter.ts', 'box-intersect.ts']);
+compileWrapper(['index.ts', 'adapters/matter.ts', 'adapters/phaser.ts', 'box-intersect.ts']);
 const sp = await importWrapper('index.js');
 await sp.init();
 await initPeers();
@@ -315,6 +315,13 @@ if (want('matter')) {
     workload: 'matter-js',
     rows: benchMatter(await importWrapper('adapters/matter.js'), { quick }),
   });
+  save();
+}
+// Phaser's Arcade Physics stepped with its own tree, without it, and on sweep-prune/phaser (tests/bench/phaser.mjs)
+if (want('phaser')) {
+  const { benchPhaser } = await import('./phaser.mjs');
+  const [adapter, index] = [await importWrapper('adapters/phaser.js'), await importWrapper('adapters/arcade-index.js')];
+  results.push({ workload: 'phaser arcade', rows: await benchPhaser(adapter, index, { quick }) });
   save();
 }
 if (want('box-intersect')) {

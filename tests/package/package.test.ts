@@ -11,6 +11,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
@@ -130,6 +131,10 @@ describe('the tarball', () => {
       'dist/adapters/matter.js',
       'dist/adapters/matter.d.ts',
       'dist/cjs/adapters/matter.js',
+      'dist/adapters/phaser.js',
+      'dist/adapters/phaser.d.ts',
+      'dist/cjs/adapters/phaser.js',
+      'dist/cjs/adapters/phaser.d.ts',
     ]) {
       expect(paths).toContain(p);
     }
@@ -333,6 +338,25 @@ describe('import and require in one program: two copies, each with its own engin
   });
 });
 
+describe('sweep-prune/phaser', () => {
+  // phaser is an optional peer dependency: the consumer does not have it, the scripts are given this repo's copy and
+  // the repo's headless runner
+  const args = [join(root, 'node_modules', 'phaser'), join(root, 'web', 'scripts', 'phaser-headless.mjs')];
+
+  test("import: the same callbacks and bodies as Phaser's own Arcade trees every frame", () => {
+    const result = JSON.parse(run(process.execPath, ['node-phaser.mjs', ...args], app));
+    expect(result).toMatchObject({ same: true, stopped: true });
+    expect(result.events).toBeGreaterThan(100);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/phaser\.js$/);
+  });
+
+  test("require: the CommonJS copy, on Phaser's CommonJS build", () => {
+    const result = JSON.parse(run(process.execPath, ['node-phaser.cjs', ...args], app));
+    expect(result).toMatchObject({ same: true, stopped: true });
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/phaser\.js$/);
+  });
+});
+
 describe('sweep-prune/box-intersect', () => {
   const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
   const readme = [
@@ -382,6 +406,25 @@ describe('TypeScript', () => {
     for (const [file, compilerOptions] of Object.entries(configs)) {
       writeFileSync(join(app, file), JSON.stringify({ compilerOptions, files: ['consumer-server.ts'] }));
       expect(() => run(bin('tsc'), ['-p', file], app), file).not.toThrow();
+    }
+  });
+
+  test("a consumer of sweep-prune/phaser type-checks against Phaser's own types", () => {
+    // the consumer does not install phaser: this program is given the repo's copy (its .d.ts alone are read)
+    symlinkSync(join(root, 'node_modules', 'phaser'), join(app, 'node_modules', 'phaser'), 'dir');
+    try {
+      const config = join(app, 'tsconfig.phaser.json');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          extends: './tsconfig.json',
+          compilerOptions: { skipLibCheck: true },
+          files: ['consumer-phaser.ts'],
+        }),
+      );
+      expect(() => run(bin('tsc'), ['-p', config], app)).not.toThrow();
+    } finally {
+      rmSync(join(app, 'node_modules', 'phaser'));
     }
   });
 

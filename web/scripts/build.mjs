@@ -3,7 +3,7 @@
 //   dist/generated/*.wasm     the engine, beside the module that fetches it
 //   dist/threads.js, threads-worker.js, generated/sweep_prune_threads.wasm   sweep-prune/threads
 //   dist/cjs/                 CommonJS copy of the default entry, for require('sweep-prune')
-//   dist/adapters/, dist/cjs/adapters/   sweep-prune/p2 and sweep-prune/cannon (the physics engines' broadphases)
+//   dist/adapters/, dist/cjs/adapters/   sweep-prune/p2, cannon, matter and phaser (the physics engines' broadphases)
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,

@@ -280,6 +280,37 @@ describe('sweep-prune/matter', () => {
       expect(detector.world.boxCount).toBe(Composite.allBodies(engine.world).length);
     });
 
+    // Body.setStatic keeps a body's position impulse, which matter's Resolver.postSolvePosition goes on applying (and
+    // shrinking) every step: a static body that still moves without any of matter's Body functions
+    test('bodies made static while their contacts push them: the moves matter still gives them are seen', () => {
+      const detector = ours();
+      const engine = Engine.create({ detector });
+      walls(engine.world, 800, 600);
+      const stack = Composites.stack(200, 100, 12, 10, 0, 0, (x: number, y: number) => Bodies.rectangle(x, y, 24, 24));
+      Composite.add(engine.world, stack);
+      const check = checkEveryStep(detector);
+      let frozen = 0;
+      try {
+        for (let s = 0; s < 200; s++) {
+          if (s >= 40 && s % 10 === 0) {
+            for (const b of Composite.allBodies(stack)) {
+              const impulse = (b as unknown as { positionImpulse: Matter.Vector }).positionImpulse; // not in @types
+              if (!b.isStatic && (impulse.x !== 0 || impulse.y !== 0) && (b.id + s) % 5 === 0) {
+                Body.setStatic(b, true);
+                frozen++;
+              }
+            }
+            Composite.add(engine.world, Bodies.circle(220 + (s % 7) * 40, 0, 10));
+          }
+          Engine.update(engine, 1000 / 60);
+        }
+      } finally {
+        check.restore();
+      }
+      expect(frozen).toBeGreaterThan(10);
+      expect(check.steps()).toBe(200);
+    });
+
     test('still bodies switch to static boxes when many sleep, and back when they wake', () => {
       const detector = ours();
       const engine = Engine.create({ detector, enableSleeping: true });

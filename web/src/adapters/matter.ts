@@ -175,6 +175,8 @@ interface Entry<B> {
   dynamic: number;
   /** Bounds not finite: filtered out of every pair (matter's own test would produce NaN collisions). */
   parked: boolean;
+  /** Static, and still moved by matter's position solver (see #settling). */
+  settling: boolean;
 }
 
 const isNumber = (v: unknown): v is number => typeof v === 'number';
@@ -268,6 +270,9 @@ export class SweepPruneDetector<
   #ints: Int32Array = new Int32Array(0);
   // read up to here in the hooks' log
   #cursor = 0;
+  // static bodies that matter still moves: a body made static while its contacts pushed it keeps a position impulse,
+  // which Resolver.postSolvePosition goes on applying (and shrinking) every step; looked at every step until it is 0
+  #settling: Entry<B>[] = [];
 
   /**
    * @param Matter the `matter-js` module (0.19 or 0.20).
@@ -403,6 +408,15 @@ export class SweepPruneDetector<
       }
     }
     this.#cursor = hooks.start + hooks.log.length;
+    const settling = this.#settling;
+    for (let i = settling.length - 1; i >= 0; i--) {
+      const e = settling[i]!;
+      if (this.#entryOf.get(e.body) === e) this.#look(world, e); // may end its settling
+      if (e.settling && this.#entryOf.get(e.body) === e) continue;
+      e.settling = false;
+      settling[i] = settling[settling.length - 1]!;
+      settling.pop();
+    }
     this.#chooseMode(world);
     const dynamic = this.#dynamic;
     // backwards: #look may take the entry out of the list (swapping the last one into its place)
@@ -446,6 +460,10 @@ export class SweepPruneDetector<
       }
     }
     const still = isStatic || body.isSleeping;
+    const impulse = (body as { positionImpulse?: MatterVector }).positionImpulse;
+    const settling = isStatic && impulse != null && (impulse.x !== 0 || impulse.y !== 0);
+    if (settling && !e.settling) this.#settling.push(e);
+    e.settling = settling;
     const b = body.bounds;
     const minX = b.min.x;
     const minY = b.min.y;
@@ -521,7 +539,7 @@ export class SweepPruneDetector<
       if (e === undefined) {
         const id = world.addBox([0, 0], [0, 0]);
         // a new entry starts as a moving box that was never written (NaN equals nothing): its first look writes it
-        e = { body, id, order: 0, still: false, dynamic: 0, parked: false };
+        e = { body, id, order: 0, still: false, dynamic: 0, parked: false, settling: false };
         const slot = slotOf(id);
         this.#reserveSlots(slot + 1);
         this.#bySlot[slot] = e;
