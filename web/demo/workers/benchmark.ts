@@ -16,6 +16,8 @@ async function start(sizes: number[], threads: number): Promise<void> {
   else await (await import('sweep-prune')).init();
   const { BenchmarkRun } = await import('../bench-run.js');
   run = new BenchmarkRun(sizes, threads);
+  // world.threads counts the threads running: the pool's workers take a moment to start (at most 5 s here)
+  for (let t = 0; t < 100 && run.engineThreads < threads; t++) await new Promise((r) => setTimeout(r, 50));
   post({ type: 'ready', threads: run.engineThreads });
 }
 
