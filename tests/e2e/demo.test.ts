@@ -863,8 +863,11 @@ describe('demo page in Chromium', () => {
     const view = figure.locator('.view');
     await figure.scrollIntoViewIfNeeded();
     await mounted(view);
-    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
     const strip = view.locator('.strip');
+    // the strip lists a sweep's edges once the first sweep has begun
+    if ((await figure.getAttribute('data-state')) === 'paused') await figure.locator('[data-action=play]').click();
+    await expect.poll(() => strip.getAttribute('data-order'), { timeout: 10_000 }).toMatch(/\d/);
+    await figure.locator('[data-action=play]').click();
     // these balls pass through each other: a ball whose centre no later-drawn ball covers
     const balls = (await view.getAttribute('data-positions'))!.split(' ').map((q) => q.split(',').map(Number));
     const k = balls.findIndex(([x, y], i) =>
