@@ -7,15 +7,18 @@ import { mountAll } from './ui.js';
 import * as benchmark from './scenes/benchmark.js';
 import * as edges from './scenes/edges.js';
 import * as game from './scenes/game.js';
+import * as gridvs from './scenes/gridvs.js';
 import * as pairwise from './scenes/pairwise.js';
 import * as sap from './scenes/sap.js';
 import * as scale from './scenes/scale.js';
 import * as sort from './scenes/sort.js';
 import * as sorted from './scenes/sorted.js';
+import * as squash from './scenes/squash.js';
 import * as sweep from './scenes/sweep.js';
 import * as swaps from './scenes/swaps.js';
 import * as swapcases from './scenes/swapcases.js';
 import * as transitivity from './scenes/transitivity.js';
+import * as tunnel from './scenes/tunnel.js';
 
 const scenes = new Map<string, CreateScene>([
   ['pairwise', pairwise.createScene],
@@ -30,6 +33,9 @@ const scenes = new Map<string, CreateScene>([
   ['game', game.createScene],
   ['scale', scale.createScene],
   ['benchmark', benchmark.createScene],
+  ['gridvs', gridvs.createScene],
+  ['squash', squash.createScene],
+  ['tunnel', tunnel.createScene],
 ]);
 
 applyPalette(document.documentElement);

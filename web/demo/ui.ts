@@ -1,12 +1,12 @@
 // The player around every figure: pause, step (one beat), slow motion, restart, option controls, dragging with a
-// pointer or the keyboard, live counters, and the IntersectionObservers that build a figure when it comes near
-// the screen, run it only while it is on screen, and release it when it is far away.
-import { Surface } from './draw.js';
+// pointer or the keyboard, the ball linked in every view, live counters refreshed for all views in one tick, the
+// growth chart of chapters 5 and 9, and the IntersectionObservers that build a figure when it comes near the
+// screen, run it only while it is on screen, and release it when it is far away.
+import { Surface, type MarkerShape } from './draw.js';
+import { GrowthChart } from './growth.js';
 import { NAMED } from './palette.js';
 import { Link, type CreateScene, type Scene, type SceneOptions, type SceneSetup } from './scene.js';
 import type { Ball } from './sim.js';
-import { GrowthChart } from './growth.js';
-import type { MarkerShape } from './draw.js';
 
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
 /** Slow motion: the figure's clock runs at a quarter of the speed (frames and pauses alike). */

@@ -68,7 +68,7 @@ class Benchmark implements Scene {
   #waiting = false;
   #error = '';
   /** The chart as last drawn: the state it showed and the canvas it drew on (redrawn only when either changed). */
-  #drawn: { state: BenchState; resizes: number } | undefined;
+  #drawn: { state: BenchState; resizes: number; at: number; cells: number } | undefined;
 
   constructor(
     readonly surface: Surface,
@@ -145,8 +145,13 @@ class Benchmark implements Scene {
     const g = this.surface;
     const { ctx } = g;
     g.fit();
-    if (this.#drawn?.state === this.#state && this.#drawn.resizes === g.resizes) return;
-    this.#drawn = { state: this.#state, resizes: g.resizes };
+    // redrawn when a cell is finished or the canvas was cleared, and for the live marker at most 5 times a second:
+    // the page's thread stays nearly idle while the worker measures
+    const cells = Object.values(this.#state.results).reduce((n, r) => n + r.length, 0);
+    const d = this.#drawn;
+    const now = performance.now();
+    if (d && d.resizes === g.resizes && (d.state === this.#state || (d.cells === cells && now - d.at < 200))) return;
+    this.#drawn = { state: this.#state, resizes: g.resizes, at: now, cells };
     g.clear('#07080c');
     // margins and offsets are for the full-size chart; on a small screen they grow with the labels' minimum size
     const { u, L, T, w, h } = g.plotArea(64, 24, 20, 50);

@@ -5,6 +5,7 @@
 // the milliseconds of every update, engine and JS alike.
 import type { StepBuffers, StepResult, ScaleMode } from '../scale-sim.js';
 import type { ScaleReply, ScaleRequest } from '../workers/scale.js';
+import { slider } from '../controls.js';
 import { Surface } from '../draw.js';
 import { drawMsChart, ENGINE_COLOR, JS_COLOR, type Sample } from '../ms-chart.js';
 import { PAIR_RAMP } from '../palette.js';
@@ -84,22 +85,18 @@ class Scale implements Scene {
 
     const bar = document.createElement('div');
     bar.className = 'scale-bar';
-    const label = document.createElement('label');
-    label.className = 'bench-max scale-n';
-    const count = document.createElement('span');
-    const slider = document.createElement('input');
-    slider.type = 'range';
-    slider.min = String(MIN_N);
-    slider.max = String(MAX_N);
-    slider.step = '1000';
-    slider.value = String(this.n);
-    const show = (): void => {
-      count.textContent = `${Number(slider.value).toLocaleString('en-US')} boxes`;
-    };
-    show();
-    slider.addEventListener('input', show);
-    slider.addEventListener('change', () => this.build(Number(slider.value)));
-    label.append(count, slider);
+    const label = slider(
+      {
+        min: MIN_N,
+        max: MAX_N,
+        step: 1000,
+        value: this.n,
+        knob: 'n',
+        say: (v) => `${v.toLocaleString('en-US')} boxes`,
+      },
+      () => {},
+      (v) => this.build(v),
+    );
     this.#toggle = document.createElement('button');
     this.#toggle.type = 'button';
     this.#toggle.className = 'toggle';
