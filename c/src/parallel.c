@@ -155,13 +155,14 @@ static void spStaticPairsTask( void* context, int t )
 	spWorld* w = context;
 	spTask* task = &w->parallel.tasks[t];
 	const int d = w->dimensions;
+	const spSlotTable slots = spSlotsOf( w );
 	task->pairs.count = 0;
 	task->failed = 0;
 	for ( int i = w->parallel.cut[t]; i < w->parallel.cut[t + 1]; ++i )
 	{
 		const int slot = w->order[i];
 		const float* b = w->bounds + (size_t)slot * w->stride;
-		if ( !spQueryIndex( &w->staticIndex, w, b, b + d, 0xFFFFFFFFu, &task->pairs, w->ids[slot] ) )
+		if ( !spQueryIndex( &w->staticIndex, &slots, b, b + d, 0xFFFFFFFFu, &task->pairs, w->ids[slot] ) )
 		{
 			task->failed = 1;
 			return;

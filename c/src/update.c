@@ -182,11 +182,12 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 	else if ( w->staticIndex.entryCount > 0 )
 	{
 		const int d = w->dimensions;
+		const spSlotTable slots = spSlotsOf( w );
 		for ( int i = 0; i < w->orderCount; ++i )
 		{
 			const int slot = w->order[i];
 			const float* b = w->bounds + (size_t)slot * w->stride;
-			if ( !spQueryIndex( &w->staticIndex, w, b, b + d, 0xFFFFFFFFu, &w->found, w->ids[slot] ) )
+			if ( !spQueryIndex( &w->staticIndex, &slots, b, b + d, 0xFFFFFFFFu, &w->found, w->ids[slot] ) )
 				return sp_resultOutOfMemory;
 		}
 	}

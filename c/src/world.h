@@ -168,5 +168,12 @@ static inline int spHasFilter( uint32_t category, uint32_t mask )
 /// True if two boxes' filters accept each other.
 static inline bool spShouldPair( const spWorld* w, uint32_t slotA, uint32_t slotB )
 {
-	return ( w->categories[slotA] & w->masks[slotB] ) != 0 && ( w->categories[slotB] & w->masks[slotA] ) != 0;
+	return spFiltersAccept( w->categories, w->masks, slotA, slotB );
+}
+
+/// The world's slots as the index queries read them (index.h).
+static inline spSlotTable spSlotsOf( const spWorld* w )
+{
+	const spSlotTable slots = { w->dimensions, w->ids, w->categories, w->masks };
+	return slots;
 }
