@@ -96,8 +96,6 @@ typedef struct spWorld
 	uint32_t remapFromVersion;	   // the index's remap maps places of this version to those of remapToVersion
 	uint32_t remapToVersion;
 	spPairArray eventScratch; // scratch of the pair lists' sorts and diffs
-	float* sweepColumns;	  // scratch of the 2D sweep: one slab's min x, min y and max y, as three columns
-	int sweepColumnsCapacity;
 	spPairArray began;
 	spPairArray ended;
 	// A copy of pairs[current] for bindings that hand the list to users (spWorld_CopyPairs): the engine reads
