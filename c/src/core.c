@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The bottom of the engine (with keep.c below it): allocation through the installed allocator, the growth helpers, the bounds check and
-// the result strings. Calls nothing else of the engine but keep.c, the default allocator natively.
+// The bottom of the engine (keep.c, the default allocator natively, is below it): allocation through the installed
+// allocator, the growth helpers, the bounds check and the result strings. Calls no other file of the engine but keep.c.
 #define _POSIX_C_SOURCE 199309L // clock_gettime, for SP_PHASE_TIMES
 #include "core.h"
 

@@ -4,6 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
+echo "== the map of the C files (docs/design.md): no include or call cycle, callers listed above callees"
+node web/scripts/check-c-map.mjs
+
 echo "== C tests, native (gcc, warnings as errors; the differential tests also on the slab-sort and SP_SIMD=0 engines)"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSP_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build/native -j"$jobs" >/dev/null
