@@ -109,6 +109,7 @@ bool spQueryIndex( const spIndex* index, const spSlotTable* slots, const float* 
 	const int d = slots->dimensions;
 	const int stride = 2 * d;
 	const int axis = index->axis;
+	SP_ASSERT( d >= 1 && d <= SP_MAX_DIMENSIONS && axis < d );
 	// the query in entry layout
 	float q[2 * SP_MAX_DIMENSIONS];
 	q[0] = min[axis];
@@ -155,6 +156,8 @@ bool spQueryIndex( const spIndex* index, const spSlotTable* slots, const float* 
 			int overlap = 1;
 			for ( int a = 0; a < stride; a += 2 )
 			{
+				// q holds 2d floats (the analyzer does not follow the loop that fills them)
+				// NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
 				overlap &= ( e[a] <= q[a + 1] ) & ( q[a] <= e[a + 1] );
 			}
 			if ( !overlap )

@@ -40,6 +40,8 @@ static bool spRayEnter( const float* b, int d, const double* o, const double* di
 	for ( int a = 0; a < d; ++a )
 	{
 		double lo = b[a], hi = b[d + a];
+		// dir holds d doubles (the analyzer reads the world's dimension count twice and does not tie the two)
+		// NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
 		if ( dir[a] == 0.0 )
 		{
 			if ( o[a] < lo || o[a] > hi )
