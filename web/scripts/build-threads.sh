@@ -12,8 +12,10 @@ objdir=build/wasm-threads/obj
 sysroot=${SP_EMSCRIPTEN_SYSROOT:-$(dirname "$(readlink -f "$(command -v emcc)")")/cache/sysroot}
 [[ -d $sysroot ]] || sysroot=/usr/share/emscripten/cache/sysroot
 lib=$sysroot/lib/wasm32-emscripten
-sources=(c/src/*.c c/wasm/exports.c c/wasm/quarantine.c c/wasm/threads.c)
-inputs=("${sources[@]}" c/include/sweep_prune/*.h c/src/*.h c/wasm/exported_functions.json "$0")
+# the engine and the shim, from the one list CMakeLists.txt reads too, and this module's own part
+mapfile -t sources < <(grep -E '^c/(src|wasm)/' c/sources.txt)
+sources+=(c/wasm/threads.c)
+inputs=("${sources[@]}" c/sources.txt c/include/sweep_prune/*.h c/src/*.h c/wasm/exported_functions.json "$0")
 
 if [[ -f $out ]] && [[ -z $(find "${inputs[@]}" -newer "$out" 2>/dev/null) ]]; then
   exit 0
