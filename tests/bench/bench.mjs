@@ -11,7 +11,7 @@ import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
 import { benchMatter } from './matter.mjs';
 import { benchPlanck } from './planck.mjs';
-import { boxIntersectBench } from './box-intersect.mjs';
+import { boxIntersectBench, boxIntersectMeshBench } from './box-intersect.mjs';
 import { coldStartBench } from './cold-start.mjs';
 import { queriesBench } from './queries.mjs';
 
@@ -21,7 +21,7 @@ const quick = args.includes('--quick');
 const verbose = args.includes('--verbose');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
-compileWrapper(['index.ts', 'adapters/matter.ts', 'adapters/planck.ts', 'box-intersect.ts']);
+compileWrapper(['index.ts', 'adapters/matter.ts', 'adapters/phaser.ts', 'adapters/planck.ts', 'box-intersect.ts']);
 const sp = await importWrapper('index.js');
 await sp.init();
 await initPeers();
@@ -323,9 +323,22 @@ if (want('planck')) {
   results.push({ workload: 'planck', rows: await benchPlanck(await importWrapper('adapters/planck.js'), { quick }) });
   save();
 }
-if (want('box-intersect')) {
+// Phaser's Arcade Physics stepped with its own tree, without it, and on sweep-prune/phaser (tests/bench/phaser.mjs)
+if (want('phaser')) {
+  const { benchPhaser } = await import('./phaser.mjs');
+  const [adapter, index] = [await importWrapper('adapters/phaser.js'), await importWrapper('adapters/arcade-index.js')];
+  results.push({ workload: 'phaser arcade', rows: await benchPhaser(adapter, index, { quick }) });
+  save();
+}
+// box-intersect on uniform boxes, then on a mesh's triangles (alone: npm run bench -- --only=mesh)
+if (want('box-intersect uniform')) {
   const { boxIntersect } = await importWrapper('box-intersect.js');
   results.push({ workload: 'box-intersect drop-in', rows: boxIntersectBench(boxIntersect, { quick }) });
+  save();
+}
+if (want('box-intersect mesh')) {
+  const { boxIntersect } = await importWrapper('box-intersect.js');
+  results.push({ workload: 'box-intersect mesh', rows: boxIntersectMeshBench(boxIntersect, { quick }) });
   save();
 }
 if (want('cold start 2D')) {

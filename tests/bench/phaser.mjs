@@ -1,0 +1,253 @@
+// npm run bench -- --only=phaser: Arcade Physics' World.update (the whole step: bodies moved, the tree, the colliders)
+// with Phaser's own tree, with `useTree: false`, and on sweep-prune/phaser, at 1 000 to 40 000 dynamic bodies (8 x 8
+// in a 6400 x 4800 world, as Phaser's "10000 World Bodies" examples). Each scene and size gets three identical
+// games, one per mode, that take turns step by step (each step another one goes first). Printed per row: the
+// median ms per step of each mode, ours against the faster of Phaser's two modes, the share of Phaser's tree-mode
+// step spent in its RTree (clear, load, search), and the ratio a broadphase costing nothing would reach: the faster
+// mode over the rest of our step (our step without the time in the sweep-prune index: Phaser's own work and the
+// loops' glue). The real phaser package from npm, in Node on its HEADLESS renderer (web/scripts/phaser-headless.mjs).
+// A mode predicted slower than LIMIT_MS per step from the size before is skipped, and one slower than SLOW_MS per
+// step runs fewer steps; the overlap scene's callbacks are counted in every mode and must agree.
+import { createGame, loadPhaser } from '../../web/scripts/phaser-headless.mjs';
+import { median } from './stats.mjs';
+
+const W = 6400;
+const H = 4800;
+const SIZES = [1000, 5000, 10000, 40000];
+const MODES = ['tree', 'no tree', 'sweep-prune'];
+const LIMIT_MS = 45000; // a mode predicted slower than this per step is not run
+const SLOW_MS = 1500; // a mode slower than this per step runs SLOW_STEPS timed steps
+const SLOW_STEPS = 2;
+const ENEMIES = 300;
+const now = () => performance.now();
+
+/** Seeded scene builders: `build(scene, n, random, counter)` adds n dynamic bodies and the scene's colliders. */
+const scenes = {
+  'bullets vs 300 enemies, overlap(bullets, enemies)': (scene, n, random, counter) => {
+    const bullets = scene.physics.add.group();
+    const enemies = scene.physics.add.group();
+    for (let i = 0; i < n; i++) {
+      const enemy = i < ENEMIES;
+      const r = scene.add.rectangle(random() * W, random() * H, enemy ? 24 : 8, enemy ? 24 : 8);
+      (enemy ? enemies : bullets).add(r);
+      const speed = enemy ? 60 : 400;
+      r.body.setVelocity((random() - 0.5) * speed, (random() - 0.5) * speed).setCollideWorldBounds(true);
+      r.body.setBounce(1, 1);
+    }
+    scene.physics.add.overlap(bullets, enemies, () => counter.count++);
+  },
+  'swarm as two groups, collider(g1, g2)': (scene, n, random) => {
+    const groups = [scene.physics.add.group(), scene.physics.add.group()];
+    for (let i = 0; i < n; i++) swarmer(scene, groups[i & 1], random);
+    scene.physics.add.collider(groups[0], groups[1]);
+  },
+  'swarm as one group, collider(group)': (scene, n, random) => {
+    const group = scene.physics.add.group();
+    for (let i = 0; i < n; i++) swarmer(scene, group, random);
+    scene.physics.add.collider(group);
+  },
+  'no collider': (scene, n, random) => {
+    const group = scene.physics.add.group();
+    for (let i = 0; i < n; i++) swarmer(scene, group, random);
+  },
+};
+
+function swarmer(scene, group, random) {
+  const r = scene.add.rectangle(random() * W, random() * H, 8, 8);
+  group.add(r);
+  r.body
+    .setVelocity((random() - 0.5) * 200, (random() - 0.5) * 200)
+    .setCollideWorldBounds(true)
+    .setBounce(1, 1);
+}
+
+function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function makeWorld(Phaser, build, n, mode, usePhaserArcade) {
+  const counter = { count: 0 };
+  const { game, scene } = await createGame(Phaser, {
+    physics: { default: 'arcade', arcade: { useTree: mode !== 'no tree', width: W, height: H } },
+    create: (s) => {
+      s.physics.world.setBounds(0, 0, W, H);
+      build(s, n, mulberry32(n), counter);
+    },
+  });
+  const world = scene.physics.world;
+  const handle = mode === 'sweep-prune' ? usePhaserArcade(world) : undefined;
+  let time = 0;
+  const step = () => {
+    const t = now();
+    world.update(time, 1000 / 60);
+    const ms = now() - t;
+    world.postUpdate();
+    time += 1000 / 60;
+    return ms;
+  };
+  return { mode, game, world, handle, counter, step, times: [] };
+}
+
+// time spent in `fns` of `object` while `run` runs
+function timeInside(object, names, run) {
+  const saved = names.map((name) => [name, Object.getOwnPropertyDescriptor(object, name)]);
+  let inside = 0;
+  let depth = 0;
+  for (const name of names) {
+    const fn = object[name];
+    object[name] = function (...args) {
+      if (depth++ > 0) {
+        try {
+          return fn.apply(this, args);
+        } finally {
+          depth--;
+        }
+      }
+      const t = now();
+      try {
+        return fn.apply(this, args);
+      } finally {
+        inside += now() - t;
+        depth--;
+      }
+    };
+  }
+  try {
+    run();
+  } finally {
+    for (const [name, d] of saved) {
+      if (d === undefined) delete object[name];
+      else Object.defineProperty(object, name, d);
+    }
+  }
+  return inside;
+}
+
+function predict(history, n) {
+  if (history.length === 0) return 0;
+  const [n1, t1] = history[history.length - 1];
+  let p = 2;
+  if (history.length > 1) {
+    const [n0, t0] = history[history.length - 2];
+    p = Math.max(1, Math.log(t1 / t0) / Math.log(n1 / n0));
+  }
+  return t1 * (n / n1) ** p;
+}
+
+/** The targets the project set for ours against the faster of Phaser's two modes (undefined: none at that size). */
+function target(scene, n) {
+  if (scene === 'no collider') return 1 / 1.2;
+  if (n === 1000) return 1;
+  if (n === 10000) return scene.startsWith('swarm as one group') ? 50 : 3;
+  if (n === 40000) return 5;
+  return undefined;
+}
+
+/**
+ * Run every scene at every size. `adapter` is the compiled sweep-prune/phaser module and `index` the compiled
+ * arcade-index module (after `init()`). Returns one row per scene and size.
+ */
+export async function benchPhaser(adapter, index, { quick = false, log = console.log } = {}) {
+  const Phaser = await loadPhaser();
+  const collect = globalThis.gc ?? (() => {});
+  const sizes = quick ? [1000, 10000] : SIZES;
+  // small worlds step fast: more steps there, for the optimising compiler and for a steady median
+  const warmupAt = (n) => Math.max(quick ? 3 : 5, Math.round((quick ? 10000 : 30000) / n));
+  const stepsAt = (n) => Math.max(quick ? 6 : 15, Math.round((quick ? 20000 : 60000) / n));
+  const rows = [];
+  log(
+    `\n## Phaser ${Phaser.VERSION} Arcade Physics: World.update per step (median ms), three games taking turns, ` +
+      `${sizes.map((n) => `${stepsAt(n)} steps after ${warmupAt(n)} at ${n}`).join(', ')}`,
+  );
+  log(
+    '  scene                                              bodies      tree   no tree  sweep-prune  ' +
+      'vs faster  target     tree share  zero-cost bound',
+  );
+  for (const [name, build] of Object.entries(scenes)) {
+    const history = new Map(MODES.map((m) => [m, []]));
+    for (const n of sizes) {
+      const warmup = warmupAt(n);
+      const steps = stepsAt(n);
+      const row = { scene: name, bodies: n, ms: {}, notes: {} };
+      const worlds = [];
+      for (const mode of MODES) {
+        const predicted = predict(history.get(mode), n);
+        if (predicted > LIMIT_MS) {
+          row.notes[mode] = `skipped: about ${Math.round(predicted)} ms predicted`;
+          continue;
+        }
+        collect();
+        worlds.push(await makeWorld(Phaser, build, n, mode, adapter.usePhaserArcade));
+      }
+      // warm-up, then the timed steps; a slow mode stops early
+      for (let s = 0; s < warmup + steps; s++) {
+        const order = s % 2 ? worlds : [...worlds].reverse();
+        for (const w of order) {
+          if (w.done) continue;
+          const ms = w.step();
+          if (s >= warmup || ms > SLOW_MS) w.times.push(ms);
+          if (w.times.length >= SLOW_STEPS && ms > SLOW_MS) w.done = true;
+        }
+      }
+      for (const w of worlds) {
+        row.ms[w.mode] = median(w.times);
+        if (w.times.length < steps) row.notes[w.mode] = `${w.times.length} steps`;
+        history.get(w.mode).push([n, row.ms[w.mode]]);
+      }
+      // the overlap scene's callbacks: its bodies never move apart, so every mode must count the same
+      const counts = new Set(worlds.filter((w) => !w.done).map((w) => w.counter.count));
+      if (counts.size > 1) throw new Error(`${name} n=${n}: overlap callbacks differ between modes: ${[...counts]}`);
+      // the tree's share of Phaser's tree-mode step, and the time in our index
+      const tree = worlds.find((w) => w.mode === 'tree' && !w.done);
+      if (tree) {
+        let total = 0;
+        const inside = timeInside(tree.world.tree, ['clear', 'load', 'search'], () => {
+          for (let s = 0; s < 3; s++) total += tree.step();
+        });
+        row.treeShare = inside / total;
+      }
+      const ours = worlds.find((w) => w.mode === 'sweep-prune');
+      if (ours) {
+        let total = 0;
+        const inside = timeInside(index.ArcadeIndex.prototype, ['sync', 'meeting', 'candidates', 'nearBox'], () => {
+          for (let s = 0; s < 3; s++) total += ours.step();
+        });
+        row.oursRest = ((total - inside) / total) * row.ms['sweep-prune'];
+      }
+      const phaser = ['tree', 'no tree'].filter((m) => row.ms[m] !== undefined).map((m) => row.ms[m]);
+      row.faster = Math.min(...phaser);
+      row.x = row.faster / row.ms['sweep-prune'];
+      row.zeroCostX = row.oursRest ? row.faster / row.oursRest : undefined;
+      row.target = target(name, n);
+      row.met = row.target === undefined ? undefined : row.x >= row.target;
+      for (const w of worlds) {
+        w.handle?.stop();
+        w.game.destroy(true);
+        w.game.headlessStep(0, 0);
+      }
+      rows.push(row);
+      const cell = (mode) => {
+        const ms = row.ms[mode];
+        return (ms === undefined ? '-' : ms.toFixed(2)).padStart(mode === 'sweep-prune' ? 11 : 9);
+      };
+      const goal =
+        row.target === undefined
+          ? ''
+          : `${row.met ? 'met' : 'MISSED'} >= ${row.target.toFixed(row.target < 1 ? 2 : 0)}`;
+      const notes = Object.entries(row.notes).map(([m, note]) => `${m}: ${note}`);
+      log(
+        `  ${name.padEnd(50)} ${String(n).padStart(6)} ${cell('tree')} ${cell('no tree')} ${cell('sweep-prune')}  ` +
+          `${`x${row.x.toFixed(2)}`.padStart(9)}  ${goal.padEnd(10)} ` +
+          `${row.treeShare === undefined ? '      -' : `${(100 * row.treeShare).toFixed(0)}%`.padStart(7)}     ` +
+          `${row.zeroCostX === undefined ? '-' : `x${row.zeroCostX.toFixed(2)}`}` +
+          (notes.length ? `  (${notes.join('; ')})` : ''),
+      );
+    }
+  }
+  return rows;
+}

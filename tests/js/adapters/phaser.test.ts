@@ -1,0 +1,495 @@
+// sweep-prune/phaser against Phaser's own Arcade Physics: the real `phaser` package from npm, on its HEADLESS
+// renderer in Node (web/scripts/phaser-headless.mjs stands in for the few browser objects it touches), scenes built
+// with Phaser's API. Each scene runs in two identical games stepped side by side, one on Phaser's own trees (the
+// oracle, its search results sorted into the documented order: tests/js/adapters/phaser-twin.ts) and one on
+// sweep-prune: every frame's collide and process callbacks, world events and queries must be the same, in the same
+// order, and every body's position and velocity bit-identical after every frame.
+import type PhaserNs from 'phaser';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { usePhaserArcade } from '../../../web/src/adapters/phaser.js';
+import { init } from '../../../web/src/index.js';
+import { mulberry32 } from '../oracle.js';
+import {
+  type Build,
+  type Game,
+  type Phaser as PhaserApi,
+  type Recorder,
+  destroyGames,
+  load,
+  makeGame,
+  runTwins,
+} from './phaser-twin.js';
+
+type Scene = PhaserNs.Scene;
+type GameObject = PhaserNs.GameObjects.GameObject;
+type Rect = PhaserNs.GameObjects.Rectangle & { body: PhaserNs.Physics.Arcade.Body };
+
+// a SweepPruneError with this code, its message matching
+function expectCode(fn: () => unknown, code: string, message = /./): void {
+  expect(fn).toThrow(
+    expect.objectContaining({ name: 'SweepPruneError', code, message: expect.stringMatching(message) }),
+  );
+}
+
+let Phaser: PhaserApi;
+const games: Game[] = [];
+
+async function game(
+  build: Build,
+  physics: PhaserNs.Types.Core.PhysicsConfig,
+  ours: boolean,
+  live = false,
+): Promise<Game> {
+  const made = await makeGame(Phaser, build, physics, ours, live);
+  games.push(made);
+  return made;
+}
+
+afterEach(() => {
+  destroyGames(...games.splice(0));
+});
+
+beforeAll(async () => {
+  Phaser = await load();
+});
+
+const arcade = (gravityY = 0, extra: Record<string, unknown> = {}): PhaserNs.Types.Core.PhysicsConfig => ({
+  default: 'arcade',
+  arcade: { gravity: { x: 0, y: gravityY }, ...extra },
+});
+
+describe('before init()', () => {
+  test('usePhaserArcade throws NotInitialized naming init()', async () => {
+    const g = await game(() => () => {}, arcade(), false);
+    expectCode(() => usePhaserArcade(g.world), 'NotInitialized', /await init\(\)/);
+  });
+});
+
+// ---- scenes
+
+// `collider(group)`: Phaser's types ask for a second object, its code runs the group against itself without one
+const ALONE = undefined as unknown as PhaserNs.Types.Physics.Arcade.ArcadeColliderType;
+
+const name = (o: unknown): string => (o as { name?: string }).name ?? String(o);
+
+/** `what a b` in the frame's log, as Phaser passes the two objects. */
+function logger(recorder: Recorder, what: string): (a: unknown, b: unknown) => void {
+  return (a, b) => recorder.log.push(`${recorder.frame} ${what} ${name(a)} ${name(b)}`);
+}
+
+function rect(scene: Scene, recorder: Recorder, label: string, x: number, y: number, w: number, h: number): Rect {
+  const r = scene.add.rectangle(x, y, w, h) as Rect;
+  r.name = label;
+  recorder.tracked.push(r);
+  return r;
+}
+
+/**
+ * A bullet-hell: `count` bullets fired at `enemies` moving enemies, walls in a static group. Bullets that hit an
+ * enemy or a wall are destroyed in the callback, bullets leaving the world are destroyed, and new ones are fired
+ * every frame. Enemies collide with the walls and with each other (the same group passed twice).
+ */
+const bulletHell =
+  (count: number, enemies: number, jumps = false): Build =>
+  (scene, recorder, random) => {
+    const W = 1600;
+    const H = 1200;
+    scene.physics.world.setBounds(0, 0, W, H);
+    const walls = scene.physics.add.staticGroup();
+    for (let i = 0; i < 24; i++) {
+      const wall = scene.add.rectangle(
+        100 + random() * 1400,
+        100 + random() * 1000,
+        20 + random() * 120,
+        20 + random() * 60,
+      );
+      wall.name = `wall${i}`;
+      walls.add(wall);
+    }
+    const foes = scene.physics.add.group();
+    for (let i = 0; i < enemies; i++) {
+      const e = rect(scene, recorder, `enemy${i}`, random() * W, random() * H, 16 + (i % 3) * 8, 20);
+      foes.add(e);
+      e.body.setVelocity((random() - 0.5) * 120, (random() - 0.5) * 120).setCollideWorldBounds(true);
+      e.body.setBounce(1, 1);
+    }
+    const shots = scene.physics.add.group();
+    let fired = 0;
+    const fire = (): void => {
+      const gun = fired % 8;
+      const b = rect(scene, recorder, `bullet${fired++}`, (gun + 0.5) * (W / 8), gun % 2 ? 20 : H - 20, 6, 6);
+      shots.add(b);
+      const angle = random() * Math.PI * 2;
+      b.body.setVelocity(Math.cos(angle) * 400, Math.sin(angle) * 400);
+    };
+    for (let i = 0; i < count; i++) fire();
+    const hit = logger(recorder, 'hit');
+    const tested = logger(recorder, 'process');
+    scene.physics.add.overlap(
+      shots,
+      foes,
+      (bullet, enemy) => {
+        hit(bullet, enemy);
+        (bullet as GameObject).destroy();
+      },
+      (bullet, enemy) => {
+        tested(bullet, enemy);
+        return (name(bullet).length + name(enemy).length) % 4 !== 0; // some hits rejected
+      },
+    );
+    const blocked = logger(recorder, 'blocked');
+    scene.physics.add.collider(shots, walls, (bullet, wall) => {
+      blocked(bullet, wall);
+      (bullet as GameObject).destroy();
+    });
+    scene.physics.add.collider(foes, walls, logger(recorder, 'foe-wall'));
+    const bumped = logger(recorder, 'foe-foe');
+    let bumps = 0;
+    scene.physics.add.collider(foes, foes, (a, b) => {
+      bumped(a, b);
+      // now and then an enemy jumps elsewhere inside the callback: the enemies after it must meet it there
+      if (jumps && ++bumps % 3 === 0) (b as Rect).body.reset(random() * W, random() * H);
+    });
+    return () => {
+      for (const b of shots.getChildren().slice() as Rect[]) {
+        if (b.body.x < -40 || b.body.x > W + 40 || b.body.y < -40 || b.body.y > H + 40) b.destroy();
+      }
+      for (let i = 0; i < 24; i++) fire();
+    };
+  };
+
+/**
+ * A swarm colliding with itself (`collider(group)`): boxes and circles of mixed sizes, some immovable, not pushable,
+ * with parts of `checkCollision` off, reporting world bounds and collide events; a process callback rejecting some
+ * pairs. Every 10 frames bodies are disabled, enabled again, destroyed, created and moved by hand.
+ */
+const swarm =
+  (count: number): Build =>
+  (scene, recorder, random) => {
+    const W = 1000;
+    const H = 800;
+    const world = scene.physics.world;
+    world.setBounds(0, 0, W, H);
+    const group = scene.physics.add.group();
+    let made = 0;
+    const spawn = (): Rect => {
+      const i = made++;
+      const size = 6 + (i % 6) * 2;
+      const r = rect(scene, recorder, `s${i}`, 20 + random() * (W - 40), 20 + random() * (H - 40), size, size);
+      group.add(r);
+      const body = r.body;
+      if (i % 4 === 0) body.setCircle(size / 2);
+      body.setVelocity((random() - 0.5) * 300, (random() - 0.5) * 300);
+      body.setBounce(0.6 + (i % 5) * 0.1, 0.8);
+      if (i % 3 === 0) body.setCollideWorldBounds(true, 1, 1, true);
+      if (i % 7 === 0) body.checkCollision.left = false;
+      if (i % 11 === 0) body.checkCollision.none = true;
+      if (i % 13 === 0) body.setImmovable(true);
+      if (i % 17 === 0) body.pushable = false;
+      if (i % 5 === 0) body.onCollide = true;
+      return r;
+    };
+    for (let i = 0; i < count; i++) spawn();
+    world.on('collide', (a: GameObject, b: GameObject) =>
+      recorder.log.push(`${recorder.frame} event ${a.name} ${b.name}`),
+    );
+    world.on('worldbounds', (body: PhaserNs.Physics.Arcade.Body, up: boolean, down: boolean) =>
+      recorder.log.push(`${recorder.frame} bounds ${body.gameObject.name} ${up} ${down}`),
+    );
+    const tested = logger(recorder, 'process');
+    const collided = logger(recorder, 'collide');
+    let collisions = 0;
+    scene.physics.add.collider(
+      group,
+      ALONE,
+      (a, b) => {
+        collided(a, b);
+        // now and then a body jumps elsewhere inside the callback: the pairs after it must meet it there
+        const jumper = ++collisions % 4 === 0 ? a : collisions % 4 === 2 ? b : undefined;
+        if (jumper) (jumper as Rect).body.reset(20 + random() * (W - 40), 20 + random() * (H - 40));
+      },
+      (a, b) => {
+        tested(a, b);
+        return (name(a).length * 7 + name(b).length) % 5 !== 0;
+      },
+    );
+    const disabled: Rect[] = [];
+    return (frame) => {
+      if (frame % 10 !== 5) return;
+      const members = group.getChildren() as Rect[];
+      for (const r of disabled.splice(0)) if (r.body) world.enableBody(r);
+      for (let k = 0; k < 4; k++) {
+        const r = members[Math.floor(random() * members.length)]!;
+        if (r.body && r.body.enable) {
+          world.disableBody(r.body);
+          disabled.push(r);
+        }
+      }
+      for (let k = 0; k < 3; k++) members[Math.floor(random() * members.length)]!.destroy();
+      for (let k = 0; k < 3; k++) spawn();
+      for (let k = 0; k < 2; k++) {
+        const r = members[Math.floor(random() * members.length)]!;
+        if (r.body) r.body.reset(20 + random() * (W - 40), 20 + random() * (H - 40));
+      }
+      // the scene's own call between steps, after the moves by hand
+      world.collide(group, ALONE, logger(recorder, 'direct'));
+    };
+  };
+
+/** A tilemap layer of `cells` (1 = solid) with 32 x 32 tiles, colliding on 1. */
+function tileLayer(scene: Scene, cells: number[][]): PhaserNs.Tilemaps.TilemapLayer {
+  if (!scene.textures.exists('tiles')) scene.textures.createCanvas('tiles', 64, 32);
+  const map = scene.make.tilemap({ data: cells, tileWidth: 32, tileHeight: 32 });
+  const tiles = map.addTilesetImage('tiles', 'tiles', 32, 32)!;
+  const layer = map.createLayer(0, tiles, 0, 0) as PhaserNs.Tilemaps.TilemapLayer;
+  layer.setCollision(1);
+  return layer;
+}
+
+/**
+ * A platformer: `count` bodies under gravity falling on a tilemap layer and on a static group of platforms (two of
+ * which move every 30 frames), colliding with each other too; every 15 frames `overlapRect` and `overlapCirc`
+ * queries, and every 20 frames bodies destroyed and created.
+ */
+const platformer =
+  (count: number): Build =>
+  (scene, recorder, random) => {
+    const W = 1280;
+    const H = 960;
+    const world = scene.physics.world;
+    world.setBounds(0, 0, W, H);
+    const cells: number[][] = [];
+    for (let y = 0; y < 30; y++) {
+      const row: number[] = [];
+      for (let x = 0; x < 40; x++) row.push(y === 29 || (y === 20 && x % 8 < 5) || (x === 0 && y > 15) ? 1 : 0);
+      cells.push(row);
+    }
+    const layer = tileLayer(scene, cells);
+    const platforms = scene.physics.add.staticGroup();
+    for (let i = 0; i < 20; i++) {
+      const p = scene.add.rectangle(40 + (i % 10) * 125, 300 + Math.floor(i / 10) * 200 + (i % 3) * 30, 90, 12);
+      p.name = `platform${i}`;
+      platforms.add(p);
+    }
+    const players = scene.physics.add.group();
+    let made = 0;
+    const spawn = (): void => {
+      const i = made++;
+      const r = rect(
+        scene,
+        recorder,
+        `p${i}`,
+        20 + random() * (W - 40),
+        random() * 500,
+        6 + (i % 4) * 2,
+        8 + (i % 3) * 2,
+      );
+      players.add(r);
+      r.body
+        .setVelocity((random() - 0.5) * 100, 0)
+        .setBounce(0.2, 0.1)
+        .setCollideWorldBounds(true);
+    };
+    for (let i = 0; i < count; i++) spawn();
+    const landed = logger(recorder, 'platform');
+    let landings = 0;
+    scene.physics.add.collider(players, platforms, (player, platform) => {
+      landed(player, platform);
+      // now and then a platform moves inside the callback: the bodies after it must meet it there
+      if (++landings % 50 === 0) {
+        const p = platform as PhaserNs.GameObjects.Rectangle;
+        p.setPosition(40 + random() * (W - 80), 200 + random() * 500);
+        (p.body as PhaserNs.Physics.Arcade.StaticBody).updateFromGameObject();
+      }
+    });
+    scene.physics.add.collider(players, layer, (a, tile) => {
+      const t = tile as PhaserNs.Tilemaps.Tile;
+      recorder.log.push(`${recorder.frame} tile ${name(a)} ${t.x},${t.y}`);
+    });
+    scene.physics.add.collider(players, ALONE, logger(recorder, 'stack'));
+    return (frame) => {
+      if (frame % 15 === 7) {
+        for (let k = 0; k < 4; k++) {
+          const x = random() * W;
+          const y = random() * H;
+          const rectHits = scene.physics.overlapRect(x, y, 40 + random() * 200, 40 + random() * 200, true, true);
+          recorder.log.push(`${frame} overlapRect ${rectHits.map((b) => b.gameObject.name).join(',')}`);
+          const circleHits = scene.physics.overlapCirc(x, y, 20 + random() * 100, true, true);
+          recorder.log.push(`${frame} overlapCirc ${circleHits.map((b) => b.gameObject.name).join(',')}`);
+        }
+      }
+      if (frame % 30 === 10) {
+        for (const i of [3, 14]) {
+          const p = platforms.getChildren()[i] as PhaserNs.GameObjects.Rectangle;
+          p.setPosition(p.x + (frame % 60 === 10 ? 60 : -60), p.y);
+          (p.body as PhaserNs.Physics.Arcade.StaticBody).updateFromGameObject();
+        }
+      }
+      if (frame % 10 === 3) {
+        // bodies put on platforms by hand, then the scene's own overlap call between steps
+        for (let k = 0; k < 3; k++) {
+          const p = platforms.getChildren()[Math.floor(random() * 20)] as PhaserNs.GameObjects.Rectangle;
+          const r = players.getChildren()[Math.floor(random() * players.getLength())] as Rect;
+          r.body.reset(p.x, p.y - 4);
+        }
+        scene.physics.overlap(players, platforms, logger(recorder, 'direct'));
+      }
+      if (frame % 20 === 19) {
+        const members = players.getChildren();
+        for (let k = 0; k < 5; k++) members[Math.floor(random() * members.length)]!.destroy();
+        for (let k = 0; k < 5; k++) spawn();
+      }
+    };
+  };
+
+// ---- the differential tests
+
+describe("sweep-prune/phaser against Phaser's own Arcade tree, two games side by side", () => {
+  beforeAll(() => init());
+
+  async function twins(
+    build: Build,
+    physics: PhaserNs.Types.Core.PhysicsConfig,
+    frames: number,
+    live = false,
+  ): Promise<number> {
+    const oracle = await game(build, physics, false, live);
+    const ours = await game(build, physics, true);
+    const { events, divergence } = runTwins(oracle, ours, frames);
+    expect(divergence).toBeUndefined();
+    return events;
+  }
+
+  test('a bullet-hell: overlaps, process and collide callbacks, static walls, bodies fired and destroyed every frame', async () => {
+    const events = await twins(bulletHell(2000, 300), arcade(), 90);
+    expect(events).toBeGreaterThan(1000);
+  });
+
+  // Phaser's tree is loaded once a step: an enemy moved elsewhere by a callback is found only near where it was,
+  // until the next step. sweep-prune finds it where it is, as a tree kept up to date would (the oracle here).
+  test('enemies moved elsewhere inside callbacks are met where they are, as by an up-to-date tree', async () => {
+    const events = await twins(bulletHell(1000, 300, true), arcade(), 90, true);
+    expect(events).toBeGreaterThan(1000);
+  });
+
+  test('a swarm colliding with itself: circles, checkCollision, immovable, events, bodies disabled and moved by hand', async () => {
+    const events = await twins(swarm(700), arcade(), 120);
+    expect(events).toBeGreaterThan(1000);
+  });
+
+  test('a platformer: a tilemap layer, static platforms that move, 1 000 bodies piling up, overlapRect and overlapCirc', async () => {
+    const events = await twins(platformer(1000), arcade(400), 120);
+    expect(events).toBeGreaterThan(5000);
+  });
+});
+
+// ---- the handle and the trees' API
+
+/** Bodies moving about in one group (no collider): for the trees' own queries. */
+const drift: Build = (scene, recorder, random) => {
+  scene.physics.world.setBounds(0, 0, 800, 600);
+  const group = scene.physics.add.group();
+  for (let i = 0; i < 400; i++) {
+    const r = rect(scene, recorder, `d${i}`, random() * 800, random() * 600, 4 + (i % 5) * 3, 4 + (i % 3) * 5);
+    group.add(r);
+    r.body.setVelocity((random() - 0.5) * 200, (random() - 0.5) * 200).setCollideWorldBounds(true, 1, 1);
+  }
+  const walls = scene.physics.add.staticGroup();
+  for (let i = 0; i < 30; i++) {
+    const w = scene.add.rectangle(random() * 800, random() * 600, 10 + random() * 60, 10 + random() * 60);
+    w.name = `w${i}`;
+    walls.add(w);
+  }
+  return () => {};
+};
+
+const meets = (b: PhaserNs.Physics.Arcade.Body | PhaserNs.Physics.Arcade.StaticBody, q: BBox): boolean =>
+  b.left <= q.maxX && b.top <= q.maxY && b.right >= q.minX && b.bottom >= q.minY;
+
+interface BBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
+
+describe('usePhaserArcade: the handle and the trees', () => {
+  beforeAll(() => init());
+
+  test('tree.search and staticTree.search find every body whose box meets the box, in the documented order', async () => {
+    const g = await game(drift, arcade(), true);
+    const random = mulberry32(5);
+    for (let frame = 0; frame < 30; frame++) {
+      g.step(frame * (1000 / 60));
+      for (let k = 0; k < 20; k++) {
+        const x = random() * 800;
+        const y = random() * 600;
+        const q: BBox =
+          k === 0
+            ? { minX: -Infinity, minY: -Infinity, maxX: Infinity, maxY: Infinity }
+            : { minX: x, minY: y, maxX: x + random() * 150, maxY: y + random() * 150 };
+        // brute force: world.bodies in its order; static bodies in the order they were added (none moved here)
+        const dynamic = [...g.world.bodies].filter((b) => meets(b, q));
+        const statics = [...g.world.staticBodies].filter((b) => meets(b, q));
+        expect(g.world.tree.search(q)).toEqual(dynamic);
+        expect(g.world.staticTree.search(q)).toEqual(statics);
+        expect(g.world.tree.collides(q)).toBe(dynamic.length > 0);
+      }
+    }
+    expect(g.world.tree.all()).toEqual([...g.world.bodies]);
+  });
+
+  test('a search box that is not four numbers, or has NaN, throws InvalidBounds; toJSON throws InvalidArgument', async () => {
+    const g = await game(drift, arcade(), true);
+    g.step(0);
+    const tree = g.world.tree as unknown as { search(b: unknown): unknown; toJSON(): unknown; fromJSON(): unknown };
+    expectCode(() => tree.search({ minX: NaN, minY: 0, maxX: 1, maxY: 1 }), 'InvalidBounds', /world\.tree\.search/);
+    expectCode(() => tree.search(undefined), 'InvalidBounds', /minX, minY, maxX, maxY/);
+    expectCode(() => g.world.staticTree.search({ minX: 0 } as never), 'InvalidBounds', /world\.staticTree/);
+    expectCode(() => tree.toJSON(), 'InvalidArgument', /stop\(\)/);
+    expectCode(() => tree.fromJSON(), 'InvalidArgument', /stop\(\)/);
+  });
+
+  test('what is not an Arcade world throws InvalidArgument; a second use of one world throws AlreadyRegistered', async () => {
+    const g = await game(drift, arcade(), true);
+    for (const bad of [null, {}, { bodies: new Set(), staticBodies: new Set() }, g.scene]) {
+      expectCode(() => usePhaserArcade(bad as never), 'InvalidArgument', /scene\.physics\.world/);
+    }
+    expectCode(() => usePhaserArcade(g.world), 'AlreadyRegistered', /stop\(\)/);
+    g.handle!.stop();
+    const again = usePhaserArcade(g.world);
+    g.step(0);
+    expect(g.world.tree.all().length).toBe(g.world.bodies.size);
+    again.stop();
+  });
+
+  test("stop() gives back Phaser's trees holding the bodies, useTree and the functions; the game goes on the same", async () => {
+    const physics = arcade(0, { useTree: false });
+    const oracle = await game(swarm(300), physics, false);
+    const ours = await game(swarm(300), physics, true);
+    const { tree, staticTree } = oracle.world; // Phaser's own, as the world made them
+    expect(ours.world.useTree).toBe(true);
+    expect(runTwins(oracle, ours, 20).divergence).toBeUndefined();
+    ours.handle!.stop();
+    expect(ours.handle!.stopped).toBe(true);
+    expectCode(() => ours.handle!.world, 'Disposed');
+    expect(ours.world.tree.constructor).toBe(tree.constructor);
+    expect(ours.world.staticTree.constructor).toBe(staticTree.constructor);
+    expect(ours.world.useTree).toBe(false);
+    for (const name of ['collideObjects', 'collideSpriteVsGroup', 'collideSpriteVsSprite', 'destroy']) {
+      expect(Object.prototype.hasOwnProperty.call(ours.world, name), name).toBe(false);
+    }
+    expect(new Set(ours.world.tree.all())).toEqual(ours.world.bodies);
+    expect(ours.handle!.stopped).toBe(true);
+    ours.handle!.stop(); // idempotent
+    // the swarm's collider never searched the tree: from here both games run Phaser's own code alike
+    expect(runTwins(oracle, ours, 20).divergence).toBeUndefined();
+  });
+
+  test("the world's destroy (its scene shutting down) stops the handle", async () => {
+    const g = await game(drift, arcade(), true);
+    g.step(0);
+    destroyGames(games.splice(games.indexOf(g), 1)[0]);
+    expect(g.handle!.stopped).toBe(true);
+  });
+});

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+// sweep-prune/phaser: Arcade Physics (Phaser 3.60+ and 4) on a sweep-prune World. One call puts the World in place
+// of the Arcade world's two RTrees (`world.tree`, rebuilt by Phaser every step, and `world.staticTree`) and of its
+// broadphase loops: a body against a group (each search of the tree) and a group against itself (all pairs).
+// Phaser's own code still decides every collision: `separate`, the process and collide callbacks, `checkCollision`,
+// categories, world bounds and tilemaps are Phaser's, called in Phaser's order. Phaser is never imported: users who
+// do not import this file pay nothing.
+import { SweepPruneError } from '../errors.js';
+import type { World } from '../world.js';
+import { type ArcadeBody, ArcadeIndex } from './arcade-index.js';
+import {
+  type Collidable,
+  type PairLoop,
+  type SpriteVsGroup,
+  type SpriteVsSprite,
+  type WorldCalls,
+  bodyOf,
+  collideSelf,
+  collideSpriteVsGroup,
+} from './arcade-colliders.js';
+import { DynamicTree, StaticTree } from './arcade-trees.js';
+import { requireInit } from './body-boxes.js';
+
+/**
+ * The parts of an Arcade Physics `World` (`scene.physics.world`) this module reads; Phaser's own functions are
+ * found on it at run time.
+ */
+export interface ArcadeWorldLike {
+  useTree: boolean;
+  tree: unknown;
+  staticTree: unknown;
+  bodies: unknown;
+  staticBodies: unknown;
+  destroy(): void;
+  on(event: string, fn: (...args: never[]) => void, context?: unknown): unknown;
+  off(event: string, fn?: (...args: never[]) => void, context?: unknown): unknown;
+}
+
+type Fn = (...args: never[]) => unknown;
+
+// the World's functions this module replaces (as own properties of the world object)
+const REPLACED = [
+  'collideObjects',
+  'collideSpriteVsGroup',
+  'collideSpriteVsSprite',
+  'collideSpriteVsTilesHandler',
+  'destroy',
+] as const;
+const ACTIVE = Symbol.for('sweep-prune/phaser.active');
+const finalizer =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry<ArcadeIndex>((index) => index.dispose())
+    : undefined;
+
+/** The members of a group or array that Phaser's group-against-itself loop walks, or undefined for another path. */
+function selfMembers(object1: Collidable | unknown[], object2: unknown): unknown[] | undefined {
+  let list: unknown;
+  const group = object1 as Collidable;
+  if (group.isParent && (group.physicsType === undefined || object2 === undefined || object1 === object2)) {
+    const children = group.children as { entries?: unknown[] } & Iterable<unknown>;
+    list = Array.isArray(children.entries) ? children.entries.slice() : Array.from(children); // Phaser 3 : 4
+  } else if (Array.isArray(object1)) {
+    list = object1;
+  } else {
+    return undefined;
+  }
+  if (object2) return undefined; // Phaser's loop of an array against itself runs when object2 is falsy
+  const members = list as unknown[];
+  // Phaser's loop calls collideHandler(a, b): a member without a body that is a group or a tilemap takes another
+  // path there; such arrays are left to Phaser
+  for (const m of members) {
+    const c = m as Collidable | null | undefined;
+    if (c && !(c.body || c.isBody) && (c.isParent || c.isTilemap)) return undefined;
+  }
+  return members;
+}
+
+/** The bodies of a Phaser RTree, each as often as it holds it, ordered as `set` (Phaser 4's Set, Phaser 3's own). */
+function inOrder(tree: unknown, set: unknown): ArcadeBody[] {
+  const held = new Map<ArcadeBody, number>();
+  for (const body of (tree as { all(): ArcadeBody[] }).all()) held.set(body, (held.get(body) ?? 0) + 1);
+  const s = set as { entries?: unknown } & Iterable<ArcadeBody>;
+  const order = Array.isArray(s.entries) ? (s.entries as ArcadeBody[]) : Array.from(s);
+  const bodies: ArcadeBody[] = [];
+  for (const body of [...order, ...held.keys()]) {
+    for (let k = held.get(body) ?? 0; k > 0; k--) bodies.push(body);
+    held.delete(body);
+  }
+  return bodies;
+}
+
+/**
+ * Arcade Physics on sweep-prune, for one Arcade `World`, from `usePhaserArcade(world)` until `stop()`.
+ *
+ * Owns wasm memory: `stop()` frees it (the world's `destroy()`, as when its scene shuts down, stops it too).
+ */
+export class ArcadeSweepPrune {
+  #world: ArcadeWorldLike | undefined;
+  readonly #index: ArcadeIndex;
+  readonly #trees: { tree: unknown; staticTree: unknown; useTree: boolean };
+  readonly #saved = new Map<string, PropertyDescriptor | undefined>();
+  readonly #onStep = (): void => {
+    this.#index.dirty = true; // user code between steps may move bodies by hand
+    this.#index.inStep = false;
+  };
+
+  /** Use `usePhaserArcade(world)`. */
+  constructor(world: ArcadeWorldLike) {
+    requireInit('usePhaserArcade');
+    const w = world as unknown as Record<string | symbol, unknown> | null;
+    const functions = ['collideObjects', 'collideSpriteVsGroup', 'collideSpriteVsSprite', 'separate', 'on', 'off'];
+    if (
+      w == null ||
+      typeof w !== 'object' ||
+      w.bodies == null ||
+      w.staticBodies == null ||
+      typeof (w.tree as { load?: unknown } | null)?.load !== 'function' ||
+      typeof (w.staticTree as { insert?: unknown } | null)?.insert !== 'function' ||
+      functions.some((name) => typeof w[name] !== 'function')
+    ) {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        'usePhaserArcade(world): world must be an Arcade Physics World of Phaser 3.60 or later (scene.physics.world)',
+      );
+    }
+    if (w[ACTIVE]) {
+      throw new SweepPruneError(
+        'AlreadyRegistered',
+        'usePhaserArcade(world): this world already runs on sweep-prune; call stop() on its handle first',
+      );
+    }
+    this.#world = world;
+    this.#index = new ArcadeIndex();
+    this.#trees = { tree: world.tree, staticTree: world.staticTree, useTree: world.useTree };
+    try {
+      this.#install(world);
+    } catch (error) {
+      this.#index.dispose();
+      throw error;
+    }
+    finalizer?.register(world, this.#index, this);
+  }
+
+  #install(world: ArcadeWorldLike): void {
+    const index = this.#index;
+    const w = world as unknown as Record<string | symbol, unknown>;
+    const phaser = Object.fromEntries(REPLACED.map((name) => [name, w[name] as Fn]));
+    // the bodies Phaser's trees hold now (its last load, its static bodies), in the order of world.bodies and
+    // world.staticBodies
+    const dynamicTree = new DynamicTree(index);
+    const staticTree = new StaticTree(index);
+    staticTree.load(inOrder(this.#trees.staticTree, world.staticBodies));
+    dynamicTree.load(inOrder(this.#trees.tree, world.bodies));
+    const spriteVsSprite = phaser.collideSpriteVsSprite as unknown as SpriteVsSprite;
+    const spriteVsGroup = phaser.collideSpriteVsGroup as unknown as SpriteVsGroup;
+    const collideObjects = phaser.collideObjects as unknown as (this: unknown, ...args: unknown[]) => boolean;
+    const tilesHandler = phaser.collideSpriteVsTilesHandler as unknown as (
+      this: unknown,
+      ...args: unknown[]
+    ) => boolean;
+    const destroy = phaser.destroy as unknown as (this: unknown) => void;
+    const stop = (): void => this.stop();
+    const objects: PairLoop<Collidable | unknown[], unknown, boolean> = function (
+      object1,
+      object2,
+      collide,
+      process,
+      context,
+      overlapOnly,
+    ) {
+      // called by the scene's code rather than by a step's colliders: bodies may have been moved by hand since
+      if (!index.inStep) index.dirty = true;
+      const members = object1 == null ? undefined : selfMembers(object1, object2);
+      // eslint-disable-next-line prefer-rest-params
+      if (members === undefined) return collideObjects.apply(this, arguments as unknown as unknown[]);
+      this._total = 0;
+      collideSelf(index, spriteVsSprite, this, members, collide, process, context, overlapOnly);
+      return this._total > 0;
+    };
+    const group: SpriteVsGroup = function (sprite, group, collide, process, context, overlapOnly) {
+      collideSpriteVsGroup(index, spriteVsGroup, this, sprite, group, collide, process, context, overlapOnly);
+    };
+    // Phaser's own loops that move bodies: the moves are looked at afterwards (a body out of its fat box)
+    const sprites: SpriteVsSprite = function (a, b, collide, process, context, overlapOnly) {
+      const result = spriteVsSprite.call(this, a, b, collide, process, context, overlapOnly);
+      const bodyA = bodyOf(a);
+      const bodyB = bodyOf(b);
+      if (bodyA) index.track(bodyA);
+      if (bodyB) index.track(bodyB);
+      return result;
+    };
+    const functions: Record<(typeof REPLACED)[number], unknown> = {
+      collideObjects: objects,
+      collideSpriteVsGroup: group,
+      collideSpriteVsSprite: sprites,
+      collideSpriteVsTilesHandler(this: WorldCalls, sprite: unknown, ...rest: never[]): unknown {
+        const result = tilesHandler.call(this, sprite, ...rest);
+        const body = bodyOf(sprite);
+        if (body) index.track(body);
+        return result;
+      },
+      destroy(this: WorldCalls): void {
+        stop();
+        destroy.call(this);
+      },
+    };
+    for (const name of REPLACED) {
+      this.#saved.set(name, Object.getOwnPropertyDescriptor(w, name));
+      Object.defineProperty(w, name, { value: functions[name], writable: true, configurable: true });
+    }
+    Object.defineProperty(w, ACTIVE, { value: this, configurable: true });
+    world.tree = dynamicTree;
+    world.staticTree = staticTree;
+    world.useTree = true; // Phaser then loads the tree every step, which tells the index a step began
+    world.on('worldstep', this.#onStep as Fn);
+  }
+
+  /**
+   * The sweep-prune World holding one box per body (dynamic bodies' boxes grown by a margin); for statistics
+   * such as `counters`. It has no `began` and `ended` lists.
+   * @throws SweepPruneError `Disposed` after `stop()`
+   */
+  get world(): World {
+    if (this.#world === undefined) throw new SweepPruneError('Disposed', 'world: this handle was stopped');
+    return this.#index.world;
+  }
+
+  /** True after `stop()`. */
+  get stopped(): boolean {
+    return this.#world === undefined;
+  }
+
+  /**
+   * Give the Arcade world back its own RTrees (holding its bodies as they are now), its `useTree` setting and its
+   * own functions, and free the wasm memory. Idempotent.
+   */
+  stop(): void {
+    const world = this.#world;
+    if (world === undefined) return;
+    this.#world = undefined;
+    finalizer?.unregister(this);
+    const w = world as unknown as Record<string | symbol, unknown>;
+    world.off('worldstep', this.#onStep as Fn);
+    for (const [name, descriptor] of this.#saved) {
+      if (descriptor === undefined) delete w[name];
+      else Object.defineProperty(w, name, descriptor);
+    }
+    delete w[ACTIVE];
+    const ours = { tree: world.tree as DynamicTree, staticTree: world.staticTree as StaticTree };
+    const trees = this.#trees as { tree: RTreeLike; staticTree: RTreeLike; useTree: boolean };
+    try {
+      trees.tree.clear();
+      trees.tree.load(ours.tree.all());
+      trees.staticTree.clear();
+      trees.staticTree.load(ours.staticTree.all());
+    } finally {
+      world.tree = trees.tree;
+      world.staticTree = trees.staticTree;
+      world.useTree = trees.useTree;
+      this.#index.dispose();
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.stop();
+  }
+}
+
+interface RTreeLike {
+  clear(): unknown;
+  load(items: ArcadeBody[]): unknown;
+}
+
+/**
+ * Run an Arcade Physics world (`scene.physics.world`, Phaser 3.60 or later) on sweep-prune, from its next step on:
+ * the same collisions, overlaps and callbacks as with Phaser's own tree (README "Phaser"). Returns the handle;
+ * `handle.stop()` gives Phaser its tree back. `await init()` (from `sweep-prune`) first.
+ * @throws SweepPruneError `NotInitialized`, `InvalidArgument` (not an Arcade world), `AlreadyRegistered`
+ */
+export function usePhaserArcade(world: ArcadeWorldLike): ArcadeSweepPrune {
+  return new ArcadeSweepPrune(world);
+}
+
+export type { ArcadeBody } from './arcade-index.js';
+export type { Body as ArcadeBodyFields } from './arcade-colliders.js';
