@@ -4,7 +4,9 @@
 // by step (each step the other one goes first, so both see the same phases of this machine's speed). Timed:
 // world.step. Printed per scene: planck's time over ours, per run (the ratio of the runs' mean steps), their median
 // over the runs and their spread.
-// The broadphase's share of a step is read from V8's sampling profiler (node:inspector) in one more run per world:
+// The broadphase's share of a step is read from V8's sampling profiler (node:inspector) in one more run per world,
+// after all the timed runs and with V8's inlining off (planck's optimised code otherwise inlines the small broadphase
+// methods, testOverlap and moveProxy, into its own, where the profiler counts them; calls then cost more on both sides):
 // the samples inside the broadphase's methods (createProxy, destroyProxy, moveProxy, touchProxy, updatePairs,
 // testOverlap, and within updatePairs the world's createContact with its walk of a contact list), less those inside
 // planck's Contact.create and shouldCollide (the new contact itself and the filters, the same work on both sides).
@@ -15,6 +17,7 @@
 // (example/Pyramid.ts), and a level of 5 000 static tiles with 300 movers.
 import { createRequire } from 'node:module';
 import { Session } from 'node:inspector';
+import v8 from 'node:v8';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { compileWrapper, importWrapper } from './compile.mjs';
@@ -239,50 +242,64 @@ async function profiledShare(adapter, scene, steps) {
  * `init()`). Returns one row per scene.
  */
 export async function benchPlanck(adapter, { quick = false, log = console.log, match = '' } = {}) {
+  const timed = [];
+  for (const [name, scene] of Object.entries(scenes)) {
+    if (!name.includes(match)) continue;
+    const steps = quick ? scene.steps >> 2 : scene.steps;
+    const runCount = quick ? 2 : scene.runs;
+    log(`planck: ${name}: ${runCount} timed runs of ${steps} steps after ${scene.warmup}`);
+    timedRun(adapter, scene, Math.min(steps, 30)); // warm-up run: compiled code for both
+    const runs = [];
+    let contacts;
+    for (let r = 0; r < runCount; r++) {
+      const run = timedRun(adapter, scene, steps);
+      runs.push(run.times);
+      contacts = run.contacts;
+    }
+    timed.push({ name, scene, steps, runs, contacts });
+  }
+  // the profiled runs after every timed one: code compiled without inlining (see the top) stays so
+  const shares = [];
   session.connect();
-  const rows = [];
+  v8.setFlagsFromString('--no-turbo-inlining');
   try {
-    for (const [name, scene] of Object.entries(scenes)) {
-      if (!name.includes(match)) continue;
-      const steps = quick ? scene.steps >> 2 : scene.steps;
-      const runCount = quick ? 2 : scene.runs;
-      timedRun(adapter, scene, Math.min(steps, 30)); // warm-up run: compiled code for both
-      const runs = [];
-      let contacts;
-      for (let r = 0; r < runCount; r++) {
-        const run = timedRun(adapter, scene, steps);
-        runs.push(run.times);
-        contacts = run.contacts;
-      }
-      const share = await profiledShare(adapter, scene, steps);
-      const row = { scene: name, runs: runCount, steps, contacts, share };
-      for (const which of ENGINES) {
-        const step = median(runs.map((r) => mean(r[which])));
-        row[which] = { step, broadphase: step * share[which] };
-      }
-      const perRun = runs.map((r) => mean(r.planck) / mean(r['sweep-prune']));
-      row.stepX = median(perRun);
-      row.stepRange = [Math.min(...perRun), Math.max(...perRun)];
-      row.broadphaseX = row.planck.broadphase / row['sweep-prune'].broadphase;
-      // world.step's ratio if the broadphase cost nothing: planck's step over the rest of it
-      row.bound = row.planck.step / (row.planck.step - row.planck.broadphase);
-      rows.push(row);
-      const ms = (x) => x.toFixed(2);
-      const pc = (x) => `${(100 * x).toFixed(0)}%`;
-      log(`\n## planck: ${name}, ${runCount} runs of ${steps} steps after ${scene.warmup} (mean ms per step)`);
-      log(
-        `  world.step     planck ${ms(row.planck.step)}  sweep-prune ${ms(row['sweep-prune'].step)}  ` +
-          `x${row.stepX.toFixed(2)} (runs ${row.stepRange.map((v) => v.toFixed(2)).join(' to ')}); ` +
-          `a broadphase costing nothing: x${row.bound.toFixed(2)}`,
-      );
-      log(
-        `  broadphase     planck ${ms(row.planck.broadphase)} (${pc(share.planck)})  ` +
-          `sweep-prune ${ms(row['sweep-prune'].broadphase)} (${pc(share['sweep-prune'])})  x${row.broadphaseX.toFixed(1)}` +
-          `; contacts at the end ${contacts.planck} / ${contacts['sweep-prune']}`,
-      );
+    for (const { name, scene, steps } of timed) {
+      log(`planck: ${name}: profiled runs`);
+      shares.push(await profiledShare(adapter, scene, steps));
     }
   } finally {
+    v8.setFlagsFromString('--turbo-inlining');
     session.disconnect();
+  }
+  const rows = [];
+  for (let i = 0; i < timed.length; i++) {
+    const { name, scene, steps, runs, contacts } = timed[i];
+    const share = shares[i];
+    const row = { scene: name, runs: runs.length, steps, contacts, share };
+    for (const which of ENGINES) {
+      const step = median(runs.map((r) => mean(r[which])));
+      row[which] = { step, broadphase: step * share[which] };
+    }
+    const perRun = runs.map((r) => mean(r.planck) / mean(r['sweep-prune']));
+    row.stepX = median(perRun);
+    row.stepRange = [Math.min(...perRun), Math.max(...perRun)];
+    row.broadphaseX = row.planck.broadphase / row['sweep-prune'].broadphase;
+    // world.step's ratio if the broadphase cost nothing: planck's step over the rest of it
+    row.bound = row.planck.step / (row.planck.step - row.planck.broadphase);
+    rows.push(row);
+    const ms = (x) => x.toFixed(2);
+    const pc = (x) => `${(100 * x).toFixed(0)}%`;
+    log(`\n## planck: ${name}, ${runs.length} runs of ${steps} steps after ${scene.warmup} (mean ms per step)`);
+    log(
+      `  world.step     planck ${ms(row.planck.step)}  sweep-prune ${ms(row['sweep-prune'].step)}  ` +
+        `x${row.stepX.toFixed(2)} (runs ${row.stepRange.map((v) => v.toFixed(2)).join(' to ')}); ` +
+        `a broadphase costing nothing: x${row.bound.toFixed(2)}`,
+    );
+    log(
+      `  broadphase     planck ${ms(row.planck.broadphase)} (${pc(share.planck)})  ` +
+        `sweep-prune ${ms(row['sweep-prune'].broadphase)} (${pc(share['sweep-prune'])})  x${row.broadphaseX.toFixed(1)}` +
+        `; contacts at the end ${contacts.planck} / ${contacts['sweep-prune']}`,
+    );
   }
   if (rows.length > 0) log(targetTable(rows));
   return rows;
