@@ -29,6 +29,8 @@ const MASK = [0, 1, 0xffffffff];
 const QUERY_COST = 400;
 const MOVER_COST = 30;
 const PAIR_COST = 3;
+// ... and of testing a moved mover against one other mover directly (few movers: cheaper than a query)
+const SCAN_COST = 1;
 // proxy ids are creation count * 2^22 + slot (sweep-prune/planck's numbering)
 const SLOT_MASK = 2 ** 22 - 1;
 
@@ -48,6 +50,11 @@ function roundedOverlap(fat: Float64Array, o: number, p: number): boolean {
     roundDown(fat[o + 1]!) <= roundUp(fat[p + 3]!) &&
     roundDown(fat[p + 1]!) <= roundUp(fat[o + 3]!)
   );
+}
+
+// Whether movers of kinds a and b may pair (the movers' World's filters).
+function pairable(a: number, b: number): boolean {
+  return (CATEGORY[a]! & MASK[b]!) !== 0 && (CATEGORY[b]! & MASK[a]!) !== 0;
 }
 
 function grow<A extends Float64Array | Uint32Array | Uint8Array | Int32Array>(a: A, n: number): A {
@@ -90,6 +97,9 @@ export class ProxyIndex {
   #staticsStale = false;
   #moverCount = 0;
   #staticCount = 0;
+  // the movers' slots, dense (#moverCount of them), and by slot its place there
+  #moverSlots = new Int32Array(0);
+  #moverPlace = new Int32Array(0);
   readonly #margin: number;
   readonly #hasContact: HasContact;
   // proxy id pairs of movers the movers' World pairs (as of its last update) that have no contact, and maybe a few
@@ -154,6 +164,8 @@ export class ProxyIndex {
     this.#done = grow(this.#done, capacity);
     this.#region = grow(this.#region, capacity * 4);
     this.#regionEpoch = grow(this.#regionEpoch, capacity);
+    this.#moverSlots = grow(this.#moverSlots, capacity);
+    this.#moverPlace = grow(this.#moverPlace, capacity);
   }
 
   #world(kind: number): World {
@@ -175,6 +187,8 @@ export class ProxyIndex {
       if (at >= this.#moverOf.length) this.#moverOf = grow(this.#moverOf, Math.max(at + 1, 2 * this.#moverOf.length));
       this.#moverOf[at] = slot;
       if (kind === KINEMATIC) world.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
+      this.#moverSlots[this.#moverCount] = slot;
+      this.#moverPlace[slot] = this.#moverCount;
       this.#moverCount++;
     }
     this.#boxIds[slot] = boxId;
@@ -193,7 +207,10 @@ export class ProxyIndex {
       this.#staticsStale = true;
       this.#epoch++;
     } else {
-      this.#moverCount--;
+      // the last mover takes the removed one's place
+      const last = this.#moverSlots[--this.#moverCount]!;
+      this.#moverSlots[this.#moverPlace[slot]!] = last;
+      this.#moverPlace[last] = this.#moverPlace[slot]!;
       this.#moversStale = true;
     }
     this.#unseen[slot] = 0;
@@ -260,6 +277,7 @@ export class ProxyIndex {
 
   // Write the boxes the World has not seen (rounded outward; NaN boxes parked: no pairs, never found), then update.
   #sync(world: World, list: number[]): void {
+    const statics = world === this.#statics;
     if (list.length > 0) {
       let view = world.bounds;
       let ints = new Int32Array(view.buffer, view.byteOffset, view.length);
@@ -267,7 +285,8 @@ export class ProxyIndex {
       const unseen = this.#unseen;
       for (let i = 0; i < list.length; i++) {
         const s = list[i]!;
-        if (unseen[s] === 0) continue; // removed since, or moved to the other World
+        // removed since, or now in the other World (listed there too: added with its box unseen)
+        if (unseen[s] === 0 || (this.kind[s] === STATIC) !== statics) continue;
         unseen[s] = 0;
         const o = s * 4;
         const boxId = this.#boxIds[s]!;
@@ -355,6 +374,10 @@ export class ProxyIndex {
    */
   pairsOfMoved(moved: number[], moving: Uint8Array, visit: Visit): void {
     const search = ++this.#search;
+    // a list of unseen boxes grown long (Worlds not brought up to date for many steps, proxies made and destroyed
+    // meanwhile) is taken in now: the lists stay within a few times the number of boxes
+    if (this.#moverUnseen.length > 4 * this.#moverCount + 64) this.#syncMovers();
+    if (this.#staticUnseen.length > 4 * this.#staticCount + 64) this.#syncStatics();
     let movers = 0;
     let statics = 0;
     for (const p of moved) {
@@ -362,10 +385,14 @@ export class ProxyIndex {
       else movers++;
     }
     if (movers > 0) {
-      // an update and a pass over all pairs, or a query per moved mover and a test per unseen mover
+      // an update and a pass over all pairs, a query per moved mover and a test per unseen mover, or a test of each
+      // moved mover against every mover
       const full = (this.#moversStale ? MOVER_COST * this.#moverCount : 0) + PAIR_COST * this.#pending.size;
-      if (movers * (QUERY_COST + this.#moverUnseen.length) >= full) this.#moverPairsFull(moving, visit);
-      else this.#moverPairsQueried(moved, search, visit);
+      const queried = movers * (QUERY_COST + this.#moverUnseen.length);
+      const scanned = movers * SCAN_COST * this.#moverCount;
+      if (scanned <= queried && scanned <= full) this.#moverPairsNear(moved, search, visit, true);
+      else if (queried < full) this.#moverPairsNear(moved, search, visit, false);
+      else this.#moverPairsFull(moving, visit);
       if (this.#staticCount > 0) {
         for (const p of moved) {
           if (this.kind[p] !== DYNAMIC || hasNaN(this.fat, p * 4)) continue;
@@ -405,9 +432,9 @@ export class ProxyIndex {
     }
   }
 
-  // Mover pairs from queries around each moved mover, on the movers' World as of its last update; the movers it has
-  // not seen since are tested one by one.
-  #moverPairsQueried(moved: number[], search: number, visit: Visit): void {
+  // Mover pairs of each moved mover: with `scan`, from a test against every mover on the fat boxes (few movers);
+  // otherwise from a query of the movers' World as of its last update, and a test of each mover it has not seen since.
+  #moverPairsNear(moved: number[], search: number, visit: Visit, scan: boolean): void {
     const done = this.#done;
     const unseen = this.#unseen;
     const list = this.#moverUnseen;
@@ -419,6 +446,23 @@ export class ProxyIndex {
       done[p] = search; // pairs with p are visited from here on: later slots skip it
       const o = p * 4;
       if (hasNaN(fat, o)) continue;
+      if (scan) {
+        const slots = this.#moverSlots;
+        for (let k = 0; k < this.#moverCount; k++) {
+          const q = slots[k]!;
+          const r = q * 4;
+          // closed overlap (false for a NaN box)
+          if (!(
+            fat[r]! <= fat[o + 2]! &&
+            fat[o]! <= fat[r + 2]! &&
+            fat[r + 1]! <= fat[o + 3]! &&
+            fat[o + 1]! <= fat[r + 3]!
+          ))
+            continue;
+          if (q !== p && done[q] !== search && pairable(kp, kind[q]!)) visit(p, q);
+        }
+        continue;
+      }
       const found = this.#query(this.#movers, o, 0, MASK[kp]!);
       for (let k = 0; k < found.length; k++) {
         const q = this.#moverOf[slotOf(found[k]!)]!;
@@ -428,9 +472,7 @@ export class ProxyIndex {
       for (let k = 0; k < list.length; k++) {
         const q = list[k]!;
         if (q === p || unseen[q] !== 1 || done[q] === search || kind[q] === STATIC) continue;
-        const kq = kind[q]!;
-        if ((CATEGORY[kp]! & MASK[kq]!) === 0 || (CATEGORY[kq]! & MASK[kp]!) === 0 || hasNaN(fat, q * 4)) continue;
-        visit(p, q);
+        if (pairable(kp, kind[q]!) && !hasNaN(fat, q * 4)) visit(p, q);
       }
     }
   }
