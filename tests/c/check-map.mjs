@@ -114,7 +114,7 @@ function visit(file, path) {
   for (const next of [...includes.get(file), ...calls.get(file)]) {
     if (state.get(next) === 'open') {
       const cycle = [...path.slice(path.indexOf(next)), next];
-      const key = [...cycle.slice(0, -1)].sort().join(' ');
+      const key = [...cycle.slice(0, -1)].sort((a, b) => a.localeCompare(b)).join(' ');
       if (!reported.has(key)) {
         reported.add(key);
         problems.push(`cycle: ${cycle.join(' -> ')}`);

@@ -126,7 +126,7 @@ process.exit(0);
 export async function readmeExamples(readme: string): Promise<Example[]> {
   const examples: Example[] = [];
   for (const { lang, code } of codeBlocks(readme)) {
-    if (/^import \{ init, World \} from 'sweep-prune';/.test(code)) {
+    if (code.startsWith("import { init, World } from 'sweep-prune';")) {
       const { code: checked, claims } = checkedClaims(await javascript(code, lang));
       if (claims === 0) throw new Error('the Usage example states no pairs to check');
       examples.push({
