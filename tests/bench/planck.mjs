@@ -8,7 +8,7 @@
 // after all the timed runs and with V8's inlining off (planck's optimised code otherwise inlines the small broadphase
 // methods, testOverlap and moveProxy, into its own, where the profiler counts them; calls then cost more on both sides):
 // the samples inside the broadphase's methods (createProxy, destroyProxy, moveProxy, touchProxy, updatePairs,
-// testOverlap, and within updatePairs the world's createContact with its walk of a contact list), less those inside
+// testOverlap, and the world's createContact with its walk of a contact list), less those inside
 // planck's Contact.create and shouldCollide (the new contact itself and the filters, the same work on both sides).
 // Timing every call instead would cost more than the calls (a timer read is about 0.1 us; testOverlap and moveProxy
 // take less).
@@ -72,26 +72,32 @@ function tumbler(count) {
   };
 }
 
-const scenes = {
-  // Box2D's AddPair: 400 circles in a 6 x 2 m cloud and a 3 m box shot through it at 150 m/s as a bullet; from the
-  // first step, so the measured steps hold the cloud spreading and the box's pass
-  'AddPair (400 circles, a bullet box)': {
-    warmup: 0,
-    steps: 90,
-    runs: 5,
-    stepTarget: 1.8,
-    build(world, random, { Vec2, Box, Circle }) {
-      const circle = new Circle(0.1);
-      for (let i = 0; i < 400; i++) {
-        world
-          .createBody({ type: 'dynamic', position: new Vec2(-6 + random() * 6, 4 + random() * 2) })
-          .createFixture(circle, 0.01);
-      }
-      const box = world.createBody({ type: 'dynamic', bullet: true, position: new Vec2(-40, 5) });
-      box.createFixture(new Box(1.5, 1.5), 1);
-      box.setLinearVelocity(new Vec2(150, 0));
-    },
+// Box2D's AddPair: 400 circles in a 6 x 2 m cloud and a 3 m box shot through it at 150 m/s as a bullet; from the
+// first step, so the measured steps hold the cloud spreading and the box's pass
+const addPair = {
+  warmup: 0,
+  steps: 90,
+  runs: 5,
+  stepTarget: 1.8,
+  build(world, random, { Vec2, Box, Circle }) {
+    const circle = new Circle(0.1);
+    for (let i = 0; i < 400; i++) {
+      world
+        .createBody({ type: 'dynamic', position: new Vec2(-6 + random() * 6, 4 + random() * 2) })
+        .createFixture(circle, 0.01);
+    }
+    const box = world.createBody({ type: 'dynamic', bullet: true, position: new Vec2(-40, 5) });
+    box.createFixture(new Box(1.5, 1.5), 1);
+    box.setLinearVelocity(new Vec2(150, 0));
   },
+};
+
+const scenes = {
+  'AddPair (400 circles, a bullet box)': addPair,
+  // the same with each step's new pairs handed to createContact sorted by proxy id in both worlds, as the tests do:
+  // both simulate the same bodies (checked at the end), where with their own orders the cloud's contacts, and the
+  // work they make, drift apart
+  'AddPair, the same trajectory (new pairs sorted in both)': { ...addPair, canonical: true },
   'tumbler, 2 000 boxes': tumbler(2000),
   'tumbler, 5 000 boxes': tumbler(5000),
   '20 pyramids of 20 rows (4 200 boxes)': {
@@ -151,7 +157,34 @@ function worlds(adapter, scene) {
   const made = { planck: new planck.World(), 'sweep-prune': new planck.World() };
   for (const world of Object.values(made)) scene.build(world, mulberry32(5), planck);
   adapter.useSweepPrune(made['sweep-prune']);
+  if (scene.canonical) for (const world of Object.values(made)) canonical(world);
   return made;
+}
+
+/** Hand createContact each updatePairs' new pairs sorted by (lower, higher) proxy id, each once. */
+function canonical(world) {
+  const bp = world.m_broadPhase;
+  const updatePairs = bp.updatePairs.bind(bp);
+  bp.updatePairs = (callback) => {
+    const pairs = [];
+    updatePairs((a, b) => pairs.push(a.proxyId < b.proxyId ? [a, b] : [b, a]));
+    pairs.sort((x, y) => x[0].proxyId - y[0].proxyId || x[1].proxyId - y[1].proxyId);
+    for (let i = 0; i < pairs.length; i++) {
+      if (i > 0 && pairs[i - 1][0] === pairs[i][0] && pairs[i - 1][1] === pairs[i][1]) continue;
+      callback(pairs[i][0], pairs[i][1]);
+    }
+  };
+}
+
+/** Every body's position, angle and velocities, as a string (equal for bit-identical worlds). */
+function bodies(world) {
+  const out = [];
+  for (let b = world.getBodyList(); b; b = b.getNext()) {
+    const p = b.getPosition();
+    const v = b.getLinearVelocity();
+    out.push(p.x, p.y, b.getAngle(), v.x, v.y, b.getAngularVelocity());
+  }
+  return out.join(',');
 }
 
 /** One run: two fresh worlds taking turns; per-step times of the measured steps. */
@@ -166,8 +199,9 @@ function timedRun(adapter, scene, steps) {
     }
   }
   const contacts = { planck: made.planck.getContactCount(), 'sweep-prune': made['sweep-prune'].getContactCount() };
+  const same = bodies(made.planck) === bodies(made['sweep-prune']);
   adapter.stopSweepPrune(made['sweep-prune']);
-  return { times, contacts };
+  return { times, contacts, same };
 }
 
 // ---- the broadphase's share, from a sampling profile of one world's measured steps
@@ -176,7 +210,8 @@ const session = new Session();
 const post = (method, params) =>
   new Promise((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
 
-const PLANCK_BROADPHASE = /^BroadPhase\d*\.(createProxy|destroyProxy|moveProxy|touchProxy|updatePairs|testOverlap)$/;
+const PLANCK_BROADPHASE =
+  /^(BroadPhase\d*\.(createProxy|destroyProxy|moveProxy|touchProxy|updatePairs|testOverlap)|World\d*\.createContact)$/;
 const OURS = /\/build\/bench\/js\/adapters\/planck\.js$/;
 // ours also routes the world's createContact and destroyContact through it (to keep its set of contacts)
 const OUR_BROADPHASE =
@@ -251,12 +286,14 @@ export async function benchPlanck(adapter, { quick = false, log = console.log, m
     timedRun(adapter, scene, Math.min(steps, 30)); // warm-up run: compiled code for both
     const runs = [];
     let contacts;
+    let same = true;
     for (let r = 0; r < runCount; r++) {
       const run = timedRun(adapter, scene, steps);
       runs.push(run.times);
       contacts = run.contacts;
+      same &&= run.same;
     }
-    timed.push({ name, scene, steps, runs, contacts });
+    timed.push({ name, scene, steps, runs, contacts, same });
   }
   // the profiled runs after every timed one: code compiled without inlining (see the top) stays so
   const shares = [];
@@ -273,9 +310,9 @@ export async function benchPlanck(adapter, { quick = false, log = console.log, m
   }
   const rows = [];
   for (let i = 0; i < timed.length; i++) {
-    const { name, scene, steps, runs, contacts } = timed[i];
+    const { name, scene, steps, runs, contacts, same } = timed[i];
     const share = shares[i];
-    const row = { scene: name, runs: runs.length, steps, contacts, share };
+    const row = { scene: name, runs: runs.length, steps, contacts, same, share };
     for (const which of ENGINES) {
       const step = median(runs.map((r) => mean(r[which])));
       row[which] = { step, broadphase: step * share[which] };
@@ -298,7 +335,8 @@ export async function benchPlanck(adapter, { quick = false, log = console.log, m
     log(
       `  broadphase     planck ${ms(row.planck.broadphase)} (${pc(share.planck)})  ` +
         `sweep-prune ${ms(row['sweep-prune'].broadphase)} (${pc(share['sweep-prune'])})  x${row.broadphaseX.toFixed(1)}` +
-        `; contacts at the end ${contacts.planck} / ${contacts['sweep-prune']}`,
+        `; contacts at the end ${contacts.planck} / ${contacts['sweep-prune']}` +
+        `; bodies identical at the end: ${same ? 'yes' : 'no'}`,
     );
   }
   if (rows.length > 0) log(targetTable(rows));
