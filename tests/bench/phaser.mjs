@@ -1,13 +1,15 @@
 // npm run bench -- --only=phaser: Arcade Physics' World.update (the whole step: bodies moved, the tree, the colliders)
 // with Phaser's own tree, with `useTree: false`, and on sweep-prune/phaser, at 1 000 to 40 000 dynamic bodies (8 x 8
 // in a 6400 x 4800 world, as Phaser's "10000 World Bodies" examples). Each scene and size gets three identical
-// games, one per mode, that take turns step by step (each step another one goes first). Printed per row: the
-// median ms per step of each mode, ours against the faster of Phaser's two modes, the share of Phaser's tree-mode
-// step spent in its RTree (clear, load, search), and the ratio a broadphase costing nothing would reach: the faster
-// mode over the rest of our step (our step without the time in the sweep-prune index: Phaser's own work and the
-// loops' glue). The real phaser package from npm, in Node on its HEADLESS renderer (web/scripts/phaser-headless.mjs).
-// A mode predicted slower than LIMIT_MS per step from the size before is skipped, and one slower than SLOW_MS per
-// step runs fewer steps; the overlap scene's callbacks are counted in every mode and must agree.
+// games, one per mode, that take turns step by step (forward and backward in turn), each step after a minor garbage
+// collection (so that a step pays for its own garbage, not for the garbage of the one before it).
+// Printed per row: the median ms per step of each mode; ours against the faster of Phaser's two modes (the ratio of
+// the medians, and the median of the step-by-step ratio); the share of Phaser's tree-mode step spent in its RTree (clear, load, search); and the
+// ratio a broadphase costing nothing would reach: the faster mode over the rest of our step (our step without the
+// time in the sweep-prune index: Phaser's own work and the loops' glue). The real phaser package from npm, in Node on
+// its HEADLESS renderer (web/scripts/phaser-headless.mjs). A mode predicted slower than LIMIT_MS per step from the
+// size before is skipped, and one slower than SLOW_MS per step runs fewer steps; the overlap scene's callbacks are
+// counted in every mode and must agree. PHASER_SCENE=<part of a scene's name> runs only the scenes it names.
 import { createGame, loadPhaser } from '../../web/scripts/phaser-headless.mjs';
 import { median } from './stats.mjs';
 
@@ -15,11 +17,12 @@ const W = 6400;
 const H = 4800;
 const SIZES = [1000, 5000, 10000, 40000];
 const MODES = ['tree', 'no tree', 'sweep-prune'];
-const LIMIT_MS = 45000; // a mode predicted slower than this per step is not run
+const LIMIT_MS = 60000; // a mode predicted slower than this per step is not run
 const SLOW_MS = 1500; // a mode slower than this per step runs SLOW_STEPS timed steps
 const SLOW_STEPS = 2;
 const ENEMIES = 300;
 const now = () => performance.now();
+const minorGc = globalThis.gc ? () => globalThis.gc({ type: 'minor' }) : () => {};
 
 /** Seeded scene builders: `build(scene, n, random, counter)` adds n dynamic bodies and the scene's colliders. */
 const scenes = {
@@ -83,6 +86,7 @@ async function makeWorld(Phaser, build, n, mode, usePhaserArcade) {
   const handle = mode === 'sweep-prune' ? usePhaserArcade(world) : undefined;
   let time = 0;
   const step = () => {
+    minorGc(); // each step pays for its own garbage, not for the garbage of the game that stepped before it
     const t = now();
     world.update(time, 1000 / 60);
     const ms = now() - t;
@@ -90,7 +94,7 @@ async function makeWorld(Phaser, build, n, mode, usePhaserArcade) {
     time += 1000 / 60;
     return ms;
   };
-  return { mode, game, world, handle, counter, step, times: [] };
+  return { mode, game, world, handle, counter, step, times: [], done: false };
 }
 
 // time spent in `fns` of `object` while `run` runs
@@ -157,18 +161,30 @@ export async function benchPhaser(adapter, index, { quick = false, log = console
   const collect = globalThis.gc ?? (() => {});
   const sizes = quick ? [1000, 10000] : SIZES;
   // small worlds step fast: more steps there, for the optimising compiler and for a steady median
-  const warmupAt = (n) => Math.max(quick ? 3 : 5, Math.round((quick ? 10000 : 30000) / n));
-  const stepsAt = (n) => Math.max(quick ? 6 : 15, Math.round((quick ? 20000 : 60000) / n));
+  const warmupAt = (n) => Math.max(quick ? 3 : 5, Math.round((quick ? 50000 : 200000) / n));
+  const stepsAt = (n) => Math.max(quick ? 6 : 15, Math.round((quick ? 125000 : 500000) / n));
   const rows = [];
+  const make = async (name, n, mode) => {
+    collect();
+    return makeWorld(Phaser, scenes[name], n, mode, adapter.usePhaserArcade);
+  };
+  const drop = (worlds) => {
+    for (const w of worlds) {
+      w.handle?.stop();
+      w.game.destroy(true);
+      w.game.headlessStep(0, 0);
+    }
+  };
   log(
     `\n## Phaser ${Phaser.VERSION} Arcade Physics: World.update per step (median ms), three games taking turns, ` +
       `${sizes.map((n) => `${stepsAt(n)} steps after ${warmupAt(n)} at ${n}`).join(', ')}`,
   );
   log(
-    '  scene                                              bodies      tree   no tree  sweep-prune  ' +
-      'vs faster  target     tree share  zero-cost bound',
+    '  scene                                              bodies      tree   no tree  sweep-prune  vs faster  ' +
+      'step by step  target',
   );
-  for (const [name, build] of Object.entries(scenes)) {
+  const only = process.env.PHASER_SCENE; // e.g. PHASER_SCENE=swarm: the scenes whose name has it
+  for (const name of Object.keys(scenes).filter((k) => !only || k.includes(only))) {
     const history = new Map(MODES.map((m) => [m, []]));
     for (const n of sizes) {
       const warmup = warmupAt(n);
@@ -177,12 +193,8 @@ export async function benchPhaser(adapter, index, { quick = false, log = console
       const worlds = [];
       for (const mode of MODES) {
         const predicted = predict(history.get(mode), n);
-        if (predicted > LIMIT_MS) {
-          row.notes[mode] = `skipped: about ${Math.round(predicted)} ms predicted`;
-          continue;
-        }
-        collect();
-        worlds.push(await makeWorld(Phaser, build, n, mode, adapter.usePhaserArcade));
+        if (predicted > LIMIT_MS) row.notes[mode] = `skipped: about ${Math.round(predicted)} ms predicted`;
+        else worlds.push(await make(name, n, mode));
       }
       // warm-up, then the timed steps; a slow mode stops early
       for (let s = 0; s < warmup + steps; s++) {
@@ -202,34 +214,20 @@ export async function benchPhaser(adapter, index, { quick = false, log = console
       // the overlap scene's callbacks: its bodies never move apart, so every mode must count the same
       const counts = new Set(worlds.filter((w) => !w.done).map((w) => w.counter.count));
       if (counts.size > 1) throw new Error(`${name} n=${n}: overlap callbacks differ between modes: ${[...counts]}`);
-      // the tree's share of Phaser's tree-mode step, and the time in our index
-      const tree = worlds.find((w) => w.mode === 'tree' && !w.done);
-      if (tree) {
-        let total = 0;
-        const inside = timeInside(tree.world.tree, ['clear', 'load', 'search'], () => {
-          for (let s = 0; s < 3; s++) total += tree.step();
-        });
-        row.treeShare = inside / total;
-      }
-      const ours = worlds.find((w) => w.mode === 'sweep-prune');
-      if (ours) {
-        let total = 0;
-        const inside = timeInside(index.ArcadeIndex.prototype, ['sync', 'meeting', 'candidates', 'nearBox'], () => {
-          for (let s = 0; s < 3; s++) total += ours.step();
-        });
-        row.oursRest = ((total - inside) / total) * row.ms['sweep-prune'];
-      }
       const phaser = ['tree', 'no tree'].filter((m) => row.ms[m] !== undefined).map((m) => row.ms[m]);
       row.faster = Math.min(...phaser);
       row.x = row.faster / row.ms['sweep-prune'];
-      row.zeroCostX = row.oursRest ? row.faster / row.oursRest : undefined;
+      // the faster mode's steps over ours step by step (the two ran one after the other, in the same phase of this
+      // machine's load), their median; none when the faster mode ran only a few steps
+      const fasterWorld = worlds.find((w) => w.mode !== 'sweep-prune' && row.ms[w.mode] === row.faster);
+      const oursTimes = worlds.find((w) => w.mode === 'sweep-prune').times;
+      if (fasterWorld.times.length === oursTimes.length) {
+        row.stepX = median(oursTimes.map((t, i) => fasterWorld.times[i] / t));
+      }
       row.target = target(name, n);
       row.met = row.target === undefined ? undefined : row.x >= row.target;
-      for (const w of worlds) {
-        w.handle?.stop();
-        w.game.destroy(true);
-        w.game.headlessStep(0, 0);
-      }
+      row.treeSlow = worlds.find((w) => w.mode === 'tree')?.done !== false;
+      drop(worlds);
       rows.push(row);
       const cell = (mode) => {
         const ms = row.ms[mode];
@@ -242,12 +240,43 @@ export async function benchPhaser(adapter, index, { quick = false, log = console
       const notes = Object.entries(row.notes).map(([m, note]) => `${m}: ${note}`);
       log(
         `  ${name.padEnd(50)} ${String(n).padStart(6)} ${cell('tree')} ${cell('no tree')} ${cell('sweep-prune')}  ` +
-          `${`x${row.x.toFixed(2)}`.padStart(9)}  ${goal.padEnd(10)} ` +
-          `${row.treeShare === undefined ? '      -' : `${(100 * row.treeShare).toFixed(0)}%`.padStart(7)}     ` +
-          `${row.zeroCostX === undefined ? '-' : `x${row.zeroCostX.toFixed(2)}`}` +
+          `${`x${row.x.toFixed(2)}`.padStart(9)}  ${(row.stepX ? `x${row.stepX.toFixed(2)}` : '-').padStart(12)}  ` +
+          `${goal.padEnd(12)}` +
           (notes.length ? `  (${notes.join('; ')})` : ''),
       );
     }
+  }
+  // Where the time goes, in fresh games after all the timed rows (the functions timed here are wrapped, which would
+  // change how the optimising compiler treats them in the rows after): the share of Phaser's tree-mode step in its
+  // RTree, and our step without the time in the sweep-prune index
+  log('\n  where the time goes: tree share = time in RTree clear/load/search over the tree-mode step;');
+  log('  zero-cost bound = the faster mode over our step without the time in the sweep-prune index');
+  log('  scene                                              bodies  tree share  zero-cost bound');
+  for (const row of rows) {
+    const warmup = Math.min(warmupAt(row.bodies), 20);
+    if (!row.treeSlow) {
+      const [tree] = [await make(row.scene, row.bodies, 'tree')];
+      for (let s = 0; s < warmup; s++) tree.step();
+      let total = 0;
+      const inside = timeInside(tree.world.tree, ['clear', 'load', 'search'], () => {
+        for (let s = 0; s < 5; s++) total += tree.step();
+      });
+      row.treeShare = inside / total;
+      drop([tree]);
+    }
+    const ours = await make(row.scene, row.bodies, 'sweep-prune');
+    for (let s = 0; s < warmup; s++) ours.step();
+    let total = 0;
+    const inside = timeInside(index.ArcadeIndex.prototype, ['sync', 'meeting', 'candidates', 'nearBox'], () => {
+      for (let s = 0; s < 5; s++) total += ours.step();
+    });
+    drop([ours]);
+    row.zeroCostX = row.faster / (((total - inside) / total) * row.ms['sweep-prune']);
+    log(
+      `  ${row.scene.padEnd(50)} ${String(row.bodies).padStart(6)} ` +
+        `${row.treeShare === undefined ? '          -' : `${(100 * row.treeShare).toFixed(0)}%`.padStart(11)}  ` +
+        `x${row.zeroCostX.toFixed(2)}`,
+    );
   }
   return rows;
 }

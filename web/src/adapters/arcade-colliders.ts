@@ -105,8 +105,9 @@ export function collideSpriteVsGroup(
   const kind = group.physicsType === DYNAMIC_BODY ? DYNAMIC : STATIC;
   const syncs = index.syncs;
   const slotA = index.dynamicSlot(bodyA);
+  if (!index.mayMeet(slotA)) return; // most bodies of a sparse scene: nothing to search
   const from = index.top;
-  const to = index.meeting(kind, slotA, bodyA.left, bodyA.top, bodyA.right, bodyA.bottom);
+  const to = index.meetingOf(kind, slotA, bodyA);
   const bodies = index.bodies as Body[];
   try {
     for (let k = from; k < to; k++) {

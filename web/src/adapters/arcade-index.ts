@@ -28,6 +28,7 @@ export const STATIC = 2;
 const DEAD = 1; // taken out of its tree: skipped by every answer; its box goes at the next sync
 const LOOSE = 2; // its box in the World is not to be trusted: looked at by every question until the next sync
 const PARKED = 4; // bounds not finite or inverted: never an answer (Phaser's tests are all false on NaN)
+const MOVED = 8; // moved by a collider since the sync, inside its fat box: its box is read from the body
 
 // a fat box grows each side by this share of the body's smaller side, plus MARGIN_MIN
 const MARGIN_SHARE = 0.25;
@@ -61,6 +62,9 @@ export class ArcadeIndex {
   // the order of answers: a dynamic body's place in the last `load`, a static body's last insertion
   #rank = new Float64Array(0);
   #fat = new Float32Array(0); // 4 per slot: the box in the World (a dynamic body's fat box), as stored there
+  // 4 per slot: the body's own box as the sync read it (exact until the body is MOVED or LOOSE): most answers are
+  // found here, without reading the bodies, which lie all over memory
+  #box = new Float64Array(0);
   #stamp = new Uint32Array(0);
   #stampValue = 0;
   // the partners of each slot at the last sync: #adj[#adjStart[s] .. #adjStart[s + 1])
@@ -198,9 +202,23 @@ export class ArcadeIndex {
     return this.#kind.length;
   }
 
-  /** True if the slot's box in the World holds its body (a partner list for it can be trusted). */
+  /**
+   * True if the slot's box in the World holds its body (a partner list for it can be trusted): every move since
+   * the last sync was seen (a collider's, followed by `track`) or the index is `dirty`.
+   */
   isTrusted(slot: number): boolean {
     return (this.#state[slot]! & (DEAD | LOOSE | PARKED)) === 0;
+  }
+
+  /** False when a trusted dynamic slot has no partner and no body is loose: no body can meet it (its box unread). */
+  mayMeet(slot: number): boolean {
+    return (
+      slot < 0 ||
+      slot >= this.#adjSlots ||
+      !this.isTrusted(slot) ||
+      this.#loose.length > 0 ||
+      this.#adjStart[slot + 1]! > this.#adjStart[slot]!
+    );
   }
 
   // ---- sync
@@ -340,6 +358,7 @@ export class ArcadeIndex {
     this.#copies = grow(this.#copies, (n) => new Uint32Array(n));
     this.#rank = grow(this.#rank, (n) => new Float64Array(n));
     this.#fat = grow(this.#fat, (n) => new Float32Array(n), 4);
+    this.#box = grow(this.#box, (n) => new Float64Array(n), 4);
     this.#stamp = grow(this.#stamp, (n) => new Uint32Array(n));
   }
 
@@ -364,9 +383,16 @@ export class ArcadeIndex {
     const minY = top - m;
     const maxX = right + m;
     const maxY = bottom + m;
+    const o = slot << 2;
+    const box = this.#box;
+    box[o] = left;
+    box[o + 1] = top;
+    box[o + 2] = right;
+    box[o + 3] = bottom;
     if (w >= 0 && h >= 0 && minX > -NEAR && minY > -NEAR && maxX < NEAR && maxY < NEAR) {
-      if ((this.#state[slot]! & PARKED) !== 0) this.#unpark(slot);
-      const o = slot << 2;
+      const state = this.#state[slot]!;
+      if ((state & PARKED) !== 0) this.#unpark(slot);
+      this.#state[slot] = state & ~(MOVED | PARKED);
       const view = this.#view;
       const fat = this.#fat;
       view[o] = fat[o] = minX;
@@ -374,13 +400,20 @@ export class ArcadeIndex {
       view[o + 2] = fat[o + 2] = maxX;
       view[o + 3] = fat[o + 3] = maxY;
     } else {
+      this.#state[slot]! &= ~MOVED;
       this.#store(slot, minX, minY, maxX, maxY);
     }
   }
 
   #writeStatic(slot: number, body: ArcadeBody): void {
     this.#takeView();
-    this.#store(slot, body.left, body.top, body.right, body.bottom);
+    const o = slot << 2;
+    const box = this.#box;
+    box[o] = body.left;
+    box[o + 1] = body.top;
+    box[o + 2] = body.right;
+    box[o + 3] = body.bottom;
+    this.#store(slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
   }
 
   // a box rounded outward to float32 (bounds not finite, or inverted, park it)
@@ -456,10 +489,15 @@ export class ArcadeIndex {
     const state = this.#state[slot]!;
     if ((state & (LOOSE | DEAD | PARKED)) !== 0) return (state & LOOSE) !== 0;
     const o = slot << 2;
+    const left = body.left;
+    const top = body.top;
+    const right = body.right;
+    const bottom = body.bottom;
+    const box = this.#box;
+    if (left === box[o] && top === box[o + 1] && right === box[o + 2] && bottom === box[o + 3]) return false;
+    this.#state[slot] = state | MOVED;
     const fat = this.#fat;
-    if (body.left >= fat[o]! && body.top >= fat[o + 1]! && body.right <= fat[o + 2]! && body.bottom <= fat[o + 3]!) {
-      return false;
-    }
+    if (left >= fat[o]! && top >= fat[o + 1]! && right <= fat[o + 2]! && bottom <= fat[o + 3]!) return false;
     this.#makeLoose(slot);
     return true;
   }
@@ -506,8 +544,7 @@ export class ArcadeIndex {
       slot >= 0 &&
       slot < this.#adjSlots &&
       (this.#state[slot]! & (DEAD | LOOSE | PARKED)) === 0 &&
-      (this.#kind[slot] === DYNAMIC || kind === DYNAMIC) &&
-      this.#inside(slot, left, top, right, bottom)
+      (this.#kind[slot] === DYNAMIC || kind === DYNAMIC)
     ) {
       const adj = this.#adj;
       const end = this.#adjStart[slot + 1]!;
@@ -531,17 +568,39 @@ export class ArcadeIndex {
     return to;
   }
 
-  #inside(slot: number, left: number, top: number, right: number, bottom: number): boolean {
+  /** `meeting` for a body's own box: the box the sync read while the body has not moved, else the body's. */
+  meetingOf(kind: number, slot: number, body: ArcadeBody): number {
+    if (slot >= 0 && (this.#state[slot]! & (LOOSE | MOVED | DEAD | PARKED)) === 0) {
+      const o = slot << 2;
+      const box = this.#box;
+      return this.meeting(kind, slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
+    }
+    return this.meeting(kind, slot, body.left, body.top, body.right, body.bottom);
+  }
+
+  /** True if the slot's box in the World (a dynamic body's fat box) meets the box (closed intervals). */
+  fatMeets(slot: number, left: number, top: number, right: number, bottom: number): boolean {
     const o = slot << 2;
     const fat = this.#fat;
-    return left >= fat[o]! && top >= fat[o + 1]! && right <= fat[o + 2]! && bottom <= fat[o + 3]!;
+    return fat[o]! <= right && fat[o + 1]! <= bottom && fat[o + 2]! >= left && fat[o + 3]! >= top;
   }
 
   #consider(s: number, kind: number, stampValue: number, l: number, t: number, r: number, b: number): void {
-    if (this.#kind[s] !== kind || this.#stamp[s] === stampValue || (this.#state[s]! & (DEAD | PARKED)) !== 0) return;
+    const state = this.#state[s]!;
+    if (this.#kind[s] !== kind || this.#stamp[s] === stampValue || (state & (DEAD | PARKED)) !== 0) return;
     this.#stamp[s] = stampValue;
-    const body = this.#bodyBy[s]!;
-    if (body.left <= r && body.top <= b && body.right >= l && body.bottom >= t) {
+    let meets: boolean;
+    if ((state & (LOOSE | MOVED)) === 0) {
+      const o = s << 2;
+      const box = this.#box;
+      meets = box[o]! <= r && box[o + 1]! <= b && box[o + 2]! >= l && box[o + 3]! >= t; // the body's box, exactly
+    } else if ((state & LOOSE) === 0 && !this.fatMeets(s, l, t, r, b)) {
+      meets = false; // inside a fat box that does not meet
+    } else {
+      const body = this.#bodyBy[s]!;
+      meets = body.left <= r && body.top <= b && body.right >= l && body.bottom >= t;
+    }
+    if (meets) {
       const copies = kind === STATIC ? this.#copies[s]! : 1;
       for (let c = 0; c < copies; c++) this.#push(s);
     }
