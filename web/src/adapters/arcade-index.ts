@@ -6,9 +6,11 @@
 // A sync (at most once per physics step, and only when a collider or a search needs it) writes every dynamic body's
 // box grown by a margin (its "fat" box), updates the World and lists each box's partners. Until the next sync a
 // body that stays inside its fat box needs nothing more: any body whose box meets it has a fat box that meets its
-// fat box, so it is among its partners. A body that a collider moves out of its fat box becomes "loose": it is
-// looked at, with its live box, by every question until the next sync (one comes early when many are loose).
-// Every answer is filtered by the bodies' live boxes, as Phaser's tree filters its leaves.
+// fat box, so it is among its partners. A body that a collider moves out of its fat box becomes "loose": it joins
+// the partners of every box it meets where it is now (again each time it moves), and a question about a loose body
+// looks at every loose body, until the next sync (one comes early when many are loose). Every answer is filtered by
+// the bodies' boxes, as Phaser's tree filters its leaves: the box the sync read while a body has not moved since,
+// else the body's own.
 import { SweepPruneError } from '../errors.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 import { World, slotOf } from '../world.js';
@@ -72,6 +74,15 @@ export class ArcadeIndex {
   #adj = new Int32Array(0);
   #adjSlots = 0; // slots #adjStart covers
   #loose: number[] = [];
+  // loose bodies added to the partners of the boxes they meet, until the next sync: a list per slot in three typed
+  // arrays (its first entry, each entry's next one, each entry's slot), and the box each loose body was added with
+  #extraHead = new Int32Array(0);
+  #extraNext = new Int32Array(64);
+  #extraSlot = new Int32Array(64);
+  #extraCount = 0;
+  #extraHeads: number[] = []; // slots whose list is not empty
+  #added = new Float64Array(0);
+  #updated = false; // the World has been updated once: its index can be queried
 
   readonly #staticOf = new Map<ArcadeBody, number>();
   #dynamicSlots: number[] = []; // in load order
@@ -153,8 +164,10 @@ export class ArcadeIndex {
     this.#copies[slot]!++;
     this.#rank[slot] = ++this.#staticSeq;
     this.#writeStatic(slot, body);
-    // the World's index sees the new box from its next update: until then the body is looked at by every question
-    this.#makeLoose(slot);
+    // the World's index sees the new box from its next update: until then the body is loose
+    const o = slot << 2;
+    const box = this.#box;
+    this.#makeLoose(slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
   }
 
   removeStatic(body: ArcadeBody): void {
@@ -210,13 +223,13 @@ export class ArcadeIndex {
     return (this.#state[slot]! & (DEAD | LOOSE | PARKED)) === 0;
   }
 
-  /** False when a trusted dynamic slot has no partner and no body is loose: no body can meet it (its box unread). */
+  /** False when a trusted dynamic slot has no partner: no body can meet it (its box is not even read). */
   mayMeet(slot: number): boolean {
     return (
       slot < 0 ||
       slot >= this.#adjSlots ||
       !this.isTrusted(slot) ||
-      this.#loose.length > 0 ||
+      this.#extraHead[slot]! >= 0 ||
       this.#adjStart[slot + 1]! > this.#adjStart[slot]!
     );
   }
@@ -257,6 +270,10 @@ export class ArcadeIndex {
     this.#partners();
     for (const slot of this.#loose) this.#state[slot]! &= ~LOOSE;
     this.#loose.length = 0;
+    for (const slot of this.#extraHeads) this.#extraHead[slot] = -1;
+    this.#extraHeads.length = 0;
+    this.#extraCount = 0;
+    this.#updated = true;
     if (this.#top === 0) this.bodies.length = 0; // answers walked: no body kept alive by them
     this.dirty = false;
     this.syncs++;
@@ -359,6 +376,10 @@ export class ArcadeIndex {
     this.#rank = grow(this.#rank, (n) => new Float64Array(n));
     this.#fat = grow(this.#fat, (n) => new Float32Array(n), 4);
     this.#box = grow(this.#box, (n) => new Float64Array(n), 4);
+    this.#added = grow(this.#added, (n) => new Float64Array(n), 4);
+    const heads = new Int32Array(capacity).fill(-1);
+    heads.set(this.#extraHead);
+    this.#extraHead = heads;
     this.#stamp = grow(this.#stamp, (n) => new Uint32Array(n));
   }
 
@@ -487,25 +508,67 @@ export class ArcadeIndex {
 
   trackSlot(slot: number, body: ArcadeBody): boolean {
     const state = this.#state[slot]!;
-    if ((state & (LOOSE | DEAD | PARKED)) !== 0) return (state & LOOSE) !== 0;
+    if ((state & (DEAD | PARKED)) !== 0) return false;
     const o = slot << 2;
     const left = body.left;
     const top = body.top;
     const right = body.right;
     const bottom = body.bottom;
+    if ((state & LOOSE) !== 0) {
+      const added = this.#added;
+      if (left !== added[o] || top !== added[o + 1] || right !== added[o + 2] || bottom !== added[o + 3]) {
+        this.#addToPartners(slot, left, top, right, bottom); // moved again: met where it is now
+      }
+      return true;
+    }
     const box = this.#box;
     if (left === box[o] && top === box[o + 1] && right === box[o + 2] && bottom === box[o + 3]) return false;
     this.#state[slot] = state | MOVED;
     const fat = this.#fat;
     if (left >= fat[o]! && top >= fat[o + 1]! && right <= fat[o + 2]! && bottom <= fat[o + 3]!) return false;
-    this.#makeLoose(slot);
+    this.#makeLoose(slot, left, top, right, bottom);
     return true;
   }
 
-  #makeLoose(slot: number): void {
-    if ((this.#state[slot]! & LOOSE) !== 0) return;
-    this.#state[slot]! |= LOOSE;
-    this.#loose.push(slot);
+  #makeLoose(slot: number, left: number, top: number, right: number, bottom: number): void {
+    if ((this.#state[slot]! & LOOSE) === 0) {
+      this.#state[slot]! |= LOOSE;
+      this.#loose.push(slot);
+    }
+    this.#addToPartners(slot, left, top, right, bottom);
+  }
+
+  // a loose body joins the partner lists of the boxes in the World that meet its box (a NaN box meets none)
+  #addToPartners(slot: number, left: number, top: number, right: number, bottom: number): void {
+    const o = slot << 2;
+    const added = this.#added;
+    added[o] = left;
+    added[o + 1] = top;
+    added[o + 2] = right;
+    added[o + 3] = bottom;
+    if (!this.#updated || !(left === left && top === top && right === right && bottom === bottom)) return;
+    const ids = this.world.queryBox(
+      [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
+      [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
+    );
+    for (let k = 0; k < ids.length; k++) {
+      const s = slotOf(ids[k]!);
+      if (s === slot) continue;
+      if (this.#extraCount === this.#extraNext.length) {
+        const next = new Int32Array(2 * this.#extraCount);
+        next.set(this.#extraNext);
+        this.#extraNext = next;
+        const slots = new Int32Array(2 * this.#extraCount);
+        slots.set(this.#extraSlot);
+        this.#extraSlot = slots;
+      }
+      const e = this.#extraCount++;
+      const head = this.#extraHead[s]!;
+      if (head < 0) this.#extraHeads.push(s);
+      this.#extraNext[e] = head;
+      this.#extraSlot[e] = slot;
+      this.#extraHead[s] = e;
+    }
   }
 
   // ---- questions
@@ -550,6 +613,10 @@ export class ArcadeIndex {
       const end = this.#adjStart[slot + 1]!;
       for (let k = this.#adjStart[slot]!; k < end; k++)
         this.#consider(adj[k]!, kind, stampValue, left, top, right, bottom);
+      const next = this.#extraNext;
+      const slots = this.#extraSlot;
+      for (let e = this.#extraHead[slot]!; e >= 0; e = next[e]!)
+        this.#consider(slots[e]!, kind, stampValue, left, top, right, bottom);
     } else {
       if (!(left === left && top === top && right === right && bottom === bottom)) return from; // NaN meets nothing
       const ids = this.world.queryBox(
@@ -557,9 +624,9 @@ export class ArcadeIndex {
         [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
       );
       for (let k = 0; k < ids.length; k++) this.#consider(slotOf(ids[k]!), kind, stampValue, left, top, right, bottom);
+      const loose = this.#loose;
+      for (let k = 0; k < loose.length; k++) this.#consider(loose[k]!, kind, stampValue, left, top, right, bottom);
     }
-    const loose = this.#loose;
-    for (let k = 0; k < loose.length; k++) this.#consider(loose[k]!, kind, stampValue, left, top, right, bottom);
     const to = this.#top;
     this.#sortByRank(from, to);
     const stack = this.#stack;
@@ -622,16 +689,18 @@ export class ArcadeIndex {
   }
 
   /**
-   * Partners of a trusted slot (fat boxes meeting at the last sync), and every loose slot, pushed on the stack
-   * unsorted and unfiltered except for dead and parked ones. For a loose or untracked body, use `nearBox`.
+   * Partners of a trusted slot (fat boxes meeting at the last sync, and loose bodies that met its fat box where they
+   * went), pushed on the stack unsorted and unfiltered except for dead and parked ones. For a loose or untracked
+   * body, use `nearBox`.
    */
   candidates(slot: number): number {
     const stampValue = ++this.#stampValue;
     const adj = this.#adj;
     const end = this.#adjStart[slot + 1]!;
     for (let k = this.#adjStart[slot]!; k < end; k++) this.#candidate(adj[k]!, stampValue);
-    const loose = this.#loose;
-    for (let k = 0; k < loose.length; k++) this.#candidate(loose[k]!, stampValue);
+    const next = this.#extraNext;
+    const slots = this.#extraSlot;
+    for (let e = this.#extraHead[slot]!; e >= 0; e = next[e]!) this.#candidate(slots[e]!, stampValue);
     return this.#top;
   }
 
