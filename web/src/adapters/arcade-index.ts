@@ -405,11 +405,7 @@ export class ArcadeIndex {
     const maxX = right + m;
     const maxY = bottom + m;
     const o = slot << 2;
-    const box = this.#box;
-    box[o] = left;
-    box[o + 1] = top;
-    box[o + 2] = right;
-    box[o + 3] = bottom;
+    put4(this.#box, o, left, top, right, bottom);
     if (w >= 0 && h >= 0 && minX > -NEAR && minY > -NEAR && maxX < NEAR && maxY < NEAR) {
       const state = this.#state[slot]!;
       if ((state & PARKED) !== 0) this.#unpark(slot);
@@ -430,10 +426,7 @@ export class ArcadeIndex {
     this.#takeView();
     const o = slot << 2;
     const box = this.#box;
-    box[o] = body.left;
-    box[o + 1] = body.top;
-    box[o + 2] = body.right;
-    box[o + 3] = body.bottom;
+    put4(box, o, body.left, body.top, body.right, body.bottom);
     this.#store(slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
   }
 
@@ -540,17 +533,9 @@ export class ArcadeIndex {
 
   // a loose body joins the partner lists of the boxes in the World that meet its box (a NaN box meets none)
   #addToPartners(slot: number, left: number, top: number, right: number, bottom: number): void {
-    const o = slot << 2;
-    const added = this.#added;
-    added[o] = left;
-    added[o + 1] = top;
-    added[o + 2] = right;
-    added[o + 3] = bottom;
+    put4(this.#added, slot << 2, left, top, right, bottom);
     if (!this.#updated || !(left === left && top === top && right === right && bottom === bottom)) return;
-    const ids = this.world.queryBox(
-      [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
-      [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
-    );
+    const ids = this.#query(left, top, right, bottom);
     for (let k = 0; k < ids.length; k++) {
       const s = slotOf(ids[k]!);
       if (s === slot) continue;
@@ -619,10 +604,7 @@ export class ArcadeIndex {
         this.#consider(slots[e]!, kind, stampValue, left, top, right, bottom);
     } else {
       if (!(left === left && top === top && right === right && bottom === bottom)) return from; // NaN meets nothing
-      const ids = this.world.queryBox(
-        [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
-        [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
-      );
+      const ids = this.#query(left, top, right, bottom);
       for (let k = 0; k < ids.length; k++) this.#consider(slotOf(ids[k]!), kind, stampValue, left, top, right, bottom);
       const loose = this.#loose;
       for (let k = 0; k < loose.length; k++) this.#consider(loose[k]!, kind, stampValue, left, top, right, bottom);
@@ -708,15 +690,20 @@ export class ArcadeIndex {
   nearBox(left: number, top: number, right: number, bottom: number): number {
     const stampValue = ++this.#stampValue;
     if (left === left && top === top && right === right && bottom === bottom) {
-      const ids = this.world.queryBox(
-        [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
-        [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
-      );
+      const ids = this.#query(left, top, right, bottom);
       for (let k = 0; k < ids.length; k++) this.#candidate(slotOf(ids[k]!), stampValue);
     }
     const loose = this.#loose;
     for (let k = 0; k < loose.length; k++) this.#candidate(loose[k]!, stampValue);
     return this.#top;
+  }
+
+  // the ids of the boxes in the World that meet the box (rounded outward; an inverted box as its min and max)
+  #query(left: number, top: number, right: number, bottom: number): Uint32Array {
+    return this.world.queryBox(
+      [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
+      [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
+    );
   }
 
   #candidate(s: number, stampValue: number): void {
@@ -735,6 +722,13 @@ export class ArcadeIndex {
     this.#dynamicSlots = [];
     this.#loose = [];
   }
+}
+
+function put4(array: Float64Array, o: number, a: number, b: number, c: number, d: number): void {
+  array[o] = a;
+  array[o + 1] = b;
+  array[o + 2] = c;
+  array[o + 3] = d;
 }
 
 /** Throws `InvalidBounds` unless `bbox` is `{ minX, minY, maxX, maxY }` of numbers that are not NaN. */
