@@ -5,7 +5,6 @@
 #include "build.h"
 
 #include "parallel.h"
-#include "pool.h"
 #include "simd.h"
 #include "sort.h"
 #include "world.h"
@@ -13,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-// The spare entries of the tasks of a parallel scatter are this many entries apart: their ids (4 bytes each) and
+// The spare entries of the ranges of a parallel scatter are this many entries apart: their ids (4 bytes each) and
 // entries on cache lines of their own, or the threads would write one line back and forth for most boxes.
 #define SP_SPARE_GAP 16
 
@@ -250,98 +249,77 @@ static void spSortSlabs( spIndex* index, int stride, int s0, int s1, float* keys
 	}
 }
 
+// The sort of slabs s0..s1-1 by a range, with scratch of its own for its largest slab: the keys, their places and
+// the sort's temp (two each), the slab's records and ids.
 typedef struct spSortJob
 {
 	spIndex* index;
-	spWorld* world;
 	int stride;
 } spSortJob;
 
-static void spSortTask( void* context, int t )
+static bool spSortRange( int s0, int s1, spTask* task, void* context )
 {
 	const spSortJob* job = context;
-	spTask* task = &job->world->parallel.tasks[t];
-	const int* cut = job->world->parallel.cut;
-	spSortSlabs( job->index, job->stride, cut[t], cut[t + 1], task->sortKeys, task->sortOrder,
-				 task->sortOrder + task->sortCapacity, task->sortTemp, task->packed, task->packedIds );
+	const int* start = job->index->slabStart;
+	size_t m = 0;
+	for ( int s = s0; s < s1; ++s )
+	{
+		m = (size_t)( start[s + 1] - start[s] ) > m ? (size_t)( start[s + 1] - start[s] ) : m;
+	}
+	float* keys = spTaskScratch(
+		task, m * ( sizeof( float ) * ( 1 + (size_t)job->stride ) + 3 * sizeof( uint32_t ) + 2 * sizeof( int ) ) );
+	if ( keys == NULL )
+		return false;
+	uint32_t* temp = (uint32_t*)( keys + m );
+	int* order = (int*)( temp + 2 * m );
+	float* packed = (float*)( order + 2 * m );
+	uint32_t* packedIds = (uint32_t*)( packed + m * (size_t)job->stride );
+	spSortSlabs( job->index, job->stride, s0, s1, keys, order, order + m, temp, packed, packedIds );
+	return true;
 }
 
-// The count and the scatter over the world's pool: ranges of boxes in slot order, each counting into counters of
-// its own (task->counters), then copying into its own places of each slab, after the entries of the ranges before
-// it, and tracking the slabs' widths apart (task->columns): the serial scatter's layout and widths.
+// The count and the scatter of many boxes by ranges of boxes in slot order: each range counts into counters of its
+// own, then copies its boxes into its own places of each slab (after the entries of the ranges before it) and tracks
+// the slabs' widths apart: the serial scatter's layout and widths. A range's scratch: slabCount + 2 counters (the
+// count of slab s at s + 1, then its cursors), then slabCount widths.
 typedef struct spScatterJob
 {
 	spIndex* index;
 	const spIndex* plan;
-	spWorld* world;
+	const spWorld* world;
 	const int* slots;
 	int* range;
 	int d, axis, entries;
 } spScatterJob;
 
-static void spCountTask( void* context, int t )
+static float* spRangeWidths( const spTask* task, int slabCount )
 {
-	const spScatterJob* job = context;
-	spTask* task = &job->world->parallel.tasks[t];
-	const int* cut = job->world->parallel.cut;
-	memset( task->counters, 0, sizeof( int ) * (size_t)( job->plan->slabCount + 2 ) );
-	spCountSlabs( job->plan, job->world->bounds, job->slots + cut[t], cut[t + 1] - cut[t], 2 * job->d, job->d,
-				  job->range + 2 * (size_t)cut[t], task->counters, NULL, job->axis );
+	return (float*)( (int*)task->scratch + slabCount + 2 );
 }
 
-static void spScatterTask( void* context, int t )
+static bool spCountRange( int i0, int i1, spTask* task, void* context )
 {
 	const spScatterJob* job = context;
-	spTask* task = &job->world->parallel.tasks[t];
-	const int first = job->world->parallel.cut[t], n = job->world->parallel.cut[t + 1] - first;
-	float* maxWidth = task->columns;
-	for ( int s = 0; s < job->plan->slabCount; ++s )
-		maxWidth[s] = 0.0f;
-	// a spare entry of its own per task, past the padding, on cache lines of its own (most boxes write it)
-	const int spare = job->entries + SP_INDEX_PADDING + t * SP_SPARE_GAP;
-	const int* slots = job->slots + first;
-	const int* range = job->range + 2 * (size_t)first;
-	float* e = job->index->entries;
-	uint32_t* ids = job->index->ids;
-	spScatterSlabsFor( maxWidth, job->world, slots, NULL, range, n, job->d, job->axis, task->counters, spare, e, ids );
-}
-
-// The tasks of the count and scatter: ranges of the n boxes, each with counters and widths for every slab.
-static bool spReserveScatter( spWorld* world, int n, int slabCount )
-{
-	if ( !spCutRange( world, n ) )
+	const int slabs = job->plan->slabCount;
+	int* counts = spTaskScratch( task, sizeof( int ) * (size_t)( slabs + 2 ) + sizeof( float ) * (size_t)slabs );
+	if ( counts == NULL )
 		return false;
-	for ( int t = 0; t < world->parallel.taskCount; ++t )
-	{
-		spTask* task = &world->parallel.tasks[t];
-		if ( !spGrow( (void**)&task->counters, &task->countersCapacity, slabCount + 2, sizeof( int ) ) ||
-			 !spGrow( (void**)&task->columns, &task->columnsCapacity, slabCount, sizeof( float ) ) )
-			return false;
-	}
+	memset( counts, 0, sizeof( int ) * (size_t)( slabs + 2 ) );
+	spCountSlabs( job->plan, job->world->bounds, job->slots + i0, i1 - i0, 2 * job->d, job->d,
+				  job->range + 2 * (size_t)i0, counts, NULL, job->axis );
 	return true;
 }
 
-// spSortSlabs over the world's pool by slab ranges, each task with sort scratch of its own (reserved first).
-// Returns false on allocation failure, with nothing sorted.
-static bool spSortSlabsParallel( spIndex* index, spWorld* world, int stride )
+static bool spScatterRange( int i0, int i1, spTask* task, void* context )
 {
-	if ( !spCutSlabsOf( world, index ) )
-		return false;
-	for ( int t = 0; t < world->parallel.taskCount; ++t )
-	{
-		spTask* task = &world->parallel.tasks[t];
-		int largest = 0;
-		for ( int s = world->parallel.cut[t]; s < world->parallel.cut[t + 1]; ++s )
-		{
-			const int m = index->slabStart[s + 1] - index->slabStart[s];
-			largest = m > largest ? m : largest;
-		}
-		if ( !spReserveSort( &task->sortKeys, &task->sortTemp, &task->sortOrder, &task->sortCapacity, largest ) ||
-			 !spReservePacked( &task->packed, &task->packedIds, &task->packedCapacity, largest, stride ) )
-			return false;
-	}
-	spSortJob job = { index, world, stride };
-	spPoolRun( world->pool, spSortTask, &job, world->parallel.taskCount );
+	const spScatterJob* job = context;
+	float* maxWidth = spRangeWidths( task, job->plan->slabCount );
+	for ( int s = 0; s < job->plan->slabCount; ++s )
+		maxWidth[s] = 0.0f;
+	// a spare entry of its own per range, past the padding, on cache lines of its own (most boxes write it)
+	const int spare = job->entries + SP_INDEX_PADDING + task->range * SP_SPARE_GAP;
+	spScatterSlabsFor( maxWidth, job->world, job->slots + i0, NULL, job->range + 2 * (size_t)i0, i1 - i0, job->d,
+					   job->axis, task->scratch, spare, job->index->entries, job->index->ids );
 	return true;
 }
 
@@ -383,18 +361,17 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	if ( global &&
 		 !spReserveSort( &scratch->sortKeys, &scratch->sortTemp, &scratch->sortOrder, &scratch->sortCapacity, n ) )
 		return false;
-	// many boxes with a pool: counted and scattered by ranges of boxes (on one thread if the tasks' scratch cannot
+	// many boxes with a pool: counted and scattered by ranges of boxes (on one thread if a range's scratch cannot
 	// be had)
-	const bool split = !global && spParallelOn( world ) && spReserveScatter( world, n, slabCount );
-	const int tasks = split ? world->parallel.taskCount : 0;
-	const int spares = tasks * SP_SPARE_GAP;
+	spParallel* parallel = &world->parallel;
 	spScatterJob job = { index, &plan, world, slots, range, d, axis, 0 };
+	const bool split = !global && spParallelOn( world ) && spParallelFor( world, spCountRange, n, 0, &job );
+	const int spares = split ? spRanges( parallel ) * SP_SPARE_GAP : 0;
 	if ( split )
 	{
-		spPoolRun( world->pool, spCountTask, &job, tasks );
-		for ( int t = 0; t < tasks; ++t )
+		for ( int r = 0; r < spRanges( parallel ); ++r )
 		{
-			const int* c = world->parallel.tasks[t].counters;
+			const int* c = spRangeTask( parallel, r )->scratch;
 			for ( int s = 0; s < slabCount; ++s )
 				counts[s + 1] += c[s + 1];
 		}
@@ -417,7 +394,7 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 								   { (void**)&index->slabFloor, sizeof( float ), 1 } };
 	if ( !spGrowArrays( &index->slabCapacity, spGrownCapacity( index->slabCapacity, slabCount + 1 ), slabArrays, 3 ) )
 		return false;
-	// padding after the last entry: the spare entry of spScatterSlabs, and one per task past it
+	// padding after the last entry: the spare entry of spScatterSlabs, and one per range past it
 	if ( !spReserveEntries( index, entries + SP_INDEX_PADDING + spares, stride ) ||
 		 ( !global &&
 		   ( !spReservePacked( &scratch->packed, &scratch->packedIds, &scratch->packedCapacity, largest, stride ) ||
@@ -461,14 +438,14 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	}
 	if ( split )
 	{
-		// each task's cursors: the slab's start, after the entries of the tasks before it (the starts written again,
-		// the same)
-		spTaskCursors( &world->parallel, tasks, slabCount, start );
+		// each range's cursors: the slab's start, after the entries of the ranges before it (the starts written
+		// again, the same)
+		spRangeCursors( parallel, slabCount, start );
 		job.entries = entries;
-		spPoolRun( world->pool, spScatterTask, &job, tasks );
-		for ( int t = 0; t < tasks; ++t )
+		spRunRanges( world, spScatterRange, &job );
+		for ( int r = 0; r < spRanges( parallel ); ++r )
 		{
-			const float* widths = world->parallel.tasks[t].columns;
+			const float* widths = spRangeWidths( spRangeTask( parallel, r ), slabCount );
 			for ( int s = 0; s < slabCount; ++s )
 				maxWidth[s] = widths[s] > maxWidth[s] ? widths[s] : maxWidth[s];
 		}
@@ -484,8 +461,10 @@ bool spBuildIndex( spIndex* index, spBuildScratch* scratch, spWorld* world, cons
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * (size_t)( SP_INDEX_PADDING + spares ) );
 	if ( !global )
 	{
-		// with a pool, slab ranges sorted at once; on one thread if the tasks' scratch cannot be had
-		if ( !spParallelOn( world ) || !spSortSlabsParallel( index, world, stride ) )
+		// with a pool, slab ranges sorted at once; on one thread if a range's scratch cannot be had (sorting a slab
+		// already sorted changes nothing: the sort is stable)
+		spSortJob sort = { index, stride };
+		if ( !spParallelOn( world ) || !spParallelForSlabs( world, index, spSortRange, &sort ) )
 		{
 			spSortSlabs( index, stride, 0, slabCount, scratch->sortKeys, scratch->sortOrder,
 						 scratch->sortOrder + scratch->sortCapacity, scratch->sortTemp, scratch->packed,

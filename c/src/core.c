@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The bottom of the engine: allocation through the installed allocator, the growth helpers, the bounds check and
-// the result strings. Calls nothing else of the engine.
+// The bottom of the engine (keep.c, the default allocator natively, is below it): allocation through the installed
+// allocator, the growth helpers, the bounds check and the result strings. Calls no other file of the engine but keep.c.
 #define _POSIX_C_SOURCE 199309L // clock_gettime, for SP_PHASE_TIMES
 #include "core.h"
 
@@ -22,7 +22,7 @@ double spPhaseClock( void )
 #if SP_KEEP_BLOCKS
 #define SP_DEFAULT_REALLOC spKeptRealloc
 #else
-// No blocks kept (core.h, SP_KEEP_BLOCKS): realloc and free alone.
+// No blocks kept (keep.h, SP_KEEP_BLOCKS): realloc and free alone.
 static void* spDefaultRealloc( void* ptr, size_t size )
 {
 	if ( size == 0 )
@@ -47,6 +47,9 @@ void spSetAllocator( spReallocFcn* fcn )
 	spTrimMemory();
 #endif
 	sp_realloc = fcn != NULL ? fcn : SP_DEFAULT_REALLOC;
+#if SP_KEEP_BLOCKS
+	spKeepFreedBlocks( sp_realloc == spKeptRealloc );
+#endif
 }
 
 #ifdef SP_THREADS

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Private: the bottom of the engine, included by every file of it: asserts, the force-inline macro, allocation,
-// the growth helpers and the bounds check (core.c).
+// the growth helpers and the bounds check (core.c); keep.h, the default allocator natively, is below it.
 //
 // The engine's words:
 // - slot: a box's place in the world's arrays (bounds, ids, flags, filters); a removed box's slot is reused.
@@ -16,6 +16,7 @@
 //   slab they did not touch before (or were added, or made moving).
 #pragma once
 
+#include "keep.h"
 #include "sweep_prune/sweep_prune.h"
 
 #include <assert.h>
@@ -42,22 +43,6 @@
 /// Optimised for size and placed apart: a function on a rare path (an error, a change of the static boxes, a world's
 /// end). Never on the update's main path: GCC treats code that always reaches a cold call as cold too.
 #define SP_COLD __attribute__( ( cold ) )
-
-/// Natively (Linux and macOS, whose C libraries tell a block's size) the default allocator keeps large freed blocks
-/// for later allocations (keep.c); the wasm module's memory never shrinks and its malloc reuses freed memory, so
-/// there, as elsewhere, it is realloc and free alone. -DSP_KEEP_BLOCKS=0 turns keeping off.
-#ifndef SP_KEEP_BLOCKS
-#if ( defined( __linux__ ) || defined( __APPLE__ ) ) && !defined( __wasm__ )
-#define SP_KEEP_BLOCKS 1
-#else
-#define SP_KEEP_BLOCKS 0
-#endif
-#endif
-
-#if SP_KEEP_BLOCKS
-/// The default allocator natively: realloc/free semantics (spReallocFcn) with large freed blocks kept (keep.c).
-void* spKeptRealloc( void* ptr, size_t size );
-#endif
 
 /// Allocation through the installed allocator (spSetAllocator). spRealloc(p, 0) is not used.
 void* spRealloc( void* ptr, size_t size );

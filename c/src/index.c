@@ -4,9 +4,6 @@
 // build.c, refreshed by refresh.c.
 #include "index.h"
 
-#include "world.h"
-
-#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -102,16 +99,17 @@ void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* 
 	}
 }
 
-bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min, const float* max, uint32_t mask,
+bool spQueryIndex( const spIndex* index, const spSlotTable* slots, const float* min, const float* max, uint32_t mask,
 				   spPairArray* out, uint32_t pairWith )
 {
 	if ( index->axis < 0 || index->entryCount == 0 )
 	{
 		return true;
 	}
-	const int d = world->dimensions;
-	const int stride = world->stride;
+	const int d = slots->dimensions;
+	const int stride = 2 * d;
 	const int axis = index->axis;
+	SP_ASSERT( d >= 1 && d <= SP_MAX_DIMENSIONS && axis < d );
 	// the query in entry layout
 	float q[2 * SP_MAX_DIMENSIONS];
 	q[0] = min[axis];
@@ -158,6 +156,8 @@ bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min,
 			int overlap = 1;
 			for ( int a = 0; a < stride; a += 2 )
 			{
+				// q holds 2d floats (the analyzer does not follow the loop that fills them)
+				// NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
 				overlap &= ( e[a] <= q[a + 1] ) & ( q[a] <= e[a + 1] );
 			}
 			if ( !overlap )
@@ -171,21 +171,21 @@ bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min,
 			}
 			const uint32_t id = index->ids[i];
 			const uint32_t slot = spBoxId_Slot( ( spBoxId ){ id } );
-			if ( world->ids[slot] != id )
+			if ( slots->ids[slot] != id )
 			{
 				continue; // removed since the index was built
 			}
 			spPair p;
 			if ( pairWith == 0 )
 			{
-				if ( ( world->categories[slot] & mask ) == 0 )
+				if ( ( slots->categories[slot] & mask ) == 0 )
 					continue;
 				p.a = id;
 				p.b = (uint32_t)i; // the entry's place: the box as the index holds it
 			}
 			else
 			{
-				if ( id == pairWith || !spShouldPair( world, pairSlot, slot ) )
+				if ( id == pairWith || !spFiltersAccept( slots->categories, slots->masks, pairSlot, slot ) )
 					continue;
 				p.a = id < pairWith ? id : pairWith;
 				p.b = id < pairWith ? pairWith : id;

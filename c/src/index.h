@@ -7,8 +7,6 @@
 #include "core.h"
 #include "pairs.h"
 
-typedef struct spWorld spWorld;
-
 /// Entries an index keeps after its last one (zeroed): the spare entry spBuildIndex writes to without a branch.
 #define SP_INDEX_PADDING 1
 
@@ -90,10 +88,26 @@ void spFreeIndex( spIndex* index );
 /// Bytes an index owns (its scratch apart).
 size_t spIndexByteCount( const spIndex* index, int stride );
 
+/// What a query of an index reads of the boxes beyond their entries: the dimension count and, per slot, the id (an
+/// entry whose id is not its slot's was removed since the index was made) and the filter. A world's: spSlotsOf.
+typedef struct spSlotTable
+{
+	int dimensions;
+	const uint32_t* ids;
+	const uint32_t* categories;
+	const uint32_t* masks;
+} spSlotTable;
+
+/// True if the filters of slots a and b accept each other (spWorld_SetBoxFilter).
+static inline bool spFiltersAccept( const uint32_t* categories, const uint32_t* masks, uint32_t a, uint32_t b )
+{
+	return ( categories[a] & masks[b] ) != 0 && ( categories[b] & masks[a] ) != 0;
+}
+
 /// Find the indexed boxes that overlap the box (min, max) (closed intervals), each once, and append to *out
 /// (grown as needed):
-/// - when pairWith is 0: the pair (id, 0) for each box whose category & mask is non-zero (a query);
+/// - when pairWith is 0: the pair (id, place of its entry) for each box whose category & mask is non-zero (a query);
 /// - otherwise: the pair (lower, higher) of pairWith and each box whose filter accepts pairWith's (a sweep).
-/// Returns false on allocation failure.
-bool spQueryIndex( const spIndex* index, const spWorld* world, const float* min, const float* max, uint32_t mask,
+/// Entries of removed boxes (their slot's id differs) are skipped. Returns false on allocation failure.
+bool spQueryIndex( const spIndex* index, const spSlotTable* slots, const float* min, const float* max, uint32_t mask,
 				   spPairArray* out, uint32_t pairWith );

@@ -3,7 +3,7 @@
 // later allocations. glibc gives large freed blocks back to the kernel (unmaps them, trims the heap), so a program
 // that creates and destroys worlds over and over would fault in every page of every world again: at 10k boxes that
 // was about as much time as the cold start's compute. Kept blocks are reused instead; spTrimMemory frees them.
-#include "core.h"
+#include "keep.h"
 
 #if SP_KEEP_BLOCKS
 #include <pthread.h>
@@ -69,6 +69,14 @@ static spKept sp_kept[SP_KEEP_MAX_BLOCKS];
 static int sp_keptCount;
 static size_t sp_keptBytes;
 static pthread_mutex_t sp_keptLock = PTHREAD_MUTEX_INITIALIZER;
+// Off while another allocator than spKeptRealloc is installed (spKeepFreedBlocks); set, like the allocator, while no
+// other thread uses the library.
+static bool sp_keeping = true;
+
+void spKeepFreedBlocks( bool keep )
+{
+	sp_keeping = keep;
+}
 
 // The smallest kept block of `size` to SP_KEEP_FIT * size bytes, taken off the list, or null.
 static void* spTakeKept( size_t size )
@@ -117,7 +125,7 @@ static void spFreeKept( spKept kept )
 static void spReleaseBlock( void* block )
 {
 	size_t size = SP_BLOCK_SIZE( block );
-	if ( size < SP_KEEP_MIN_BYTES || size > SP_KEEP_MAX_BYTES || spGetAllocator() != spKeptRealloc )
+	if ( size < SP_KEEP_MIN_BYTES || size > SP_KEEP_MAX_BYTES || !sp_keeping )
 	{
 		free( block );
 		return;
@@ -177,6 +185,8 @@ void* spKeptRealloc( void* ptr, size_t size )
 		}
 		memcpy( grown, ptr, have );
 		spReleaseBlock( ptr );
+		// the analyzer loses `grown` when it leaves the kept list: the release cannot evict it, it is no longer there
+		// NOLINTNEXTLINE(clang-analyzer-unix.Malloc)
 		return grown;
 	}
 	// within its block (realloc returns it as it is), smaller, or still small

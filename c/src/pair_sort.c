@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Sorting a frame's pairs by id (lower id, then higher): counting sorts by the slots, or a radix sort of the slots
-// when the pairs are few among many slots.
+// when the pairs are few among many slots; with a pool, the blocks of the sort by blocks at once.
 #include "pairs.h"
+
+#include "parallel.h"
+#include "world.h"
 
 #include <string.h>
 
 #define SP_PAIR_RADIX_BITS	   11
 #define SP_PAIR_SMALL_RUN	   32
 #define SP_PAIR_COUNTING_SLOTS ( 1 << 18 )
-#define SP_PAIR_COUNTING_BLOCK SP_PAIR_SORT_BLOCK
+#define SP_PAIR_COUNTING_BLOCK 1024
 
 // Scatter `in` into `out` by one digit of the slot of a (high == 0) or b (high == 1); stable.
 static void spScatterPairs( const spPair* in, int count, spPair* out, int* hist, int high, int shift, int buckets )
@@ -245,14 +248,8 @@ static int spPairBlocks( int slotCount )
 	return ( slotCount + SP_PAIR_COUNTING_BLOCK - 1 ) / SP_PAIR_COUNTING_BLOCK;
 }
 
-int spPairSortBlocks( int count, int slotCount )
-{
-	if ( count < slotCount / 4 || slotCount <= SP_PAIR_COUNTING_SLOTS )
-		return 0;
-	return spPairBlocks( slotCount );
-}
-
-void spCountPairBlocks( const spPair* in, int count, int* counts, int blocks )
+// The pairs of `in` per block: block k's count in counts[k + 1] (counts: blocks + 1 ints; counts[0] is 0).
+static void spCountPairBlocks( const spPair* in, int count, int* counts, int blocks )
 {
 	memset( counts, 0, sizeof( int ) * ( (size_t)blocks + 1 ) );
 	for ( int i = 0; i < count; ++i )
@@ -261,7 +258,8 @@ void spCountPairBlocks( const spPair* in, int count, int* counts, int blocks )
 	}
 }
 
-void spScatterPairsToBlocks( const spPair* in, int count, spPair* scratch, int* cursor )
+// Scatter the pairs of `in` in order into `scratch`, each at cursor[its block], which moves on.
+static void spScatterPairsToBlocks( const spPair* in, int count, spPair* scratch, int* cursor )
 {
 	for ( int i = 0; i < count; ++i )
 	{
@@ -270,10 +268,12 @@ void spScatterPairsToBlocks( const spPair* in, int count, spPair* scratch, int* 
 	}
 }
 
-const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, int* start, int slotCount )
+// The scatter of `in` by block into `scratch`; returns where each block starts there (blocks + 1 ints, in `start`,
+// which has slotCount + 1 counters, past the first block's).
+static const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, int* start, int slotCount )
 {
 	const int blocks = spPairBlocks( slotCount );
-	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1; // start has slotCount + 1 counters
+	int* blockStart = start + SP_PAIR_COUNTING_BLOCK + 1;
 	spCountPairBlocks( in, count, blockStart, blocks );
 	for ( int k = 0; k < blocks; ++k )
 	{
@@ -285,7 +285,9 @@ const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, in
 	return blockStart;
 }
 
-void spSortPairBlocks( spPair* scratch, spPair* out, const int* blockStart, int* start, int k0, int k1 )
+// Sort the blocks k0..k1-1 of `scratch` into `out` (the same places). `start`: the counters of this call alone,
+// SP_PAIR_COUNTING_BLOCK + 1 ints.
+static void spSortPairBlocks( spPair* scratch, spPair* out, const int* blockStart, int* start, int k0, int k1 )
 {
 	for ( int k = k0; k < k1; ++k )
 	{
@@ -321,4 +323,60 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 	const int blocks = spPairBlocks( slotCount );
 	const int* blockStart = spScatterPairBlocks( in, count, scratch, start, slotCount );
 	spSortPairBlocks( scratch, out, blockStart, start, 0, blocks );
+}
+
+// The sort by blocks over the pool: the scatter into blocks by ranges of pairs (each range counted apart, then
+// scattered after the ranges before it in every block: the serial scatter's order), then the blocks sorted by
+// ranges. A range's scratch: the counters of its scatter (blocks + 1), then of its blocks' sorts.
+typedef struct spPairSortJob
+{
+	const spPair* in;
+	spPair* out;
+	spPair* scratch;
+	int* blockStart;
+	int blocks;
+} spPairSortJob;
+
+static bool spCountBlocksRange( int i0, int i1, spTask* task, void* context )
+{
+	const spPairSortJob* job = context;
+	int* counts = spTaskScratch( task, sizeof( int ) * (size_t)( job->blocks + 1 ) );
+	if ( counts == NULL )
+		return false;
+	spCountPairBlocks( job->in + i0, i1 - i0, counts, job->blocks );
+	return true;
+}
+
+static bool spScatterBlocksRange( int i0, int i1, spTask* task, void* context )
+{
+	const spPairSortJob* job = context;
+	spScatterPairsToBlocks( job->in + i0, i1 - i0, job->scratch, task->scratch );
+	return true;
+}
+
+static bool spSortBlocksRange( int k0, int k1, spTask* task, void* context )
+{
+	const spPairSortJob* job = context;
+	int* start = spTaskScratch( task, sizeof( int ) * ( SP_PAIR_COUNTING_BLOCK + 1 ) );
+	if ( start == NULL )
+		return false;
+	spSortPairBlocks( job->scratch, job->out, job->blockStart, start, k0, k1 );
+	return true;
+}
+
+void spSortPairsOn( spWorld* w, const spPair* in, int count, spPair* out, spPair* scratch )
+{
+	const int slots = w->slotCount;
+	// the blocks' starts where spScatterPairBlocks puts them
+	spPairSortJob job = { in, out, scratch, w->pairStart + SP_PAIR_COUNTING_BLOCK + 1, spPairBlocks( slots ) };
+	if ( count >= slots / 4 && slots > SP_PAIR_COUNTING_SLOTS && spParallelOn( w ) &&
+		 spParallelFor( w, spCountBlocksRange, count, 1, &job ) )
+	{
+		job.blockStart[0] = 0;
+		spRangeCursors( &w->parallel, job.blocks, job.blockStart );
+		spRunRanges( w, spScatterBlocksRange, &job );
+		if ( spParallelFor( w, spSortBlocksRange, job.blocks, 1, &job ) )
+			return;
+	}
+	spSortPairs( in, count, out, scratch, w->pairStart, w->pairHistograms, slots );
 }

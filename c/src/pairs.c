@@ -4,7 +4,6 @@
 #include "pairs.h"
 
 #include "parallel.h"
-#include "pool.h"
 #include "refresh.h"
 #include "world.h"
 
@@ -158,7 +157,7 @@ static int spFirstPairFrom( const spPair* p, int count, int place )
 
 typedef struct spCarryJob
 {
-	spWorld* w;
+	const spWorld* w;
 	const spPairArray* prevPlaces;
 	const spPairArray* nextPlaces;
 	spPair* carried;
@@ -167,15 +166,14 @@ typedef struct spCarryJob
 	spPair* out;
 } spCarryJob;
 
-// The carry and the diff of one slab range. A pair's places are in one slab (the sweep pairs entries of a slab),
+// The carry and the diff of slabs s0..s1-1. A pair's places are in one slab (the sweep pairs entries of a slab),
 // before and after the refresh, so the ranges of the last update's and this update's place pairs of the slabs are
-// found by binary search and carried and diffed alone; each range writes where its pairs are in those lists.
-static void spCarryTask( void* context, int t )
+// found by binary search and carried and diffed alone; each range writes where its pairs are in those lists (its
+// spans: began, then ended).
+static bool spCarryRange( int s0, int s1, spTask* task, void* context )
 {
 	const spCarryJob* job = context;
-	spWorld* w = job->w;
-	spTask* task = &w->parallel.tasks[t];
-	const int s0 = w->parallel.cut[t], s1 = w->parallel.cut[t + 1];
+	const spWorld* w = job->w;
 	const int* before = w->refreshScratch.previousSlabStart;
 	const int* after = w->dynamicIndex.slabStart;
 	const spPair* prev = job->prevPlaces->data;
@@ -189,213 +187,87 @@ static void spCarryTask( void* context, int t )
 										   SP_AT( job->endedIn, pb ), &ended );
 	spDiffPlacePairs( w->dynamicIndex.ids, SP_AT( job->carried, pb ), carried, SP_AT( next, nb ), ne - nb,
 					  SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began, SP_AT( job->endedIn, pb ), &ended );
-	task->prevBegin = pb;
-	task->nextBegin = nb;
-	task->began = began;
-	task->ended = ended;
-}
-
-// The began and ended pairs of `count` tasks, each at its own place (nextBegin and prevBegin), moved together in task
-// order to the start of `began` and `ended`; their counts in *beganCount and *endedCount.
-static void spGatherEvents( const spWorld* w, int count, spPair* began, spPair* ended, int* beganCount,
-							int* endedCount )
-{
-	int nb = 0, ne = 0;
-	for ( int t = 0; t < count; ++t )
-	{
-		const spTask* task = &w->parallel.tasks[t];
-		if ( task->began > 0 )
-			memmove( began + nb, began + task->nextBegin, sizeof( spPair ) * (size_t)task->began );
-		if ( task->ended > 0 )
-			memmove( ended + ne, ended + task->prevBegin, sizeof( spPair ) * (size_t)task->ended );
-		nb += task->began;
-		ne += task->ended;
-	}
-	*beganCount = nb;
-	*endedCount = ne;
-}
-
-// spCarryPlacePairs and spDiffPlacePairs by slab ranges over the pool; the began and ended candidates gathered in
-// task order to the start of beganIn and endedIn. Returns false on allocation failure.
-static bool spParallelCarry( spWorld* w, spCarryJob* job, int* beganCount, int* endedCount )
-{
-	if ( !spCutSlabs( w ) )
-		return false;
-	const int count = w->parallel.taskCount;
-	spPoolRun( w->pool, spCarryTask, job, count );
-	spGatherEvents( w, count, job->beganIn, job->endedIn, beganCount, endedCount );
+	task->spans[0] = ( spSpan ){ nb, began };
+	task->spans[1] = ( spSpan ){ pb, ended };
 	return true;
 }
 
 typedef struct spIdsJob
 {
-	spWorld* w;
+	const uint32_t* ids;
 	const spPair* in;
 	spPair* out;
-	int count;
-	// the block sorts
-	spPair* scratch;
-	const int* blockStart;
-	int blocks;
-	// the diff: the last update's pairs and this one's, and the outputs
+} spIdsJob;
+
+static bool spIdsRange( int i0, int i1, spTask* task, void* context )
+{
+	const spIdsJob* job = context;
+	(void)task;
+	spPlacePairsToIds( job->ids, SP_AT( job->in, i0 ), i1 - i0, SP_AT( job->out, i0 ) );
+	return true;
+}
+
+// This update's `count` place pairs as id pairs into `out` (which may be `in`: each pair is read before it is
+// written), by ranges over the pool (two per thread).
+static void spPlacePairsToIdsOn( spWorld* w, const spPair* in, int count, spPair* out )
+{
+	spIdsJob job = { w->dynamicIndex.ids, in, out };
+	spParallelFor( w, spIdsRange, count, 2, &job );
+}
+
+typedef struct spDiffJob
+{
 	const spPairArray* prev;
 	const spPairArray* next;
 	spPair* began;
 	spPair* ended;
-} spIdsJob;
+} spDiffJob;
 
-static void spIdsTask( void* context, int t )
+// The first of the last update's pairs at or after this update's pair `at` (from the first for range 0, the end
+// for the end of this update's).
+static int spPrevBound( const spDiffJob* job, int range, int at )
 {
-	const spIdsJob* job = context;
-	const int tasks = job->w->parallel.taskCount;
-	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
-	spPlacePairsToIds( job->w->dynamicIndex.ids, SP_AT( job->in, i0 ), i1 - i0, SP_AT( job->out, i0 ) );
-}
-
-// This update's `count` place pairs as id pairs into `out` (which may be `in`: each pair is read before it is
-// written), by ranges over the pool when `parallel` (its tasks reserved: 2 per thread).
-static void spPlacePairsToIdsOn( spWorld* w, bool parallel, const spPair* in, int count, spPair* out )
-{
-	if ( !parallel )
-	{
-		spPlacePairsToIds( w->dynamicIndex.ids, in, count, out );
-		return;
-	}
-	spIdsJob job = { 0 };
-	job.w = w;
-	job.in = in;
-	job.out = out;
-	job.count = count;
-	w->parallel.taskCount = 2 * spPoolThreads( w->pool );
-	spPoolRun( w->pool, spIdsTask, &job, w->parallel.taskCount );
-}
-
-static void spBlocksTask( void* context, int t )
-{
-	const spIdsJob* job = context;
-	spTask* task = &job->w->parallel.tasks[t];
-	const int tasks = job->w->parallel.taskCount;
-	spSortPairBlocks( job->scratch, job->out, job->blockStart, task->counters, spTaskBegin( t, job->blocks, tasks ),
-					  spTaskBegin( t + 1, job->blocks, tasks ) );
-}
-
-// The scatter into blocks by ranges of pairs: each range counted with counters of its own, then scattered after
-// the ranges before it in every block (the serial scatter's order).
-static void spBlockCountTask( void* context, int t )
-{
-	const spIdsJob* job = context;
-	const int tasks = job->w->parallel.taskCount;
-	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
-	spCountPairBlocks( SP_AT( job->in, i0 ), i1 - i0, job->w->parallel.tasks[t].counters, job->blocks );
-}
-
-static void spBlockScatterTask( void* context, int t )
-{
-	const spIdsJob* job = context;
-	const int tasks = job->w->parallel.taskCount;
-	const int i0 = spTaskBegin( t, job->count, tasks ), i1 = spTaskBegin( t + 1, job->count, tasks );
-	spScatterPairsToBlocks( SP_AT( job->in, i0 ), i1 - i0, job->scratch, job->w->parallel.tasks[t].counters );
-}
-
-// spSortPairs, its scatter into blocks and its blocks' sorts over the pool when it sorts by blocks (each task with
-// counters of its own, reserved first; on one thread if they cannot be had).
-static void spSortPairsOn( spWorld* w, bool parallel, const spPair* in, int count, spPair* out, spPair* scratch )
-{
-	const int blocks = parallel ? spPairSortBlocks( count, w->slotCount ) : 0;
-	const int tasks = spPoolThreads( w->pool );
-	const int counters = blocks + 1 > SP_PAIR_SORT_BLOCK + 1 ? blocks + 1 : SP_PAIR_SORT_BLOCK + 1;
-	bool ok = blocks > 0 && spReserveTasks( &w->parallel, tasks );
-	for ( int t = 0; ok && t < tasks; ++t )
-	{
-		spTask* task = &w->parallel.tasks[t];
-		ok = spGrow( (void**)&task->counters, &task->countersCapacity, counters, sizeof( int ) );
-	}
-	if ( !ok )
-	{
-		spSortPairs( in, count, out, scratch, w->pairStart, w->pairHistograms, w->slotCount );
-		return;
-	}
-	spIdsJob job = { 0 };
-	job.w = w;
-	job.in = in;
-	job.count = count;
-	job.out = out;
-	job.scratch = scratch;
-	job.blocks = blocks;
-	w->parallel.taskCount = tasks;
-	spPoolRun( w->pool, spBlockCountTask, &job, tasks );
-	// where each block starts (where spScatterPairBlocks puts it), and each task's cursors
-	int* blockStart = w->pairStart + SP_PAIR_SORT_BLOCK + 1;
-	blockStart[0] = 0;
-	spTaskCursors( &w->parallel, tasks, blocks, blockStart );
-	spPoolRun( w->pool, spBlockScatterTask, &job, tasks );
-	job.blockStart = blockStart;
-	spPoolRun( w->pool, spBlocksTask, &job, tasks );
-}
-
-static void spDiffTask( void* context, int t )
-{
-	const spIdsJob* job = context;
-	spTask* task = &job->w->parallel.tasks[t];
-	const int* cut = job->w->parallel.cut;
-	// this update's pairs cut evenly
-	const int n0 = cut[t], n1 = cut[t + 1];
+	if ( range == 0 || at == job->next->count )
+		return range == 0 ? 0 : job->prev->count;
+	const uint64_t key = spPairKey( job->next->data[at] );
 	const spPair* p = job->prev->data;
-	const int pCount = job->prev->count;
-	// the last update's pairs cut at the keys of this update's cuts: the first task from the first pair, the last
-	// to the last
-	int bounds[2];
-	for ( int k = 0; k < 2; ++k )
+	int lo = 0, hi = job->prev->count;
+	while ( lo < hi )
 	{
-		const int c = t + k, at = cut[c];
-		if ( c == 0 || c == job->w->parallel.taskCount || at == job->next->count )
-		{
-			bounds[k] = c == 0 ? 0 : pCount;
-			continue;
-		}
-		const uint64_t key = spPairKey( job->next->data[at] );
-		int lo = 0, hi = pCount;
-		while ( lo < hi )
-		{
-			const int mid = lo + ( hi - lo ) / 2;
-			if ( spPairKey( p[mid] ) < key )
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		bounds[k] = lo;
+		const int mid = lo + ( hi - lo ) / 2;
+		if ( spPairKey( p[mid] ) < key )
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	const spPairArray prev = { SP_AT( (spPair*)p, bounds[0] ), bounds[1] - bounds[0], 0 };
+	return lo;
+}
+
+// The diff of this update's pairs n0..n1-1 with the last update's pairs cut at the same keys, into the outputs at
+// the places of those pairs (its spans: began, then ended).
+static bool spDiffRange( int n0, int n1, spTask* task, void* context )
+{
+	const spDiffJob* job = context;
+	const int p0 = spPrevBound( job, task->range, n0 ), p1 = spPrevBound( job, task->range + 1, n1 );
+	const spPairArray prev = { SP_AT( job->prev->data, p0 ), p1 - p0, 0 };
 	const spPairArray next = { SP_AT( job->next->data, n0 ), n1 - n0, 0 };
 	spPairArray began = { SP_AT( job->began, n0 ), 0, 0 };
-	spPairArray ended = { SP_AT( job->ended, bounds[0] ), 0, 0 };
+	spPairArray ended = { SP_AT( job->ended, p0 ), 0, 0 };
 	spDiffPairs( &prev, &next, &began, &ended );
-	task->prevBegin = bounds[0];
-	task->nextBegin = n0;
-	task->began = began.count;
-	task->ended = ended.count;
+	task->spans[0] = ( spSpan ){ n0, began.count };
+	task->spans[1] = ( spSpan ){ p0, ended.count };
+	return true;
 }
 
-// spDiffPairs over the pool: this update's pairs cut into equal ranges, the last update's cut at the same keys,
-// each range diffed into the outputs at its own places, then moved together in order.
-static bool spParallelDiff( spWorld* w, const spPairArray* prev, const spPairArray* next, spPairArray* began,
-							spPairArray* ended )
+// spDiffPairs by ranges over the pool (two per thread): this update's pairs cut into equal ranges, the last update's
+// cut at the same keys, each range diffed into the outputs at its own places, then moved together in order.
+static void spDiffPairsOn( spWorld* w, const spPairArray* prev, const spPairArray* next, spPairArray* began,
+						   spPairArray* ended )
 {
-	const int tasks = spPoolThreads( w->pool ) * 2;
-	if ( !spReserveTasks( &w->parallel, tasks ) )
-		return false;
-	for ( int t = 0; t <= tasks; ++t )
-		w->parallel.cut[t] = spTaskBegin( t, next->count, tasks );
-	w->parallel.taskCount = tasks;
-	spIdsJob job = { 0 };
-	job.w = w;
-	job.prev = prev;
-	job.next = next;
-	job.began = began->data;
-	job.ended = ended->data;
-	spPoolRun( w->pool, spDiffTask, &job, tasks );
-	spGatherEvents( w, tasks, began->data, ended->data, &began->count, &ended->count );
-	return true;
+	spDiffJob job = { prev, next, began->data, ended->data };
+	spParallelFor( w, spDiffRange, next->count, 2, &job );
+	began->count = spGatherSpans( &w->parallel, 0, began->data, sizeof( spPair ) );
+	ended->count = spGatherSpans( &w->parallel, 1, ended->data, sizeof( spPair ) );
 }
 
 // The update's pair lists (pairs.h):
@@ -429,8 +301,7 @@ bool spMakePairLists( spWorld* w )
 		spPairArray* places = &w->placePairs[nxt];
 		if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, total, sizeof( spPair ) ) )
 			return false;
-		const bool parallel = spParallelOn( w ) && spReserveTasks( &w->parallel, 2 * spPoolThreads( w->pool ) );
-		spPlacePairsToIdsOn( w, parallel, places->data, mp, places->data );
+		spPlacePairsToIdsOn( w, places->data, mp, places->data );
 		if ( ms > 0 )
 		{
 			memcpy( places->data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
@@ -461,22 +332,12 @@ bool spMakePairLists( spWorld* w )
 			return false;
 		spPair* beganIn = w->eventScratch.data;
 		spPair* endedIn = w->eventScratch.data + mp;
-		int nb = 0, ne = 0;
-		if ( spParallelOn( w ) )
-		{
-			// the candidates' order differs from the serial form's (gone and ended pairs interleave by slab
-			// range), which the sorts by id below undo: the pairs are distinct
-			spCarryJob job = { w, prevPlaces, nextPlaces, w->found.data, beganIn, endedIn, next->data };
-			if ( !spParallelCarry( w, &job, &nb, &ne ) )
-				return false;
-		}
-		else
-		{
-			const int carried = spCarryPlacePairs( &w->refreshScratch, prevPlaces->data, prevPlaces->count,
-												   w->found.data, endedIn, &ne );
-			spDiffPlacePairs( index->ids, w->found.data, carried, nextPlaces->data, mp, next->data, beganIn, &nb,
-							  endedIn, &ne );
-		}
+		// with a pool by slab ranges: the candidates' order then differs from one range's (gone and ended pairs
+		// interleave by range), which the sorts by id below undo: the pairs are distinct
+		spCarryJob job = { w, prevPlaces, nextPlaces, w->found.data, beganIn, endedIn, next->data };
+		spParallelForSlabs( w, index, spCarryRange, &job );
+		const int nb = spGatherSpans( &w->parallel, 0, beganIn, sizeof( spPair ) );
+		const int ne = spGatherSpans( &w->parallel, 1, endedIn, sizeof( spPair ) );
 		spSortPairs( beganIn, nb, w->began.data, w->found.data, w->pairStart, w->pairHistograms, slots );
 		spSortPairs( endedIn, ne, w->ended.data, w->found.data, w->pairStart, w->pairHistograms, slots );
 		w->began.count = nb;
@@ -497,23 +358,21 @@ bool spMakePairLists( spWorld* w )
 			return false;
 		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended; with a
 		// pool, the conversion by ranges, the sorts' blocks and the diff by ranges of keys at once
-		const bool parallel = spParallelOn( w ) && spReserveTasks( &w->parallel, 2 * spPoolThreads( w->pool ) );
-		spPlacePairsToIdsOn( w, parallel, nextPlaces->data, mp, w->began.data );
+		spPlacePairsToIdsOn( w, nextPlaces->data, mp, w->began.data );
 		if ( ms > 0 )
 		{
 			memcpy( w->began.data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
 		}
-		spSortPairsOn( w, parallel, w->began.data, total, next->data, w->ended.data );
+		spSortPairsOn( w, w->began.data, total, next->data, w->ended.data );
 		next->count = total;
 		spPairArray sortedPrev = *prev;
 		if ( !w->pairsSorted[cur] )
 		{
 			// the last update's pairs are in place order: sorted by id into eventScratch
-			spSortPairsOn( w, parallel, prev->data, prev->count, w->eventScratch.data, w->began.data );
+			spSortPairsOn( w, prev->data, prev->count, w->eventScratch.data, w->began.data );
 			sortedPrev.data = w->eventScratch.data;
 		}
-		if ( !parallel || !spParallelDiff( w, &sortedPrev, next, &w->began, &w->ended ) )
-			spDiffPairs( &sortedPrev, next, &w->began, &w->ended );
+		spDiffPairsOn( w, &sortedPrev, next, &w->began, &w->ended );
 		w->pairsSorted[nxt] = 1;
 	}
 	w->placePairsVersion[nxt] = w->indexVersion;

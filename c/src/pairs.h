@@ -37,28 +37,9 @@ int spPairHistogramCount( int slotCount );
 void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* start, int* histograms,
 				  int slotCount );
 
-/// The blocks of slots spSortPairs sorts `count` pairs by (each on its own, so at once on a pool's threads: the
-/// pairs are first scattered by block, spScatterPairBlocks, then each block sorted, spSortPairBlocks), or 0 when it
-/// sorts them another way.
-int spPairSortBlocks( int count, int slotCount );
-
-/// spSortPairs's scatter of `in` by block into `scratch`; returns where each block starts there (blocks + 1 ints,
-/// in `start`).
-const int* spScatterPairBlocks( const spPair* in, int count, spPair* scratch, int* start, int slotCount );
-
-/// The pairs of `in` per block of spSortPairs: block k's count in counts[k + 1] (counts: blocks + 1 ints, zeroed
-/// first; counts[0] is 0).
-void spCountPairBlocks( const spPair* in, int count, int* counts, int blocks );
-
-/// Scatter the pairs of `in` in order into `scratch`, each at cursor[its block], which moves on.
-void spScatterPairsToBlocks( const spPair* in, int count, spPair* scratch, int* cursor );
-
-/// Sort the blocks k0..k1-1 of `scratch` into `out` (the same places). `start` is the counters of this call alone:
-/// SP_PAIR_SORT_BLOCK + 1 ints.
-void spSortPairBlocks( spPair* scratch, spPair* out, const int* blockStart, int* start, int k0, int k1 );
-
-/// The slots of a block of spSortPairBlocks.
-#define SP_PAIR_SORT_BLOCK 1024
+/// spSortPairs with the world's scratch (pairStart, pairHistograms) and slot count; with a pool (spParallelOn), when
+/// it sorts by blocks of slots, the scatter into blocks and the blocks' sorts by ranges at once, to the same result.
+void spSortPairsOn( spWorld* world, const spPair* in, int count, spPair* out, spPair* scratch );
 
 /// Pairs in `next` and not in `prev` go to `began`, pairs in `prev` and not in `next` to `ended`. Both inputs
 /// are sorted; outputs are sorted. Outputs need room for next.count and prev.count pairs. `began` may be `next`

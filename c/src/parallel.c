@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The update's phases spread over the world's pool: how the work is cut into tasks (ranges of slabs, of moving boxes,
-// of chunks of slots), the tasks' scratch, the gather of their pair lists in task order, and the static boxes'
-// queries by ranges of moving boxes. The other phases' tasks are next to their serial forms (validate.c,
-// refresh.c, build.c, sweep.c, pairs.c).
+// The update's parallel-for: units cut into ranges (of equal size, or slabs of about equal entries), the ranges run
+// on the world's pool with a record each, and the gathers of their outputs in range order. The phases' range
+// functions are next to their loops (validate.c, refresh.c, build.c, sweep.c, pairs.c, update.c).
 #include "parallel.h"
 
-#include "index.h"
 #include "pool.h"
 #include "world.h"
 
@@ -16,90 +14,200 @@ bool spParallelOn( const spWorld* w )
 }
 #endif
 
-bool spReserveTasks( spParallel* p, int count )
+#if SP_PARALLEL
+// Room for `count` records and their cut (count + 1 ints: the records get one more, unused, for one capacity).
+// Returns false on allocation failure.
+static bool spReserveTasks( spParallel* p, int count )
 {
-	if ( count <= p->taskCapacity )
-	{
-		return true;
-	}
-	// the cuts first: the task count is what says both hold `count`
 	const int was = p->taskCapacity;
-	if ( !spGrow( (void**)&p->cut, &p->cutCapacity, count + 1, sizeof( int ) ) )
+	const spArray arrays[] = { { (void**)&p->tasks, sizeof( spTask ), 1 }, { (void**)&p->cut, sizeof( int ), 1 } };
+	if ( !spGrowArrays( &p->taskCapacity, count + 1, arrays, 2 ) )
 	{
 		return false;
 	}
-	int capacity = was;
-	if ( !spGrow( (void**)&p->tasks, &capacity, count, sizeof( spTask ) ) )
-	{
-		return false;
-	}
-	if ( !spGrow( (void**)&p->cut, &p->cutCapacity, capacity + 1, sizeof( int ) ) )
-	{
-		capacity = count; // the tasks' block holds more, unused
-	}
-	memset( p->tasks + was, 0, sizeof( spTask ) * (size_t)( capacity - was ) );
-	p->taskCapacity = capacity;
+	memset( p->tasks + was, 0, sizeof( spTask ) * (size_t)( p->taskCapacity - was ) );
 	return true;
 }
 
-static int spTasksWanted( const spWorld* w, int units )
+// The ranges to cut `units` into: `perThread` per thread (0: tasksPerThread, or 4), at most one a unit and
+// SP_POOL_MAX_TASKS; 1 when the update runs on the caller or the records cannot be had.
+static int spRangesWanted( spWorld* w, int units, int perThread )
 {
-	const int per = w->parallel.tasksPerThread > 0 ? w->parallel.tasksPerThread : 4;
-	int tasks = spPoolThreads( w->pool ) * per;
-	tasks = tasks > units ? units : tasks;
-	tasks = tasks > SP_POOL_MAX_TASKS ? SP_POOL_MAX_TASKS : tasks;
-	return tasks < 1 ? 1 : tasks;
+	if ( !spParallelOn( w ) )
+	{
+		return 1;
+	}
+	const int tasksPerThread = w->parallel.tasksPerThread > 0 ? w->parallel.tasksPerThread : 4;
+	int ranges = spPoolThreads( w->pool ) * ( perThread > 0 ? perThread : tasksPerThread );
+	ranges = ranges > units ? units : ranges;
+	ranges = ranges > SP_POOL_MAX_TASKS ? SP_POOL_MAX_TASKS : ranges;
+	return ranges > 1 && spReserveTasks( &w->parallel, ranges ) ? ranges : 1;
 }
 
-bool spCutSlabs( spWorld* w )
+// Make the last cut `ranges` ranges (their bounds already in cut, unless one) of `units` units.
+static int spSetCut( spParallel* p, int ranges, int units )
 {
-	return spCutSlabsOf( w, &w->dynamicIndex );
+	p->ranges = ranges;
+	p->units = units;
+	for ( int r = 0; r < ranges; ++r )
+	{
+		spRangeTask( p, r )->range = r;
+	}
+	return ranges;
 }
 
-bool spCutSlabsOf( spWorld* w, const spIndex* index )
+int spCutUnits( spWorld* w, int count, int perThread )
+{
+	const int ranges = spRangesWanted( w, count, perThread );
+	for ( int r = 0; ranges > 1 && r <= ranges; ++r )
+	{
+		w->parallel.cut[r] = (int)( (long long)count * r / ranges );
+	}
+	return spSetCut( &w->parallel, ranges, count );
+}
+
+int spCutSlabs( spWorld* w, const spIndex* index )
 {
 	const int slabs = index->slabCount;
-	const int wanted = spTasksWanted( w, slabs );
-	if ( !spReserveTasks( &w->parallel, wanted ) )
-		return false;
+	const int wanted = spRangesWanted( w, slabs, 0 );
 	int* cut = w->parallel.cut;
 	const long long entries = index->entryCount;
-	int t = 1;
-	cut[0] = 0;
-	for ( int s = 1; s < slabs && t < wanted; ++s )
+	int r = 1;
+	for ( int s = 1; wanted > 1 && s < slabs && r < wanted; ++s )
 	{
-		if ( index->slabStart[s] >= entries * t / wanted )
+		if ( index->slabStart[s] >= entries * r / wanted )
 		{
-			cut[t++] = s;
+			cut[r++] = s;
 		}
 	}
-	cut[t] = slabs;
-	w->parallel.taskCount = t;
-	return true;
-}
-
-bool spCutRange( spWorld* w, int n )
-{
-	const int wanted = spTasksWanted( w, n );
-	if ( !spReserveTasks( &w->parallel, wanted ) )
-		return false;
-	for ( int t = 0; t <= wanted; ++t )
+	if ( r > 1 )
 	{
-		w->parallel.cut[t] = spTaskBegin( t, n, wanted );
+		cut[0] = 0;
+		cut[r] = slabs;
 	}
-	w->parallel.taskCount = wanted;
+	return spSetCut( &w->parallel, r, slabs );
+}
+
+typedef struct spRun
+{
+	spParallel* parallel;
+	spRangeFcn* fcn;
+	void* context;
+} spRun;
+
+static void spRunTask( void* context, int r )
+{
+	const spRun* run = context;
+	spTask* task = &run->parallel->tasks[r];
+	task->failed = !run->fcn( run->parallel->cut[r], run->parallel->cut[r + 1], task, run->context );
+}
+
+bool spRunRanges( spWorld* w, spRangeFcn* fcn, void* context )
+{
+	spParallel* p = &w->parallel;
+	if ( p->ranges == 1 )
+	{
+		return spOneRange( p, fcn, p->units, context );
+	}
+	bool ok = true;
+	spRun run = { p, fcn, context };
+	spPoolRun( w->pool, spRunTask, &run, p->ranges );
+	for ( int r = 0; r < p->ranges; ++r )
+	{
+		ok &= !p->tasks[r].failed;
+	}
+	return ok;
+}
+
+bool spParallelFor( spWorld* w, spRangeFcn* fcn, int count, int perThread, void* context )
+{
+	spCutUnits( w, count, perThread );
+	return spRunRanges( w, fcn, context );
+}
+
+bool spParallelForSlabs( spWorld* w, const spIndex* index, spRangeFcn* fcn, void* context )
+{
+	spCutSlabs( w, index );
+	return spRunRanges( w, fcn, context );
+}
+
+typedef struct spGatherJob
+{
+	const spParallel* parallel;
+	spPair* out;
+} spGatherJob;
+
+// Range r's pairs copied to their place in the gathered list (its first span)
+static void spGatherTask( void* context, int r )
+{
+	const spGatherJob* job = context;
+	const spTask* task = &job->parallel->tasks[r];
+	if ( task->pairs.count > 0 )
+	{
+		memcpy( job->out + task->spans[0].at, task->pairs.data, sizeof( spPair ) * (size_t)task->pairs.count );
+	}
+}
+
+bool spParallelPairs( spWorld* w, spRangeFcn* fcn, int count, const spIndex* slabs, spPairArray* out, void* context )
+{
+	spParallel* p = &w->parallel;
+	const int ranges = slabs != NULL ? spCutSlabs( w, slabs ) : spCutUnits( w, count, 0 );
+	if ( ranges == 1 )
+	{
+		return spOneRangePairs( p, fcn, p->units, out, context );
+	}
+	for ( int r = 0; r < ranges; ++r )
+	{
+		p->tasks[r].pairs.count = 0;
+	}
+	if ( !spRunRanges( w, fcn, context ) )
+	{
+		return false;
+	}
+	// each range's place in the list (its first span), then the copies over the pool
+	int total = out->count;
+	for ( int r = 0; r < ranges; ++r )
+	{
+		p->tasks[r].spans[0].at = total;
+		total += p->tasks[r].pairs.count;
+	}
+	if ( !spGrowWithRoom( (void**)&out->data, &out->capacity, total, sizeof( spPair ) ) )
+	{
+		return false;
+	}
+	spGatherJob job = { p, out->data };
+	spPoolRun( w->pool, spGatherTask, &job, ranges );
+	out->count = total;
 	return true;
 }
 
-void spTaskCursors( spParallel* p, int tasks, int units, int* start )
+#endif
+
+int spGatherSpans( spParallel* p, int list, void* data, size_t size )
+{
+	char* bytes = data;
+	int n = 0;
+	for ( int r = 0; r < spRanges( p ); ++r )
+	{
+		const spSpan span = spRangeTask( p, r )->spans[list];
+		if ( span.count > 0 && span.at != n )
+		{
+			memmove( bytes + (size_t)n * size, bytes + (size_t)span.at * size, size * (size_t)span.count );
+		}
+		n += span.count;
+	}
+	return n;
+}
+
+void spRangeCursors( spParallel* p, int units, int* start )
 {
 	// c[k] is free once unit k - 1's count, which it held, is read
 	for ( int k = 0; k < units; ++k )
 	{
 		int at = start[k];
-		for ( int t = 0; t < tasks; ++t )
+		for ( int r = 0; r < spRanges( p ); ++r )
 		{
-			int* c = p->tasks[t].counters;
+			int* c = spRangeTask( p, r )->scratch;
 			const int n = c[k + 1];
 			c[k] = at;
 			at += n;
@@ -108,113 +216,45 @@ void spTaskCursors( spParallel* p, int tasks, int units, int* start )
 	}
 }
 
-bool spReserveChunks( spWorld* w, int chunks )
+void* spTaskScratch( spTask* task, size_t bytes )
 {
-	spParallel* p = &w->parallel;
-	const spArray arrays[] = { { (void**)&p->chunkStats, sizeof( spAxisStats ), SP_MAX_DIMENSIONS },
-							   { (void**)&p->chunkValid, sizeof( int ), 1 } };
-	return spGrowArrays( &p->chunkCapacity, chunks, arrays, 2 ) && spCutRange( w, chunks );
-}
-
-typedef struct spGatherJob
-{
-	spWorld* w;
-	spPairArray* out;
-} spGatherJob;
-
-static void spGatherTask( void* context, int t )
-{
-	const spGatherJob* job = context;
-	const spTask* task = &job->w->parallel.tasks[t];
-	if ( task->pairs.count > 0 )
+	if ( bytes > (size_t)INT32_MAX ||
+		 !spGrowWithRoom( &task->scratch, &task->scratchBytes, bytes > 0 ? (int)bytes : 1, 1 ) )
 	{
-		memcpy( job->out->data + task->offset, task->pairs.data, sizeof( spPair ) * (size_t)task->pairs.count );
+		return NULL;
 	}
+	return task->scratch;
 }
 
-bool spGatherTaskPairs( spWorld* w, spPairArray* out, int count )
+static void spFreeTask( spTask* task )
 {
-	int total = 0;
-	for ( int t = 0; t < count; ++t )
-	{
-		if ( w->parallel.tasks[t].failed )
-			return false;
-		w->parallel.tasks[t].offset = total;
-		total += w->parallel.tasks[t].pairs.count;
-	}
-	if ( !spGrowWithRoom( (void**)&out->data, &out->capacity, total, sizeof( spPair ) ) )
-		return false;
-	spGatherJob job = { w, out };
-	spPoolRun( w->pool, spGatherTask, &job, count );
-	out->count = total;
-	return true;
+	spFree( task->pairs.data );
+	spFree( task->scratch );
 }
 
-static void spStaticPairsTask( void* context, int t )
-{
-	spWorld* w = context;
-	spTask* task = &w->parallel.tasks[t];
-	const int d = w->dimensions;
-	task->pairs.count = 0;
-	task->failed = 0;
-	for ( int i = w->parallel.cut[t]; i < w->parallel.cut[t + 1]; ++i )
-	{
-		const int slot = w->order[i];
-		const float* b = w->bounds + (size_t)slot * w->stride;
-		if ( !spQueryIndex( &w->staticIndex, w, b, b + d, 0xFFFFFFFFu, &task->pairs, w->ids[slot] ) )
-		{
-			task->failed = 1;
-			return;
-		}
-	}
-}
-
-bool spParallelStaticPairs( spWorld* w )
-{
-	if ( !spCutRange( w, w->orderCount ) )
-		return false;
-	spPoolRun( w->pool, spStaticPairsTask, w, w->parallel.taskCount );
-	return spGatherTaskPairs( w, &w->found, w->parallel.taskCount );
-}
-
-#if SP_PARALLEL
 SP_COLD void spFreeParallel( spParallel* p )
 {
-	for ( int t = 0; t < p->taskCapacity; ++t )
+	for ( int r = 0; r < p->taskCapacity; ++r )
 	{
-		spFree( p->tasks[t].pairs.data );
-		spFree( p->tasks[t].columns );
-		spFree( p->tasks[t].sortKeys );
-		spFree( p->tasks[t].sortTemp );
-		spFree( p->tasks[t].sortOrder );
-		spFree( p->tasks[t].packed );
-		spFree( p->tasks[t].packedIds );
-		spFree( p->tasks[t].counters );
+		spFreeTask( &p->tasks[r] );
 	}
+	spFreeTask( &p->solo );
 	spFree( p->tasks );
 	spFree( p->cut );
-	spFree( p->chunkStats );
-	spFree( p->chunkValid );
-	p->chunkStats = NULL;
-	p->chunkValid = NULL;
-	p->chunkCapacity = 0;
-	p->tasks = NULL;
-	p->cut = NULL;
-	p->taskCapacity = p->cutCapacity = p->taskCount = 0;
+	memset( p, 0, sizeof( *p ) );
 }
 
-SP_COLD size_t spParallelByteCount( const spParallel* p, int stride )
+static size_t spTaskByteCount( const spTask* task )
 {
-	size_t n = (size_t)p->taskCapacity * sizeof( spTask ) + (size_t)p->cutCapacity * sizeof( int ) +
-			   (size_t)p->chunkCapacity * ( SP_MAX_DIMENSIONS * sizeof( spAxisStats ) + sizeof( int ) );
-	for ( int t = 0; t < p->taskCapacity; ++t )
+	return (size_t)task->pairs.capacity * sizeof( spPair ) + (size_t)task->scratchBytes;
+}
+
+SP_COLD size_t spParallelByteCount( const spParallel* p )
+{
+	size_t n = (size_t)p->taskCapacity * ( sizeof( spTask ) + sizeof( int ) ) + spTaskByteCount( &p->solo );
+	for ( int r = 0; r < p->taskCapacity; ++r )
 	{
-		n += (size_t)p->tasks[t].pairs.capacity * sizeof( spPair ) +
-			 (size_t)p->tasks[t].columnsCapacity * sizeof( float ) +
-			 (size_t)p->tasks[t].sortCapacity * ( sizeof( float ) + 2 * sizeof( uint32_t ) + 2 * sizeof( int ) ) +
-			 (size_t)p->tasks[t].packedCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) ) +
-			 (size_t)p->tasks[t].countersCapacity * sizeof( int );
+		n += spTaskByteCount( &p->tasks[r] );
 	}
 	return n;
 }
-#endif

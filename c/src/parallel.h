@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Private: the update's phases spread over the world's pool (parallel.c). Each phase is cut into tasks (ranges of
-// slabs, or of moving boxes), each task writes to its own place, and one pass in task order gathers the outputs,
-// so the result is the serial engine's whatever the thread count.
+// Private: the update's parallel-for over the world's pool (parallel.c). A phase writes its loop over units (slabs,
+// moving boxes, pairs, chunks of slots) as a range function, fcn(start, end, task, context), and spParallelFor runs
+// it: cut into ranges on the pool's threads when the update runs in parallel, else as the one range 0..count on the
+// caller. Each range writes to its own task (its pairs, its spans of a shared list, its scratch), and one pass in
+// range order gathers the outputs (spParallelPairs, spGatherSpans), so the result is the serial engine's whatever
+// the thread count.
 #pragma once
 
 #include "index.h"
@@ -9,56 +12,47 @@
 
 typedef struct spWorld spWorld;
 
-/// One task's output and scratch, kept between updates so that steady state does not allocate.
+/// Where a range wrote into a list shared by the ranges: `count` elements from place `at`.
+typedef struct spSpan
+{
+	int at, count;
+} spSpan;
+
+/// A range's record: its outputs and scratch, kept between updates so that steady state does not allocate.
 typedef struct spTask
 {
-	spPairArray pairs; // the pairs the task found
-	float* columns;	   // the 2D sweep's columns for the task's slabs
-	int columnsCapacity;
-	int tests;
-	int failed; // an allocation failed
-	int offset; // where the task's output goes in the gathered list
-	// a task of the refresh (refresh.c): its incoming entries' room and count, its swaps, its result
-	int incomingAt, incomingRoom, incoming, swaps, result;
-	// a task of the carry (pairs.c): its ranges of the last update's and this update's place pairs, and counts
-	int prevBegin, prevEnd, nextBegin, nextEnd, carried, began, ended;
-	// a task of the build's slab sorts (build.c): keys, their places and the sort's temp, for its largest slab
-	float* sortKeys;
-	uint32_t* sortTemp;
-	int* sortOrder;
-	int sortCapacity;
-	float* packed; // and one slab's entries gathered in sorted order
-	uint32_t* packedIds;
-	int packedCapacity;
-	// a task of the sort of the pairs by id (pairs.c): its counters
-	int* counters;
-	int countersCapacity;
+	int range;		   // which range of the cut it runs (0 for the one range on the caller)
+	int failed;		   // its range function returned false
+	spPairArray pairs; // the pairs it appends (spParallelPairs)
+	spSpan spans[2];   // where it wrote into lists shared by the ranges: began and ended, incoming, its pairs' place
+	int count;		   // a count of its own: the sweep's candidate tests, the refresh's swaps, the chunks validated
+	int room, result;  // the refresh's: its incoming room, and its result (spRefreshEntries's)
+	void* scratch;	   // scratch of any phase (spTaskScratch)
+	int scratchBytes;
 } spTask;
 
-/// The world's parallel scratch.
+/// The world's parallel state: the ranges of the last cut and their records.
 typedef struct spParallel
 {
-	spTask* tasks;
-	int taskCapacity;
-	int taskCount;
-	int* cut; // taskCount + 1: the first slab (or moving box) of each task, then the end
-	int cutCapacity;
+	spTask* tasks;	  // the records of a cut into several ranges
+	int* cut;		  // the first unit of each range, then the end
+	int taskCapacity; // of both
+	int ranges;		  // of the last cut; one range runs on the caller over units 0..units-1, with `solo`
+	int units;
+	spTask solo; // the record of the one range (no pool, too few units, or no room for more records)
 	// below this many moving boxes, the update runs on the caller alone (threads do not pay); tests lower it
 	int minBoxes;
-	// tasks per thread: more than one, so a thread that is slowed (a busy machine) does less of the work
+	// ranges per thread: more than one, so a thread that is slowed (a busy machine) does less of the work
 	int tasksPerThread;
 	// the validation's statistics are summed by chunks of this many slots, with or without a pool (validate.c)
 	int statsChunk;
-	spAxisStats* chunkStats; // SP_MAX_DIMENSIONS per chunk
-	int* chunkValid;
-	int chunkCapacity;
 } spParallel;
 
 /// Default of spParallel.statsChunk. With fewer slots the sums are the same as one running sum's.
 #define SP_STATS_CHUNK ( 1 << 16 )
 
 /// True if this update spreads over the world's pool. A wasm build without atomics (the default module: no shared
-/// memory, so no workers) has no parallel update: false at compile time, and the parallel code is left out.
+/// memory, so no workers) has no parallel update: false at compile time, and the phases' parallel forms are left out.
 #if defined( __wasm__ ) && !defined( __wasm_atomics__ )
 #define SP_PARALLEL			  0
 #define spParallelOn( world ) ( (void)( world ), false )
@@ -67,48 +61,93 @@ typedef struct spParallel
 bool spParallelOn( const spWorld* world );
 #endif
 
-/// Cut the moving boxes' index's slabs into task ranges of about equal entries (parallel.cut, taskCount). Returns
-/// false on allocation failure.
-bool spCutSlabs( spWorld* world );
+/// A range of a parallel-for: units start..end-1, with its record. Returns false on allocation failure.
+typedef bool spRangeFcn( int start, int end, spTask* task, void* context );
 
-/// spCutSlabs for any index of the world.
-bool spCutSlabsOf( spWorld* world, const spIndex* index );
-
-/// Where task t of `tasks` begins when `count` units are cut into ranges of equal size (task `tasks`: the end).
-static inline int spTaskBegin( int t, int count, int tasks )
+/// The range count of the last cut: 1 in a build with no parallel update.
+static inline int spRanges( const spParallel* parallel )
 {
-	return (int)( (long long)count * t / tasks );
+	return SP_PARALLEL ? parallel->ranges : 1;
 }
 
-/// Cut n units (moving boxes, slots) into task ranges of equal size (parallel.cut, taskCount). Returns false on
-/// allocation failure.
-bool spCutRange( spWorld* world, int n );
+/// The record of range r of the last cut.
+static inline spTask* spRangeTask( spParallel* parallel, int r )
+{
+	return spRanges( parallel ) == 1 ? &parallel->solo : &parallel->tasks[r];
+}
 
-/// For a scatter by ranges in task order: tasks 0..tasks-1's counters (counters[k + 1]: the task's count of unit k,
-/// a slab or a block) made its cursors (counters[k]: where its first of unit k goes, after the tasks before it),
-/// and start[k + 1] where unit k + 1 starts, from start[0].
-void spTaskCursors( spParallel* parallel, int tasks, int units, int* start );
+/// Run fcn as the one range 0..units-1 on the caller (the cut made that range).
+static inline bool spOneRange( spParallel* parallel, spRangeFcn* fcn, int units, void* context )
+{
+	parallel->ranges = 1;
+	parallel->units = units;
+	return fcn( 0, units, &parallel->solo, context );
+}
 
-/// Reserve `count` tasks. Returns false on allocation failure.
-bool spReserveTasks( spParallel* parallel, int count );
-
-/// Reserve the validation's per-chunk statistics for `chunks` chunks, and cut the chunks into task ranges.
-/// Returns false on allocation failure.
-bool spReserveChunks( spWorld* world, int chunks );
-
-/// The pairs of every moving box with the static boxes, into world->found, in the order of the moving boxes, over
-/// the pool.
-bool spParallelStaticPairs( spWorld* world );
-
-/// Gather the tasks' pairs (tasks 0..count-1) into `out` in task order, the copies over the pool. Returns false on
-/// allocation failure.
-bool spGatherTaskPairs( spWorld* world, spPairArray* out, int count );
+/// spOneRange for a loop that appends pairs: the range appends to `out` itself.
+static inline bool spOneRangePairs( spParallel* parallel, spRangeFcn* fcn, int units, spPairArray* out, void* context )
+{
+	parallel->solo.pairs = *out;
+	const bool ok = spOneRange( parallel, fcn, units, context );
+	*out = parallel->solo.pairs;
+	memset( &parallel->solo.pairs, 0, sizeof( parallel->solo.pairs ) );
+	return ok;
+}
 
 #if SP_PARALLEL
-void spFreeParallel( spParallel* parallel );
-size_t spParallelByteCount( const spParallel* parallel, int stride );
+/// Cut units 0..count-1 into ranges of equal size for the world's pool, `perThread` per thread (0: tasksPerThread),
+/// at most one a unit; into the one range 0..count when the update runs on the caller alone (spParallelOn), or when
+/// the ranges' records cannot be had. Returns the range count.
+int spCutUnits( spWorld* world, int count, int perThread );
+
+/// spCutUnits for the slabs of `index`, cut into ranges of about equal entries.
+int spCutSlabs( spWorld* world, const spIndex* index );
+
+/// Run fcn on every range of the last cut, at once on the pool's threads (one range: on the caller), and return when
+/// all have run: true if each returned true.
+bool spRunRanges( spWorld* world, spRangeFcn* fcn, void* context );
+
+/// The parallel-for: units 0..count-1 cut (spCutUnits), then run (spRunRanges).
+bool spParallelFor( spWorld* world, spRangeFcn* fcn, int count, int perThread, void* context );
+
+/// The parallel-for over the slabs of `index` (spCutSlabs).
+bool spParallelForSlabs( spWorld* world, const spIndex* index, spRangeFcn* fcn, void* context );
+
+/// The parallel-for of a loop that appends pairs, over units 0..count-1 (or, with `slabs`, over its slabs): each
+/// range appends to its record's pairs, then the lists are appended to `out` in range order; the one range on the
+/// caller appends to `out` itself. Returns false on allocation failure.
+bool spParallelPairs( spWorld* world, spRangeFcn* fcn, int count, const spIndex* slabs, spPairArray* out,
+					  void* context );
 #else
-// nothing of it is ever allocated
-#define spFreeParallel( parallel )				( (void)( parallel ) )
-#define spParallelByteCount( parallel, stride ) ( (void)( parallel ), (void)( stride ), (size_t)0 )
+// No parallel update in this build: every loop runs as its one range on the caller, its range function called
+// directly (so inlined into its phase, which compiles as its serial loop).
+#define spCutUnits( world, count, perThread ) ( (void)( perThread ), ( world )->parallel.units = ( count ), 1 )
+#define spCutSlabs( world, index )			  ( ( world )->parallel.units = ( index )->slabCount, 1 )
+#define spRunRanges( world, fcn, context )                                                                             \
+	spOneRange( &( world )->parallel, ( fcn ), ( world )->parallel.units, ( context ) )
+#define spParallelFor( world, fcn, count, perThread, context )                                                         \
+	( (void)( perThread ), spOneRange( &( world )->parallel, ( fcn ), ( count ), ( context ) ) )
+#define spParallelForSlabs( world, index, fcn, context )                                                               \
+	spOneRange( &( world )->parallel, ( fcn ), ( index )->slabCount, ( context ) )
+static inline int spSlabsOr( const spIndex* slabs, int count )
+{
+	return slabs != NULL ? slabs->slabCount : count;
+}
+#define spParallelPairs( world, fcn, count, slabs, out, context )                                                      \
+	spOneRangePairs( &( world )->parallel, ( fcn ), spSlabsOr( ( slabs ), ( count ) ), ( out ), ( context ) )
 #endif
+
+/// Move the ranges' spans of list `list` (spTask.spans[list]) in `data`, elements of `size` bytes, together in range
+/// order to the start of `data` (a span never starts before the total of the spans before it). Returns the total.
+int spGatherSpans( spParallel* parallel, int list, void* data, size_t size );
+
+/// For a scatter by ranges in range order: each range's counts (its scratch ints: the count of unit k at k + 1) made
+/// its cursors (at k: where its first of unit k goes, after the ranges before it), and start[k + 1] where unit k + 1
+/// starts, from start[0].
+void spRangeCursors( spParallel* parallel, int units, int* start );
+
+/// At least `bytes` of scratch of a task, its contents kept, or null on allocation failure.
+void* spTaskScratch( spTask* task, size_t bytes );
+
+void spFreeParallel( spParallel* parallel );
+size_t spParallelByteCount( const spParallel* parallel );

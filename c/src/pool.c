@@ -46,7 +46,8 @@ struct spPool
 	_Atomic uint32_t signal;
 	_Atomic int stop;
 	_Atomic int sleepers;
-	_Atomic int busy; // a job is in progress: a second caller at once (two worlds updated on two threads) runs alone
+	_Atomic int running; // workers inside spPool_Work: a binding reports the threads that really share its updates
+	_Atomic int busy;	 // a job is in progress: a second caller at once (two worlds updated on two threads) runs alone
 	// Written by the caller before it publishes a job (release) and read by a worker after its claim (acquire).
 	spTaskFcn* fcn;
 	void* context;
@@ -101,6 +102,7 @@ spResult spCreatePool( int threads, spPool** out )
 	atomic_init( &pool->signal, 0 );
 	atomic_init( &pool->stop, 0 );
 	atomic_init( &pool->sleepers, 0 );
+	atomic_init( &pool->running, 0 );
 	atomic_init( &pool->busy, 0 );
 	*out = pool;
 	return sp_resultOk;
@@ -122,6 +124,11 @@ void spDestroyPool( spPool* pool )
 int spPoolThreads( const spPool* pool )
 {
 	return pool != NULL ? pool->threads : 1;
+}
+
+int spPool_GetRunningWorkerCount( spPool* pool )
+{
+	return pool != NULL ? atomic_load_explicit( &pool->running, memory_order_acquire ) : 0;
 }
 
 // Claim and run tasks of the job in `claim` until none is left (or the job is over).
@@ -210,6 +217,7 @@ void spPool_Work( spPool* pool, int worker )
 	{
 		return;
 	}
+	atomic_fetch_add_explicit( &pool->running, 1, memory_order_acq_rel );
 	uint32_t seen = 0;
 	while ( !atomic_load_explicit( &pool->stop, memory_order_acquire ) )
 	{
@@ -249,6 +257,7 @@ void spPool_Work( spPool* pool, int worker )
 #endif
 		atomic_fetch_sub_explicit( &pool->sleepers, 1, memory_order_seq_cst );
 	}
+	atomic_fetch_sub_explicit( &pool->running, 1, memory_order_acq_rel );
 #endif
 }
 

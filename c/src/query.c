@@ -14,13 +14,14 @@
 // results already there and one per box found.
 static spResult spGather( spWorld* w, const float* min, const float* max, uint32_t mask, int* staticStart, int keep )
 {
+	const spSlotTable slots = spSlotsOf( w );
 	w->found.count = 0;
-	if ( !spQueryIndex( &w->dynamicIndex, w, min, max, mask, &w->found, 0 ) )
+	if ( !spQueryIndex( &w->dynamicIndex, &slots, min, max, mask, &w->found, 0 ) )
 	{
 		return sp_resultOutOfMemory;
 	}
 	*staticStart = w->found.count;
-	if ( !spQueryIndex( &w->staticIndex, w, min, max, mask, &w->found, 0 ) )
+	if ( !spQueryIndex( &w->staticIndex, &slots, min, max, mask, &w->found, 0 ) )
 	{
 		return sp_resultOutOfMemory;
 	}
@@ -39,6 +40,8 @@ static bool spRayEnter( const float* b, int d, const double* o, const double* di
 	for ( int a = 0; a < d; ++a )
 	{
 		double lo = b[a], hi = b[d + a];
+		// dir holds d doubles (the analyzer reads the world's dimension count twice and does not tie the two)
+		// NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
 		if ( dir[a] == 0.0 )
 		{
 			if ( o[a] < lo || o[a] > hi )

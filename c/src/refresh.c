@@ -10,7 +10,6 @@
 #include "refresh.h"
 
 #include "parallel.h"
-#include "pool.h"
 #include "simd.h"
 #include "sort.h"
 #include "world.h"
@@ -391,104 +390,98 @@ typedef struct spRefreshJob
 	const float* grouped;
 	const uint32_t* groupedIds;
 	int limit;
-	// the incoming entries the finished tasks found (a full task: one past its room): past the limit, the pass
-	// gives up whatever the other tasks find, and the tasks not started are skipped
+	// the incoming entries the finished ranges found (a full range: one past its room): past the limit, the pass
+	// gives up whatever the other ranges find, and the ranges not started are skipped
 	_Atomic int found;
 } spRefreshJob;
 
-// The incoming entries a finished task found at least: all of them, one past its room when it ran out of room, none
+// The incoming entries a finished range found at least: all of them, one past its room when it ran out of room, none
 // when it gave up on swaps or was skipped.
 static int spTaskIncoming( const spTask* task )
 {
-	return task->result >= 0 ? task->result - task->incomingAt : task->result == -1 ? task->incomingRoom + 1 : 0;
+	return task->result >= 0 ? task->spans[0].count : task->result == -1 ? task->room + 1 : 0;
 }
 
-// spRefreshTask's result for a task skipped
+// spRefreshTask's result for a range skipped
 #define SP_REFRESH_SKIPPED ( -4 )
 
-static void spRefreshTask( void* context, int t )
+// The refresh of slabs s0..s1-1: its incoming entries into its room (from spans[0].at), its result, its swaps in its
+// count.
+static bool spRefreshTask( int s0, int s1, spTask* task, void* context )
 {
 	spRefreshJob* job = context;
-	spTask* task = &job->world->parallel.tasks[t];
-	const int* cut = job->world->parallel.cut;
-	task->swaps = 0;
+	const int at = task->spans[0].at;
+	task->count = 0;
+	task->spans[0].count = 0;
 	if ( atomic_load_explicit( &job->found, memory_order_relaxed ) > job->limit )
 	{
 		task->result = SP_REFRESH_SKIPPED;
-		return;
+		return true;
 	}
-	task->result = spRefreshRange( job->index, job->sc, job->world, cut[t], cut[t + 1], task->incomingAt,
-								   task->incomingAt + task->incomingRoom, job->swapBudget, &task->swaps );
+	task->result =
+		spRefreshRange( job->index, job->sc, job->world, s0, s1, at, at + task->room, job->swapBudget, &task->count );
+	task->spans[0].count = task->result >= 0 ? task->result - at : 0;
 	atomic_fetch_add_explicit( &job->found, spTaskIncoming( task ), memory_order_relaxed );
+	return true;
 }
 
-static void spMergeTask( void* context, int t )
+static bool spMergeTask( int s0, int s1, spTask* task, void* context )
 {
 	const spRefreshJob* job = context;
-	const int* cut = job->world->parallel.cut;
-	spMergeSlabs( job->index, job->sc, job->grouped, job->groupedIds, 2 * job->world->dimensions, cut[t], cut[t + 1] );
+	(void)task;
+	spMergeSlabs( job->index, job->sc, job->grouped, job->groupedIds, 2 * job->world->dimensions, s0, s1 );
+	return true;
 }
 
-// The incoming room of each task of a parallel refresh: twice its share of `limit` by entries, and 64 more. A task
-// that fills it makes spRefreshIndex run the pass again on one thread (rare: most boxes of one slab range crossing
-// into other slabs). Returns the rooms' sum.
-static int spPlanIncoming( const spIndex* index, spWorld* world, int limit )
+// The incoming room of each range of a parallel refresh: twice its share of `limit` by entries, and 64 more (the one
+// range of a refresh on the caller: `limit`). A range that fills it makes spRefreshIndex run the pass again on one
+// thread (rare: most boxes of one slab range crossing into other slabs). Returns the rooms' sum.
+static int spPlanIncoming( const spIndex* index, spParallel* p, int limit )
 {
 	const int n = index->entryCount > 0 ? index->entryCount : 1;
 	int at = 0;
-	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	for ( int r = 0; r < spRanges( p ); ++r )
 	{
-		spTask* task = &world->parallel.tasks[t];
-		const int* cut = world->parallel.cut;
-		const long long entries = index->slabStart[cut[t + 1]] - index->slabStart[cut[t]];
-		task->incomingAt = at;
-		task->incomingRoom = (int)( 2 * (long long)limit * entries / n ) + 64;
-		at += task->incomingRoom;
+		spTask* task = spRangeTask( p, r );
+		const long long entries =
+			spRanges( p ) == 1 ? n : index->slabStart[p->cut[r + 1]] - index->slabStart[p->cut[r]];
+		task->spans[0].at = at;
+		task->room = spRanges( p ) == 1 ? limit : (int)( 2 * (long long)limit * entries / n ) + 64;
+		at += task->room;
 	}
 	return at;
 }
 
-// The parallel pass's tasks' results: the incoming entries moved together in task order (the serial pass's order),
-// their count returned and the swaps in *total; -1 or -2 as spRefreshEntries gives up; -3 when a task ran out of
-// room or was skipped and the others leave the answer open (the pass is then run on one thread).
-static int spGatherIncoming( spRefreshScratch* sc, const spWorld* world, int limit, int swapBudget, int stride,
-							 int* total )
+// The ranges' results: the incoming entries moved together in range order (the serial pass's order), their count
+// returned and the swaps in *total; -1 or -2 as spRefreshEntries gives up; -3 when a range ran out of room or was
+// skipped and the others leave the answer open (the pass is then run on one thread).
+static int spGatherIncoming( spRefreshScratch* sc, spParallel* p, int limit, int swapBudget, int stride, int* total )
 {
-	int m = 0, full = 0;
-	// the fewest incoming entries of all the tasks: a full task found one past its room, a skipped one (the tasks
+	int full = 0;
+	// the fewest incoming entries of all the ranges: a full range found one past its room, a skipped one (the ranges
 	// before had found more than the limit) is not counted
 	long long least = 0;
-	for ( int t = 0; t < world->parallel.taskCount; ++t )
+	for ( int r = 0; r < spRanges( p ); ++r )
 	{
-		const spTask* task = &world->parallel.tasks[t];
+		const spTask* task = spRangeTask( p, r );
 		if ( task->result == -2 )
 			return -2;
 		full |= task->result < 0;
-		*total += task->result >= 0 ? task->swaps : 0;
-		m += task->result >= 0 ? task->result - task->incomingAt : 0;
+		*total += task->result >= 0 ? task->count : 0;
 		least += spTaskIncoming( task );
 	}
 	// the serial pass gives up exactly when the totals pass the limits (too many swaps or too many incoming
-	// entries: the same give-up for the caller). Full tasks that already pass the limit together give up without
-	// the pass on one thread: an incoherent frame (a one-shot scene, a teleport of most boxes) fills every task.
+	// entries: the same give-up for the caller). Full ranges that already pass the limit together give up without
+	// the pass on one thread: an incoherent frame (a one-shot scene, a teleport of most boxes) fills every range.
 	if ( *total > swapBudget )
 		return -2;
 	if ( least > limit )
 		return -1;
 	if ( full )
 		return -3;
-	m = 0;
-	for ( int t = 0; t < world->parallel.taskCount; ++t )
-	{
-		const spTask* task = &world->parallel.tasks[t];
-		const int at = task->incomingAt, count = task->result - at;
-		memmove( sc->incoming + (size_t)m * stride, sc->incoming + (size_t)at * stride,
-				 sizeof( float ) * (size_t)stride * (size_t)count );
-		memmove( sc->incomingIds + m, sc->incomingIds + at, sizeof( uint32_t ) * (size_t)count );
-		memmove( sc->incomingSlabs + m, sc->incomingSlabs + at, sizeof( int ) * (size_t)count );
-		m += count;
-	}
-	return m;
+	spGatherSpans( p, 0, sc->incoming, sizeof( float ) * (size_t)stride );
+	spGatherSpans( p, 0, sc->incomingIds, sizeof( uint32_t ) );
+	return spGatherSpans( p, 0, sc->incomingSlabs, sizeof( int ) );
 }
 
 spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* world, int swapBudget, int incomingLimit,
@@ -499,12 +492,11 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	const int slabCount = index->slabCount;
 	SP_ASSERT( index->axis >= 0 );
 
-	// With a pool, slab ranges are refreshed at once, each with incoming room of its own.
-	const bool parallel = spParallelOn( world );
-	if ( parallel && !spCutSlabs( world ) )
-		return spRefreshOutOfMemory;
-	// room for the limit at least: a task out of room makes the pass run again on one thread
-	const int planned = parallel ? spPlanIncoming( index, world, incomingLimit ) : incomingLimit;
+	// With a pool, slab ranges are refreshed at once, each with incoming room of its own; room for the limit at
+	// least: a range out of room makes the pass run again on one thread.
+	spParallel* parallel = &world->parallel;
+	spCutSlabs( world, index );
+	const int planned = spPlanIncoming( index, parallel, incomingLimit );
 	const int found = planned > incomingLimit ? planned : incomingLimit;
 
 	// Scratch first: kept entries (at most the current ones), incoming entries, per-slab counts, the remap of the
@@ -512,14 +504,12 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	if ( !spReserveRefresh( index, sc, found, incomingLimit, stride ) )
 		return spRefreshOutOfMemory;
 
-	int m = -3, total = 0;
+	int total = 0;
 	spRefreshJob job = { index, sc, world, swapBudget, NULL, NULL, incomingLimit, 0 };
-	if ( parallel )
-	{
-		spPoolRun( world->pool, spRefreshTask, &job, world->parallel.taskCount );
-		m = spGatherIncoming( sc, world, incomingLimit, swapBudget, stride, &total );
-	}
-	if ( m == -3 )
+	spRunRanges( world, spRefreshTask, &job );
+	int m = spGatherIncoming( sc, parallel, incomingLimit, swapBudget, stride, &total );
+	// one of several ranges ran out of room (never the one range of a build with no parallel update)
+	if ( SP_PARALLEL && m == -3 )
 	{
 		total = 0;
 		m = spRefreshRange( index, sc, world, 0, slabCount, 0, incomingLimit, swapBudget, &total );
@@ -596,10 +586,7 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	memcpy( index->slabStart, cursor, sizeof( int ) * (size_t)( slabCount + 1 ) );
 	job.grouped = grouped;
 	job.groupedIds = groupedIds;
-	if ( parallel )
-		spPoolRun( world->pool, spMergeTask, &job, world->parallel.taskCount );
-	else
-		spMergeSlabs( index, sc, grouped, groupedIds, stride, 0, slabCount );
+	spRunRanges( world, spMergeTask, &job );
 	SP_ASSERT( sc->previousIdsCapacity >= index->entryCapacity );
 	uint32_t* ids = sc->previousIds;
 	sc->previousIds = index->ids;

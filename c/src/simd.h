@@ -356,7 +356,7 @@ SP_FORCE_INLINE double spD2Lane( spD2 v, int k )
 #if defined( SP_SIMD_WASM )
 SP_FORCE_INLINE int spM4Bits( spM4 m )
 {
-	return wasm_i32x4_bitmask( (v128_t)m );
+	return (int)wasm_i32x4_bitmask( (v128_t)m ); // 0 to 15
 }
 #elif defined( SP_SIMD_SSE2 )
 SP_FORCE_INLINE int spM4Bits( spM4 m )

@@ -6,7 +6,6 @@
 
 #include "index.h"
 #include "parallel.h"
-#include "pool.h"
 #include "simd.h"
 #include "world.h"
 
@@ -103,7 +102,7 @@ SP_FORCE_INLINE int spSweepGroup( const float* minXs, const float* minYs, const 
 #define SP_SWEEP_STEP 8
 
 // spSweepSlab for 2D with no filter, four candidates at a time. The slab's min x, min y and max y are first copied
-// into three columns (w->sweepColumns, 3 * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY, which
+// into three columns (`columns`, 3 * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY, which
 // no candidate passes), so a group of four candidates is three vector loads; each test is one compare of four lanes,
 // and the four pairs are written with the count advanced by the hits (no branch on a test).
 static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, int begin, int end, int slab,
@@ -190,7 +189,9 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 	*tests += t;
 	return 1;
 }
-int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
+// The floats of spSweepSlab2D's columns for the slabs s0..s1-1 of the index: three, with the padding, for the
+// largest slab.
+static int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
 {
 	const int* start = index->slabStart;
 	int largest = 0;
@@ -201,7 +202,12 @@ int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
 	return 3 * ( largest + SP_SWEEP_STEP );
 }
 
-bool spSweepSlabs( const spWorld* w, spPairArray* found, float* columns, int s0, int s1, int filtered, int* tests )
+// Sweep the slabs s0..s1-1 of the moving boxes' index, appending their place pairs to `found`, in slab order;
+// `columns` holds spSweepColumnsNeeded floats (read only by the 2D kernel with no filter). Reads the world only.
+// Returns false on allocation failure. Out of line: inlined into spSweepRange, gcc gave the 2D kernel's loop one more
+// instruction per box.
+__attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spPairArray* found, float* columns, int s0,
+														int s1, int filtered, int* tests )
 {
 	const int* start = w->dynamicIndex.slabStart;
 	for ( int s = s0; s < s1; ++s )
@@ -234,58 +240,47 @@ bool spSweepSlabs( const spWorld* w, spPairArray* found, float* columns, int s0,
 	return true;
 }
 
+typedef struct spSweepJob
+{
+	const spWorld* w;
+	int filtered;
+} spSweepJob;
+
+// The sweep of slabs s0..s1-1 into the range's pairs, with the columns of spSweepSlab2D in its scratch and its
+// candidate tests in its count.
+static bool spSweepRange( int s0, int s1, spTask* task, void* context )
+{
+	const spSweepJob* job = context;
+	const spWorld* w = job->w;
+	float* columns = NULL;
+	if ( w->dimensions == 2 && !job->filtered )
+	{
+		const int need = spSweepColumnsNeeded( &w->dynamicIndex, s0, s1 );
+		if ( ( columns = spTaskScratch( task, sizeof( float ) * (size_t)need ) ) == NULL )
+			return false;
+	}
+	task->count = 0;
+	return spSweepSlabs( w, &task->pairs, columns, s0, s1, job->filtered, &task->count );
+}
+
 bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
 	found->count = 0;
 	// room for two pairs an entry at once (a uniform scene has about 1.8), and an eighth more so that the entry
 	// count's waver on coherent frames does not reallocate: grown from nothing by half again at a time as the sweep
-	// went, a first update's list was copied about twice over
-	if ( !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
+	// went, a first update's list was copied about twice over (with a pool, the ranges' lists are gathered into room
+	// for their total)
+	if ( !spParallelOn( w ) &&
+		 !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
 		return false;
-	// the columns of spSweepSlab2D, for the largest slab
-	if ( w->dimensions == 2 && !filtered &&
-		 !spGrowWithRoom( (void**)&w->sweepColumns, &w->sweepColumnsCapacity,
-						  spSweepColumnsNeeded( index, 0, index->slabCount ), sizeof( float ) ) )
-		return false;
-	return spSweepSlabs( w, found, w->sweepColumns, 0, index->slabCount, filtered, tests );
-}
-
-typedef struct spSweepJob
-{
-	spWorld* w;
-	int filtered;
-} spSweepJob;
-
-static void spSweepTask( void* context, int t )
-{
-	const spSweepJob* job = context;
-	spWorld* w = job->w;
-	spTask* task = &w->parallel.tasks[t];
-	task->pairs.count = 0;
-	task->tests = 0;
-	task->failed = !spSweepSlabs( w, &task->pairs, task->columns, w->parallel.cut[t], w->parallel.cut[t + 1],
-								  job->filtered, &task->tests );
-}
-
-bool spParallelSweep( spWorld* w, spPairArray* found, int filtered, int* tests )
-{
-	if ( !spCutSlabs( w ) )
-		return false;
-	const int count = w->parallel.taskCount;
-	// the columns reserved here: the tasks allocate only for their pairs
-	for ( int t = 0; w->dimensions == 2 && !filtered && t < count; ++t )
-	{
-		spTask* task = &w->parallel.tasks[t];
-		const int need = spSweepColumnsNeeded( &w->dynamicIndex, w->parallel.cut[t], w->parallel.cut[t + 1] );
-		if ( !spGrowWithRoom( (void**)&task->columns, &task->columnsCapacity, need, sizeof( float ) ) )
-			return false;
-	}
+	// with a pool, by slab ranges of about equal entries, gathered in slab order
 	spSweepJob job = { w, filtered };
-	spPoolRun( w->pool, spSweepTask, &job, count );
-	for ( int t = 0; t < count; ++t )
+	if ( !spParallelPairs( w, spSweepRange, index->slabCount, index, found, &job ) )
+		return false;
+	for ( int r = 0; r < spRanges( &w->parallel ); ++r )
 	{
-		*tests += w->parallel.tasks[t].tests;
+		*tests += spRangeTask( &w->parallel, r )->count;
 	}
-	return spGatherTaskPairs( w, found, count );
+	return true;
 }

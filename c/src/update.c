@@ -158,8 +158,24 @@ static spResult spRefreshOrRebuild( spWorld* w, const spAxisStats* stats, spCoun
 	return sp_resultOk;
 }
 
+// The pairs of the moving boxes i0..i1-1 with the static boxes, appended to the range's pairs.
+static bool spStaticPairs( int i0, int i1, spTask* task, void* context )
+{
+	const spWorld* w = context;
+	const int d = w->dimensions;
+	const spSlotTable slots = spSlotsOf( w );
+	for ( int i = i0; i < i1; ++i )
+	{
+		const int slot = w->order[i];
+		const float* b = w->bounds + (size_t)slot * w->stride;
+		if ( !spQueryIndex( &w->staticIndex, &slots, b, b + d, 0xFFFFFFFFu, &task->pairs, w->ids[slot] ) )
+			return false;
+	}
+	return true;
+}
+
 // Pairs among the moving boxes (place pairs, into placePairs[1 - current]), then between moving and static boxes
-// (id pairs, into found), with the sorts' scratch for step 5 reserved first.
+// (id pairs, into found, by ranges of movers with a pool), with the sorts' scratch for step 5 reserved first.
 static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 {
 	const int nxt = 1 - w->current;
@@ -168,28 +184,12 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 				  sizeof( int ) ) )
 		return sp_resultOutOfMemory;
 	int tests = 0;
-	const bool parallel = spParallelOn( w );
-	if ( !( parallel ? spParallelSweep( w, &w->placePairs[nxt], filtered, &tests )
-					 : spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) ) )
+	if ( !spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) )
 		return sp_resultOutOfMemory;
 	SP_PHASE( w, SP_PHASE_SWEEP );
 	w->found.count = 0;
-	if ( parallel && w->staticIndex.entryCount > 0 )
-	{
-		if ( !spParallelStaticPairs( w ) )
-			return sp_resultOutOfMemory;
-	}
-	else if ( w->staticIndex.entryCount > 0 )
-	{
-		const int d = w->dimensions;
-		for ( int i = 0; i < w->orderCount; ++i )
-		{
-			const int slot = w->order[i];
-			const float* b = w->bounds + (size_t)slot * w->stride;
-			if ( !spQueryIndex( &w->staticIndex, w, b, b + d, 0xFFFFFFFFu, &w->found, w->ids[slot] ) )
-				return sp_resultOutOfMemory;
-		}
-	}
+	if ( w->staticIndex.entryCount > 0 && !spParallelPairs( w, spStaticPairs, w->orderCount, NULL, &w->found, w ) )
+		return sp_resultOutOfMemory;
 	SP_PHASE( w, SP_PHASE_STATIC_PAIRS );
 	c->overlapTests = tests;
 	return sp_resultOk;

@@ -5,7 +5,6 @@
 #include "validate.h"
 
 #include "parallel.h"
-#include "pool.h"
 #include "simd.h"
 #include "world.h"
 
@@ -221,15 +220,28 @@ static void spAddChunk( spAxisStats* stats, const spAxisStats* chunk, int d )
 	}
 }
 
-static void spCheckTask( void* context, int t )
+// A chunk's statistics and validity, as a range of chunks leaves them in its scratch.
+typedef struct spChunk
+{
+	spAxisStats stats[SP_MAX_DIMENSIONS];
+	int valid;
+} spChunk;
+
+// The fast pass over chunks c0..c1-1 of slots, each chunk's results into the range's scratch.
+static bool spCheckChunks( int c0, int c1, spTask* task, void* context )
 {
 	const spWorld* w = context;
-	const spParallel* p = &w->parallel;
-	for ( int c = p->cut[t]; c < p->cut[t + 1]; ++c )
+	const int size = w->parallel.statsChunk;
+	spChunk* chunks = spTaskScratch( task, sizeof( spChunk ) * (size_t)( c1 - c0 ) );
+	if ( chunks == NULL )
+		return false;
+	for ( int c = c0; c < c1; ++c )
 	{
-		const int s0 = c * p->statsChunk, s1 = s0 + p->statsChunk < w->slotCount ? s0 + p->statsChunk : w->slotCount;
-		spCheckRange( w, p->chunkStats + (size_t)c * SP_MAX_DIMENSIONS, s0, s1, &p->chunkValid[c] );
+		const int s0 = c * size, s1 = s0 + size < w->slotCount ? s0 + size : w->slotCount;
+		spCheckRange( w, chunks[c - c0].stats, s0, s1, &chunks[c - c0].valid );
 	}
+	task->count = c1 - c0;
+	return true;
 }
 
 spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* allPair )
@@ -242,17 +254,21 @@ spResult spValidate( spWorld* w, spAxisStats* stats, int* staticChanged, int* al
 	// Fast pass in slot order (sequential memory, no call per box): finite and ordered is
 	// -FLT_MAX <= min <= max <= FLT_MAX, which NaN fails too. On failure the exact pass below finds the box.
 	// The statistics are summed by chunks of slots, the chunks' sums then added in order: the same sums whether
-	// the chunks run one after the other or at once on a pool's threads.
+	// the chunks run one after the other or by ranges at once on a pool's threads.
 	int valid = 1;
 	const int chunk = w->parallel.statsChunk;
 	const int chunks = ( w->slotCount + chunk - 1 ) / chunk;
-	if ( chunks > 1 && spParallelOn( w ) && spReserveChunks( w, chunks ) )
+	if ( chunks > 1 && spParallelOn( w ) && spParallelFor( w, spCheckChunks, chunks, 0, w ) )
 	{
-		spPoolRun( w->pool, spCheckTask, w, w->parallel.taskCount );
-		for ( int c = 0; c < chunks; ++c )
+		for ( int r = 0; r < spRanges( &w->parallel ); ++r )
 		{
-			spAddChunk( stats, w->parallel.chunkStats + (size_t)c * SP_MAX_DIMENSIONS, d );
-			valid &= w->parallel.chunkValid[c];
+			const spTask* task = spRangeTask( &w->parallel, r );
+			const spChunk* c = task->scratch;
+			for ( int k = 0; k < task->count; ++k )
+			{
+				spAddChunk( stats, c[k].stats, d );
+				valid &= c[k].valid;
+			}
 		}
 	}
 	else

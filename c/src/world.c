@@ -145,7 +145,6 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->queryDistances );
 	spFree( w->found.data );
 	spFree( w->eventScratch.data );
-	spFree( w->sweepColumns );
 	spFree( w->placePairs[0].data );
 	spFree( w->placePairs[1].data );
 	spFree( w->pairStart );
@@ -331,14 +330,13 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 	n += spIndexByteCount( &w->dynamicIndex, w->stride ) + spIndexByteCount( &w->staticIndex, w->stride );
 	n += spBuildScratchByteCount( &w->buildScratch, w->stride ) +
 		 spRefreshScratchByteCount( &w->refreshScratch, w->stride );
-	n += (size_t)( w->pairStartCapacity + w->pairHistogramCapacity ) * sizeof( int ) +
-		 (size_t)w->sweepColumnsCapacity * sizeof( float );
+	n += (size_t)( w->pairStartCapacity + w->pairHistogramCapacity ) * sizeof( int );
 	n += (size_t)w->queryCapacity * sizeof( uint32_t ) + (size_t)w->queryDistanceCapacity * sizeof( float );
 	n += (size_t)( w->pairsCopy.capacity + w->found.capacity + w->pairs[0].capacity + w->pairs[1].capacity +
 				   w->began.capacity + w->ended.capacity + w->eventScratch.capacity + w->placePairs[0].capacity +
 				   w->placePairs[1].capacity ) *
 		 sizeof( spPair );
-	n += spParallelByteCount( &w->parallel, w->stride );
+	n += spParallelByteCount( &w->parallel );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{
 		n += (size_t)w->endpoints[a].capacity * ( sizeof( float ) + sizeof( uint32_t ) );
@@ -358,4 +356,10 @@ spResult spWorld_Reserve( spWorldId worldId, int capacity )
 		return sp_resultCapacityExceeded;
 	}
 	return spReserveSlots( w, capacity );
+}
+
+int spWorld_GetCapacity( spWorldId worldId )
+{
+	spWorld* w = spGetWorld( worldId );
+	return w == NULL ? 0 : w->slotCapacity;
 }

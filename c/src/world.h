@@ -96,8 +96,6 @@ typedef struct spWorld
 	uint32_t remapFromVersion;	   // the index's remap maps places of this version to those of remapToVersion
 	uint32_t remapToVersion;
 	spPairArray eventScratch; // scratch of the pair lists' sorts and diffs
-	float* sweepColumns;	  // scratch of the 2D sweep: one slab's min x, min y and max y, as three columns
-	int sweepColumnsCapacity;
 	spPairArray began;
 	spPairArray ended;
 	// A copy of pairs[current] for bindings that hand the list to users (spWorld_CopyPairs): the engine reads
@@ -168,5 +166,12 @@ static inline int spHasFilter( uint32_t category, uint32_t mask )
 /// True if two boxes' filters accept each other.
 static inline bool spShouldPair( const spWorld* w, uint32_t slotA, uint32_t slotB )
 {
-	return ( w->categories[slotA] & w->masks[slotB] ) != 0 && ( w->categories[slotB] & w->masks[slotA] ) != 0;
+	return spFiltersAccept( w->categories, w->masks, slotA, slotB );
+}
+
+/// The world's slots as the index queries read them (index.h).
+static inline spSlotTable spSlotsOf( const spWorld* w )
+{
+	const spSlotTable slots = { w->dimensions, w->ids, w->categories, w->masks };
+	return slots;
 }

@@ -121,10 +121,10 @@ SP_EXPORT int sp_is_box_valid( uint32_t world, uint32_t box )
 
 SP_EXPORT float* sp_bounds( uint32_t world )
 {
-	int count = 0;
-	float* p = spWorld_GetBounds( ( spWorldId ){ world }, &count );
-	sp_scratch_block.out[0] = (uint32_t)count;
-	return p;
+	// the view covers the capacity, so that it stays whole while boxes are added into it
+	const spWorldId id = { world };
+	sp_scratch_block.out[0] = (uint32_t)( spWorld_GetCapacity( id ) * 2 * spWorld_GetDimensions( id ) );
+	return spWorld_GetBounds( id, NULL );
 }
 
 SP_EXPORT int sp_update( uint32_t world )
@@ -180,9 +180,17 @@ SP_EXPORT int sp_slabs( uint32_t world, int statics )
 	return r;
 }
 
-SP_EXPORT uint32_t sp_release_count( void )
+void* sbrk( intptr_t increment );
+
+// The top of malloc's heap: the most memory it has used (memoryStats().heapBytes)
+SP_EXPORT uint32_t sp_heap_top( void )
 {
-	return spGetReleaseCount();
+	return (uint32_t)(uintptr_t)sbrk( 0 );
+}
+
+SP_EXPORT int sp_capacity( uint32_t world )
+{
+	return spWorld_GetCapacity( ( spWorldId ){ world } );
 }
 
 SP_EXPORT const spCounters* sp_counters( uint32_t world )

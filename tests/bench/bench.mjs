@@ -10,7 +10,7 @@ import { compileWrapper, importWrapper } from './compile.mjs';
 import { Motion, clustered, oracleCount, uniform } from './scenes.mjs';
 import { consume, getSink, initPeers, peers } from './peers.mjs';
 import { benchMatter } from './matter.mjs';
-import { boxIntersectBench } from './box-intersect.mjs';
+import { boxIntersectBench, boxIntersectMeshBench } from './box-intersect.mjs';
 import { coldStartBench } from './cold-start.mjs';
 import { queriesBench } from './queries.mjs';
 
@@ -323,9 +323,15 @@ if (want('phaser')) {
   results.push({ workload: 'phaser arcade', rows: await benchPhaser({ quick }) });
   save();
 }
-if (want('box-intersect')) {
+// box-intersect on uniform boxes, then on a mesh's triangles (alone: npm run bench -- --only=mesh)
+if (want('box-intersect uniform')) {
   const { boxIntersect } = await importWrapper('box-intersect.js');
   results.push({ workload: 'box-intersect drop-in', rows: boxIntersectBench(boxIntersect, { quick }) });
+  save();
+}
+if (want('box-intersect mesh')) {
+  const { boxIntersect } = await importWrapper('box-intersect.js');
+  results.push({ workload: 'box-intersect mesh', rows: boxIntersectMeshBench(boxIntersect, { quick }) });
   save();
 }
 if (want('cold start 2D')) {

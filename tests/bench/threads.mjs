@@ -58,7 +58,14 @@ export async function threadsBench(sp, { quick = false, threads = 2 } = {}) {
   );
   // a world that holds the pool, so that its workers stay started from one scene to the next
   const keeper = new tp.World({ threads });
-  await new Promise((r) => setTimeout(r, 300));
+  for (const end = Date.now() + 10_000; keeper.threads < threads && Date.now() < end;) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  if (keeper.threads < threads) {
+    throw new Error(
+      `threads bench: ${keeper.threads} of ${threads} threads started (${tp.threadsUnavailableReason()})`,
+    );
+  }
   const rows = [];
   const cases = [
     { workload: 'motion 2D', n: 1e5, frames: quick ? 10 : 40 },

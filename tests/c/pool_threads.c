@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Native threads for a pool (pool_threads.h).
+#define _POSIX_C_SOURCE 200809L // nanosleep under -std=c11
 #include "pool_threads.h"
 
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #if !defined( __EMSCRIPTEN__ ) && !defined( __wasm__ )
 #define POOL_PTHREADS 1
 #include <pthread.h>
+#include <time.h>
 #endif
 
 struct PoolThreads
@@ -57,6 +59,22 @@ PoolThreads* StartPool( int threads )
 spPool* PoolOf( PoolThreads* p )
 {
 	return p->pool;
+}
+
+int PoolWorkersStarted( PoolThreads* p )
+{
+	return p->started;
+}
+
+int WaitForRunningWorkers( PoolThreads* p, int n )
+{
+#if POOL_PTHREADS
+	for ( int ms = 0; ms < 10000 && spPool_GetRunningWorkerCount( p->pool ) != n; ++ms )
+	{
+		nanosleep( &( struct timespec ){ 0, 1000000 }, NULL );
+	}
+#endif
+	return spPool_GetRunningWorkerCount( p->pool ) == n;
 }
 
 void StopPool( PoolThreads* p )

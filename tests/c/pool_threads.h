@@ -13,5 +13,11 @@ PoolThreads* StartPool( int threads );
 /// The pool to hand to spWorld_SetPool.
 spPool* PoolOf( PoolThreads* p );
 
+/// The workers started (threads - 1 natively; 0 in a build with no threads).
+int PoolWorkersStarted( PoolThreads* p );
+
+/// Wait up to 10 s until spPool_GetRunningWorkerCount is `n`; returns whether it got there.
+int WaitForRunningWorkers( PoolThreads* p, int n );
+
 /// Stop the workers, join them and destroy the pool. Null is ignored.
 void StopPool( PoolThreads* p );

@@ -90,6 +90,31 @@ int PoolRunsEveryTaskOnce( void )
 	return 0;
 }
 
+// The running count is what a binding reports as the threads sharing its updates: 0 until the workers enter
+// spPool_Work, each of them once inside, 0 again after spPool_Stop.
+int PoolCountsRunningWorkers( void )
+{
+	spPool* idle = NULL;
+	ENSURE_OK( spCreatePool( 4, &idle ) );
+	ENSURE( spPool_GetRunningWorkerCount( idle ) == 0 );
+	spPool_Work( idle, 0 ); // not a worker's index: returns at once, never counted
+	spPool_Work( idle, 4 );
+	ENSURE( spPool_GetRunningWorkerCount( idle ) == 0 );
+	spDestroyPool( idle );
+	ENSURE( spPool_GetRunningWorkerCount( NULL ) == 0 );
+	for ( int threads = 2; threads <= 8; threads *= 2 )
+	{
+		PoolThreads* p = StartPool( threads );
+		ENSURE( p != NULL );
+		const int started = PoolWorkersStarted( p );
+		ENSURE( WaitForRunningWorkers( p, started ) );
+		spPool_Stop( PoolOf( p ) );
+		ENSURE( WaitForRunningWorkers( p, 0 ) );
+		StopPool( p );
+	}
+	return 0;
+}
+
 // ---- updates spread over pools: the serial engine's results, byte for byte, and brute force's ----
 
 enum

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Unit tests of the private modules: sorting and pair lists.
+// Unit tests of the private modules: sorting, pair lists and the slab index's query.
+#include "index.h"
 #include "pairs.h"
 #include "sort.h"
 #include "test.h"
@@ -174,5 +175,119 @@ int PairUnits( void )
 	spDiffPairs( &xs, &ys, &ys, &xs );
 	ENSURE( xs.count == 2 && x[0].a == 1 && x[0].b == 2 && x[1].a == 4 && x[1].b == 6 );
 	ENSURE( ys.count == 2 && y[0].a == 2 && y[0].b == 4 && y[1].a == 7 && y[1].b == 8 );
+	return 0;
+}
+
+// The slab index queried with no world: an index of random 2D boxes made by hand (swept along x, two slabs along y
+// split at 128), and slots given as plain arrays, some removed, with random filters. Region queries and pair queries
+// against brute force over the boxes.
+int IndexQueriesWithoutAWorld( void )
+{
+	enum
+	{
+		N = 300,
+		QUERIES = 400
+	};
+	static float boxes[N][4]; // min x, min y, max x, max y
+	static uint32_t ids[N + 1], categories[N + 1], masks[N + 1];
+	static float entries[2 * N][4];
+	static uint32_t entryIds[2 * N];
+	Rng rng = { 7 };
+	for ( int i = 0; i < N; ++i )
+	{
+		for ( int a = 0; a < 2; ++a )
+		{
+			const float lo = RngFloat( &rng ) * 240.0f;
+			boxes[i][a] = lo;
+			boxes[i][2 + a] = lo + RngFloat( &rng ) * 16.0f;
+		}
+		ids[i] = (uint32_t)i << SP_GENERATION_BITS | 1u;
+		categories[i] = 1u << RngInt( &rng, 3 );
+		masks[i] = RngInt( &rng, 3 ) == 0 ? 0xFFFFFFFFu : 1u << RngInt( &rng, 3 );
+	}
+	// slot N: a box of no index that queries pair with
+	ids[N] = (uint32_t)N << SP_GENERATION_BITS | 1u;
+	// slab s of the y range: s = (int)(y / 128) (1/128 is exact), every box in each slab it touches, sorted by min x
+	int slabStart[3] = { 0 }, count = 0;
+	float maxWidth[2] = { 0.0f, 0.0f };
+	const float floors[2] = { -INFINITY, 128.0f };
+	for ( int s = 0; s < 2; ++s )
+	{
+		for ( int i = 0; i < N; ++i )
+		{
+			if ( ( s == 0 && boxes[i][1] >= 128.0f ) || ( s == 1 && boxes[i][3] < 128.0f ) )
+				continue;
+			int k = count++;
+			for ( ; k > slabStart[s] && entries[k - 1][0] > boxes[i][0]; --k )
+			{
+				memcpy( entries[k], entries[k - 1], sizeof( entries[k] ) );
+				entryIds[k] = entryIds[k - 1];
+			}
+			const float e[4] = { boxes[i][0], boxes[i][2], boxes[i][1], boxes[i][3] };
+			memcpy( entries[k], e, sizeof( e ) );
+			entryIds[k] = ids[i];
+			maxWidth[s] = e[1] - e[0] > maxWidth[s] ? e[1] - e[0] : maxWidth[s];
+		}
+		slabStart[s + 1] = count;
+	}
+	spIndex index = { 0 };
+	index.axis = 0;
+	index.slabAxis = 1;
+	index.slabCount = 2;
+	index.slabLo = 0.0f;
+	index.slabScale = 1.0f / 128.0f;
+	index.slabAt = 2;
+	index.entries = &entries[0][0];
+	index.ids = entryIds;
+	index.entryCount = count;
+	index.slabStart = slabStart;
+	index.slabMaxWidth = maxWidth;
+	index.slabFloor = (float*)floors;
+	// every tenth box removed since the index was made: its slot holds another id
+	for ( int i = 0; i < N; i += 10 )
+		ids[i] += 1u;
+	const spSlotTable slots = { 2, ids, categories, masks };
+	spPairArray out = { NULL, 0, 0 };
+	for ( int q = 0; q < QUERIES; ++q )
+	{
+		float min[2], max[2];
+		for ( int a = 0; a < 2; ++a )
+		{
+			min[a] = RngFloat( &rng ) * 256.0f - 8.0f;
+			max[a] = min[a] + RngFloat( &rng ) * ( q % 4 == 0 ? 200.0f : 24.0f );
+		}
+		const uint32_t mask = q % 3 == 0 ? 0xFFFFFFFFu : 1u << RngInt( &rng, 3 );
+		// odd queries pair with slot N's box (a sweep's query), with a random filter
+		const int pairs = q & 1;
+		categories[N] = 1u << RngInt( &rng, 3 );
+		masks[N] = RngInt( &rng, 2 ) == 0 ? 0xFFFFFFFFu : 1u << RngInt( &rng, 3 );
+		out.count = 0;
+		ENSURE( spQueryIndex( &index, &slots, min, max, mask, &out, pairs ? ids[N] : 0 ) );
+		int want = 0;
+		for ( int i = 0; i < N; ++i )
+		{
+			const int overlap =
+				boxes[i][0] <= max[0] && min[0] <= boxes[i][2] && boxes[i][1] <= max[1] && min[1] <= boxes[i][3];
+			const int live = i % 10 != 0;
+			const int accepted =
+				pairs ? spFiltersAccept( categories, masks, (uint32_t)i, N ) : ( categories[i] & mask ) != 0;
+			if ( !overlap || !live || !accepted )
+				continue;
+			want += 1;
+			// reported once: as (id, its entry's place) by a region query, as (lower, higher) with slot N's id
+			int found = 0;
+			for ( int k = 0; k < out.count; ++k )
+			{
+				const spPair p = out.data[k];
+				if ( pairs )
+					found += p.a == ids[i] && p.b == ids[N];
+				else
+					found += p.a == ids[i] && p.b < (uint32_t)count && entryIds[p.b] == ids[i];
+			}
+			ENSURE( found == 1 );
+		}
+		ENSURE( out.count == want );
+	}
+	spFree( out.data );
 	return 0;
 }

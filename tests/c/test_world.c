@@ -169,6 +169,43 @@ int InvalidBoundsViewRejectsFrame( void )
 	return 0;
 }
 
+// The bounds array moves only when the capacity grows: adding boxes into reserved room, removing and re-adding
+// (slots reused), updating with many pairs and other worlds' work leave it where it is.
+int BoundsMoveOnlyPastCapacity( void )
+{
+	spWorldId w = TestWorld( 2 );
+	ENSURE( spWorld_GetCapacity( w ) == 0 );
+	ENSURE_OK( spWorld_Reserve( w, 100 ) );
+	ENSURE( spWorld_GetCapacity( w ) == 100 );
+	float* bounds = spWorld_GetBounds( w, NULL );
+	spBoxId ids[100];
+	for ( int i = 0; i < 100; ++i )
+	{
+		float min[2] = { (float)i * 0.5f, 0 }, max[2] = { (float)i * 0.5f + 3, 1 };
+		ENSURE_OK( spWorld_AddBox( w, min, max, &ids[i] ) );
+	}
+	spWorldId other = TestWorld( 2 );
+	for ( int frame = 0; frame < 10; ++frame )
+	{
+		ENSURE_OK( spWorld_RemoveBox( w, ids[frame] ) );
+		float min[2] = { 0, 0 }, max[2] = { 50, 1 };
+		ENSURE_OK( spWorld_AddBox( w, min, max, &ids[frame] ) );
+		spBoxId o;
+		ENSURE_OK( spWorld_AddBox( other, min, max, &o ) );
+		ENSURE_OK( spWorld_Update( w ) );
+		ENSURE_OK( spWorld_Update( other ) );
+		ENSURE( spWorld_GetBounds( w, NULL ) == bounds );
+	}
+	ENSURE( spWorld_GetCapacity( w ) == 100 );
+	float min[2] = { 0, 0 }, max[2] = { 1, 1 };
+	spBoxId extra;
+	ENSURE_OK( spWorld_AddBox( w, min, max, &extra ) );
+	ENSURE( spWorld_GetCapacity( w ) > 100 );
+	ENSURE_OK( spDestroyWorld( other ) );
+	ENSURE_OK( spDestroyWorld( w ) );
+	return 0;
+}
+
 // spWorld_AddBoxes and spWorld_SetBoxes against the brute-force oracle, in 1 to 4 dimensions: batches that reuse
 // the slots of removed boxes and grow the world, mixed with single adds and bulk moves. A bulk add hands out the
 // ids that the same boxes added one by one would get.

@@ -37,7 +37,11 @@ for (let i = 0; i < n; i++) {
 }
 s.addBoxes(bounds);
 t.addBoxes(bounds);
-await new Promise((r) => setTimeout(r, 1000)); // the workers start
+// the workers start (world.threads counts those running; 1 where threads cannot run)
+for (const end = Date.now() + 10000; t.threads < 2 && crossOriginIsolated && Date.now() < end; ) {
+  await new Promise((r) => setTimeout(r, 10));
+}
+const started = t.threads;
 const same = (p, q) => p.length === q.length && p.every((v, i) => v === q[i]);
 let equal = true;
 let pairs = 0;
@@ -55,9 +59,11 @@ for (let frame = 0; frame < 12; frame++) {
   equal &&= JSON.stringify(s.counters) === JSON.stringify(t.counters);
   pairs = t.pairCount;
 }
+const threads = t.threads;
+const fewer = t.updatesOnFewerThreads;
 t.dispose();
-window.result = { isolated: crossOriginIsolated, threaded: threaded.isThreaded(), threads: t.threads, equal, pairs,
-  warnings, reason: threaded.threadsUnavailableReason() ?? null };
+window.result = { isolated: crossOriginIsolated, threaded: threaded.isThreaded(), started, threads, fewer, equal,
+  pairs, warnings, reason: threaded.threadsUnavailableReason() ?? null };
 </script></body></html>`;
 
 let tmp = '';
@@ -106,13 +112,15 @@ async function run(isolated: boolean): Promise<Record<string, unknown>> {
 describe('sweep-prune/threads in Chromium', () => {
   test('a cross-origin-isolated page runs a world on 2 threads and gets the single-threaded answers', async () => {
     const result = await run(true);
-    expect(result).toMatchObject({ isolated: true, threaded: true, threads: 2, equal: true, warnings: [], workers: 1 });
+    expect(result).toMatchObject({ isolated: true, threaded: true, started: 2, threads: 2, equal: true, warnings: [] });
+    expect(result).toMatchObject({ fewer: 0, workers: 1 }); // every update ran with the worker in
     expect(result.pairs).toBeGreaterThan(1000);
   });
 
   test('a page that is not isolated falls back to one thread, warns once, and gets the same answers', async () => {
     const result = await run(false);
     expect(result).toMatchObject({ isolated: false, threaded: false, threads: 1, equal: true, workers: 0 });
+    expect(result.fewer).toBe(12); // each of the 12 updates ran on 1 of the 2 threads asked for
     expect(result.reason).toMatch(/not cross-origin isolated/);
     expect(result.warnings).toHaveLength(1);
     expect((result.warnings as string[])[0]).toMatch(

@@ -24,19 +24,20 @@ afterAll(() => pools.setWorkerUrlForTests(undefined));
 
 const COUNTS = [1, 2, 3, 8];
 
-/** Resolves when `n` workers are inside spPool_Work (so that updates are shared, not done by the caller alone). */
-async function workersRunning(n: number): Promise<void> {
+/** Resolves when every worker of the world is inside spPool_Work (so that updates are shared, not done by the
+ * caller alone): `world.threads` counts them. */
+async function allThreadsRunning(w: AnyWorld, n: number): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (pools.runningWorkerCount() < n) {
-    if (Date.now() > deadline) throw new Error(`${pools.runningWorkerCount()} of ${n} workers started`);
+  while (w.threads < n) {
+    if (Date.now() > deadline) throw new Error(`${w.threads} of ${n} threads running`);
     await new Promise((r) => setTimeout(r, 10));
   }
+  expect(w.threads).toBe(n);
 }
 
 async function threadedWorld(n: number, dimensions = 2): Promise<AnyWorld> {
   const w = new threads.World({ dimensions, threads: n });
-  expect(w.threads).toBe(n);
-  await workersRunning(n - 1);
+  await allThreadsRunning(w, n);
   return w;
 }
 
@@ -207,8 +208,10 @@ describe('views kept past their lifetime never write into a world (shared memory
     for (const view of kept) {
       for (let i = 0; i < view.length; i++) view[i] = view instanceof Float32Array ? NaN : 0xffffffff;
     }
-    // the world is intact: its stored bounds and its pairs are what was put in
+    // the world is intact: its stored bounds and its pairs are what was put in; the writes into the ended bounds
+    // view are reported by the update that would have lost them, which changes nothing
     for (const [id, b] of boxes) expect(w.getBox(id)).toEqual({ min: b.min, max: b.max });
+    expect(() => w.update()).toThrowError(expect.objectContaining({ code: 'StaleView' }));
     w.update();
     expect(pairSet(w.pairs)).toEqual(bruteForce(boxes));
     expect(other.boxCount).toBe(1);
@@ -310,9 +313,15 @@ describe('lifecycle', () => {
     vi.resetModules(); // a fresh copy of the wrapper, whose first init() is the default entry's
     const first = await import('../../web/src/index.js');
     const late = await import('../../web/src/threads.js');
-    await first.init();
+    expect(late.threadsUnavailableReason()).toBeUndefined(); // nothing loaded yet: threads can run here
+    await first.init(); // as a top-level init() in any module imported first does
+    const loadedFirst =
+      /the single-threaded engine was loaded first .*call init\(\) of sweep-prune\/threads before any other/;
+    expect(late.isThreaded()).toBe(false);
+    expect(late.threadsUnavailableReason()).toMatch(loadedFirst);
     await late.init();
     expect(late.isThreaded()).toBe(false);
+    expect(late.threadsUnavailableReason()).toMatch(loadedFirst);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const worlds = [new late.World({ threads: 2 }), new first.World({ threads: 3 })];
@@ -325,7 +334,9 @@ describe('lifecycle', () => {
         w.addBox([0, 0], [1, 1]);
         w.addBox([0.5, 0.5], [2, 2]);
         w.update();
+        w.update();
         expect(w.pairCount).toBe(1);
+        expect(w.updatesOnFewerThreads).toBe(2); // each ran on 1 of the threads asked for
         w.dispose();
       }
     } finally {
@@ -349,6 +360,15 @@ describe('lifecycle', () => {
     expect(pools.liveWorkerCount()).toBe(before);
   });
 
+  test('a world of 1 thread never counts an update as made on fewer threads', () => {
+    const w = new threads.World({ threads: 1 });
+    w.addBox([0, 0], [1, 1]);
+    for (let i = 0; i < 3; i++) w.update();
+    expect(w.threads).toBe(1);
+    expect(w.updatesOnFewerThreads).toBe(0);
+    w.dispose();
+  });
+
   test('a worker that fails surfaces as WorkerFailed on the next update, with nothing changed', async () => {
     pools.setWorkerUrlForTests(() => new URL('./no-such-worker.js', import.meta.url));
     const before = pools.liveWorkerCount();
@@ -356,9 +376,18 @@ describe('lifecycle', () => {
     pools.setWorkerUrlForTests(undefined);
     w.addBox([0, 0], [1, 1]);
     w.addBox([0.5, 0.5], [2, 2]);
+    // before the program yields, the failure is not known yet: the world says what runs (one thread, no worker
+    // ever entered the pool) and counts the update made so
+    expect(w.threads).toBe(1);
+    w.update();
+    expect(w.pairCount).toBe(1);
+    expect(w.updatesOnFewerThreads).toBe(1);
+    w.addBox([0.6, 0.6], [0.7, 0.7]); // inside both: 3 pairs once an update runs
     // the workers fail to load their script, and exit
     const deadline = Date.now() + 10_000;
     while (pools.liveWorkerCount() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(threads.isThreaded()).toBe(false);
+    expect(threads.threadsUnavailableReason()).toMatch(/a worker thread failed to start or stopped \(.*no-such-worker/);
     let error: unknown;
     try {
       w.update();
@@ -366,10 +395,17 @@ describe('lifecycle', () => {
       error = e;
     }
     expect((error as { code?: string })?.code).toBe('WorkerFailed');
-    expect(w.pairCount).toBe(0); // the update did not run
+    expect(w.pairCount).toBe(1); // the update did not run
+    expect(w.updatesOnFewerThreads).toBe(1);
     expect(w.threads).toBe(1);
     w.update(); // and the world goes on, on one thread
-    expect(w.pairCount).toBe(1);
+    expect(w.pairCount).toBe(3);
+    expect(w.updatesOnFewerThreads).toBe(2);
     w.dispose();
+    // workers that start again make threads available again
+    const next = await threadedWorld(2);
+    expect(threads.isThreaded()).toBe(true);
+    expect(threads.threadsUnavailableReason()).toBeUndefined();
+    next.dispose();
   });
 });

@@ -8,6 +8,7 @@ import {
   cpSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -15,10 +16,12 @@ import {
 } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readmeSizes, type Measured } from './readme-sizes';
 import { serveStatic } from './static-server';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -58,11 +61,11 @@ function run(command: string, args: string[], cwd: string): string {
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'sweep-prune-package-'));
-  // stage: package.json + README + a fresh dist/, packed with the package's own "files"
+  // stage: package.json, README, LICENSE, docs/ and a fresh dist/, packed with the package's own "files"
   const stage = join(tmp, 'stage');
   mkdirSync(stage);
-  copyFileSync(join(root, 'package.json'), join(stage, 'package.json'));
-  copyFileSync(join(root, 'README.md'), join(stage, 'README.md'));
+  for (const file of ['package.json', 'README.md', 'LICENSE']) copyFileSync(join(root, file), join(stage, file));
+  cpSync(join(root, 'docs'), join(stage, 'docs'), { recursive: true });
   run(process.execPath, [join(root, 'web', 'scripts', 'build.mjs'), '--out', join(stage, 'dist')], root);
   const json = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], stage);
   packed = JSON.parse(json)[0];
@@ -100,11 +103,13 @@ afterAll(() => {
 });
 
 describe('the tarball', () => {
-  test('holds the ES modules, the CommonJS copy, the .d.ts files and the wasm, and nothing else', () => {
+  test('holds the ES modules, the CommonJS copy, the .d.ts files, the wasm, the license and docs, nothing else', () => {
     const paths = packed.files.map((f) => f.path);
     for (const p of [
       'package.json',
       'README.md',
+      'LICENSE',
+      'docs/matter.md',
       'dist/index.js',
       'dist/index.d.ts',
       'dist/wasm-entry.js',
@@ -133,7 +138,8 @@ describe('the tarball', () => {
     ]) {
       expect(paths).toContain(p);
     }
-    expect(paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md')).toEqual([]);
+    const top = ['package.json', 'README.md', 'LICENSE'];
+    expect(paths.filter((p) => !p.startsWith('dist/') && !/^docs\/[^/]+\.md$/.test(p) && !top.includes(p))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
   });
 
@@ -146,13 +152,84 @@ describe('the tarball', () => {
     expect(wasm.size).toBeLessThan(WASM_LIMIT);
   });
 
-  test('the README states its sizes and the supported Node version as they are', () => {
+  test('the installed package has the MIT license and the metadata package.json states', () => {
+    const installed = join(app, 'node_modules', 'sweep-prune');
+    const license = readFileSync(join(installed, 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} sweep-prune contributors\n/);
+    expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
+    const meta = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    expect(meta).toMatchObject({ name: 'sweep-prune', license: 'MIT', type: 'module', sideEffects: false });
+    expect(meta.description).toMatch(/broadphase/);
+    expect(meta.keywords).toContain('broadphase');
+    expect(meta.engines.node).toBe('>=18');
+    expect(meta.dependencies).toBeUndefined(); // no runtime dependencies, as the README says
+  });
+
+  test('every relative link in the README and the shipped docs leads to a file in the tarball', () => {
+    const paths = new Set(packed.files.map((f) => f.path));
+    const installed = join(app, 'node_modules', 'sweep-prune');
+    const broken: string[] = [];
+    let links = 0;
+    for (const doc of [...paths].filter((p) => p.endsWith('.md'))) {
+      const text = readFileSync(join(installed, doc), 'utf8');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target!) || target!.startsWith('#')) continue; // absolute URL, same page
+        links++;
+        const path = normalize(join(dirname(doc), target!.split('#')[0]!));
+        if (!paths.has(path)) broken.push(`${doc}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(links).toBeGreaterThan(10);
+  });
+
+  test('the README states every size as measured (within 5%), and the supported Node version', () => {
+    const fileSize = (path: string) => packed.files.find((f) => f.path === path)!.size;
+    // a Vite production build of a page per entry (tests/package/app/size/), less the page without the package
+    const build = (name: string) => {
+      const out = join(tmp, `size-${name}`);
+      const page = '<!doctype html><html><body><script type="module" src="./main.js"></script></body></html>';
+      writeFileSync(join(app, 'size', name, 'index.html'), page);
+      run(process.execPath, [viteJs, 'build', join('size', name), '--outDir', out, '--logLevel', 'warn'], app);
+      const assets = readdirSync(join(out, 'assets')).map((f) => [f, readFileSync(join(out, 'assets', f))] as const);
+      const sum = (ext: string, size: (b: Buffer) => number) =>
+        assets.filter(([f]) => f.endsWith(ext)).reduce((n, [, b]) => n + size(b), 0);
+      return {
+        js: sum('.js', (b) => b.length),
+        jsGzip: sum('.js', (b) => gzipSync(b).length),
+        wasmGzip: sum('.wasm', (b) => gzipSync(b).length),
+      };
+    };
+    const none = build('none');
+    const entry = build('default');
+    const wasmEntry = build('wasm');
+    const measured: Measured = {
+      packed: packed.size,
+      unpacked: packed.unpackedSize,
+      wasm: fileSize('dist/generated/sweep_prune.wasm'),
+      threadsWasm: fileSize('dist/generated/sweep_prune_threads.wasm'),
+      defaultJs: entry.js - none.js,
+      defaultGzip: entry.jsGzip - none.jsGzip,
+      wasmEntryJs: wasmEntry.js - none.js,
+      wasmGzip: wasmEntry.wasmGzip,
+    };
+    console.log(
+      'sizes (kB): ' +
+        Object.entries(measured)
+          .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
+          .join(', '),
+    );
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const sizes = /about (\d+) KB packed and (\d+) KB unpacked/.exec(readme);
-    expect(sizes, 'README: "about N KB packed and M KB unpacked"').not.toBeNull();
-    // within 5%: the figures are rounded, and a release that changes them by more must say so
-    expect(Math.abs(Number(sizes![1]) / (packed.size / 1024) - 1)).toBeLessThan(0.05);
-    expect(Math.abs(Number(sizes![2]) / (packed.unpackedSize / 1024) - 1)).toBeLessThan(0.05);
+    const { figures, unchecked, missing } = readmeSizes(readme, measured);
+    expect(missing, 'README sentences the size check looks for').toEqual([]);
+    expect(unchecked, 'sizes in the README that tests/package/readme-sizes.ts does not check').toEqual([]);
+    for (const f of figures) {
+      // the figures are rounded; a release that changes one by more must say so
+      expect(Math.abs(f.stated / f.measured - 1), `"${f.where}": measured ${f.measured.toFixed(1)} kB`).toBeLessThan(
+        0.05,
+      );
+    }
+    expect(figures.length).toBeGreaterThanOrEqual(10);
     const engines = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node as string;
     const node = /Node (\d+)\+ \(as\s+`engines` says\)/.exec(readme);
     expect(node?.[1], 'README: "Node N+ (as `engines` says)"').toBe(/>=\s*(\d+)/.exec(engines)?.[1]);
@@ -178,6 +255,16 @@ describe('Node', () => {
     const result = JSON.parse(out);
     expect(result).toMatchObject({ ...PASSED, threaded: true, threads: 2, same: true });
     expect(result.pairs2).toBeGreaterThan(1000);
+  });
+
+  test('with no WebAssembly (node --jitless), init() rejects saying so and what the package needs', () => {
+    const out = run(process.execPath, ['--jitless', 'node-no-wasm.mjs'], app);
+    expect(JSON.parse(out)).toEqual({
+      code: 'WasmLoadFailed',
+      message:
+        'init: the sweep-prune wasm module failed to load: this platform has no WebAssembly (Node run with --jitless?); ' +
+        'sweep-prune needs WebAssembly with SIMD and bulk memory (Node 18+, Chrome 91+, Firefox 89+, Safari 16.4+)',
+    });
   });
 
   test('require() gets the CommonJS build', () => {
@@ -224,6 +311,30 @@ describe('sweep-prune/matter', () => {
     const result = JSON.parse(run(process.execPath, ['node-matter.cjs', matter], app));
     expect(result).toMatchObject({ same: true, region: 51, disposed: true });
     expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/matter\.js$/);
+  });
+});
+
+describe('import and require in one program: two copies, each with its own engine', () => {
+  const matter = join(root, 'node_modules', 'matter-js');
+
+  test("init() from an import, then require('sweep-prune/matter'): the error names the CommonJS copy and its init", () => {
+    const result = JSON.parse(run(process.execPath, ['node-mixed.mjs', matter], app));
+    expect(result.error.code).toBe('NotInitialized');
+    expect(result.error.message).toMatch(
+      /^new SweepPruneDetector: the CommonJS copy of sweep-prune .* is not initialised/,
+    );
+    expect(result.error.message).toContain("call `await require('sweep-prune').init()` once");
+    expect(result.error.message).toMatch(/The ES module copy \(import from 'sweep-prune'\) is initialised/);
+    expect(result.after).toBe(true); // following the message worked
+  });
+
+  test('init() from require, then import(): the error names the ES module copy and its init', () => {
+    const result = JSON.parse(run(process.execPath, ['node-mixed.cjs'], app));
+    expect(result.error.code).toBe('NotInitialized');
+    expect(result.error.message).toMatch(/^new World: the ES module copy of sweep-prune .* is not initialised/);
+    expect(result.error.message).toContain('call `await init()`');
+    expect(result.error.message).toMatch(/The CommonJS copy \(require\('sweep-prune'\)\) is initialised/);
+    expect(result.after).toBe(true);
   });
 });
 

@@ -38,6 +38,17 @@ export class Boxes {
     }
   }
 
+  /** Put box `order[k]` in place k (its bounds and its velocity), e.g. to store the boxes in drawing order. */
+  reorder(order: ArrayLike<number>): void {
+    const b = this.b.slice();
+    const vel = this.vel.slice();
+    for (let k = 0; k < this.n; k++) {
+      const i = order[k]!;
+      this.b.set(b.subarray(4 * i, 4 * i + 4), 4 * k);
+      this.vel.set(vel.subarray(2 * i, 2 * i + 2), 2 * k);
+    }
+  }
+
   move(): void {
     const { vel, b, side, sideY, n } = this;
     for (let i = 0; i < n; i++) {
@@ -82,8 +93,8 @@ export class SortedJs {
     this.order = Int32Array.from({ length: n }, (_, i) => i);
   }
 
-  /** The overlapping pairs of this frame's bounds; with `mark`, each box's pair count is added up there (to 255). */
-  pairs(b: Float32Array, mark?: Uint8Array): number {
+  /** The overlapping pairs of this frame's bounds; with `out`, written there as box indices (two per pair) while they fit. */
+  pairs(b: Float32Array, out?: Uint32Array): number {
     const { order, n } = this;
     if (this.#first) {
       this.#first = false; // the first frame is incoherent: a comparison sort, not insertion sort
@@ -111,11 +122,11 @@ export class SortedJs {
         const q = 4 * order[j]!;
         if (b[q]! > x1) break;
         if (b[q + 1]! <= y1 && y0 <= b[q + 3]!) {
-          count++;
-          if (mark) {
-            if (mark[p >> 2]! < 255) mark[p >> 2]!++;
-            if (mark[q >> 2]! < 255) mark[q >> 2]!++;
+          if (out && 2 * count + 1 < out.length) {
+            out[2 * count] = p >> 2;
+            out[2 * count + 1] = q >> 2;
           }
+          count++;
         }
       }
     }
@@ -225,13 +236,8 @@ export class Engine {
 
   constructor(boxes: Boxes, threads = 1) {
     const world = (this.world = new World({ dimensions: 2, capacity: boxes.n, threads }));
-    const { b } = boxes;
-    this.ids = new Uint32Array(boxes.n);
-    this.offsets = new Int32Array(boxes.n);
-    for (let i = 0; i < boxes.n; i++) {
-      this.ids[i] = world.addBox([b[4 * i]!, b[4 * i + 1]!], [b[4 * i + 2]!, b[4 * i + 3]!]);
-      this.offsets[i] = world.offsetOf(this.ids[i]!);
-    }
+    this.ids = world.addBoxes(boxes.b);
+    this.offsets = Int32Array.from(this.ids, (id) => world.offsetOf(id));
     this.contiguous = this.offsets.every((o, i) => o === this.offsets[0]! + 4 * i);
   }
 

@@ -17,6 +17,8 @@ export class Surface {
   onResize: (() => void) | undefined;
   /** Backing-store pixels per CSS pixel at most (a figure that writes its own pixels may ask for fewer). */
   maxRatio = MAX_PIXEL_RATIO;
+  /** Times the backing store was resized (and so cleared): a scene that redraws only on change compares it. */
+  resizes = 0;
   #cssWidth = 0;
   #active = false;
   #minFont = Infinity;
@@ -50,6 +52,7 @@ export class Surface {
     this.#active = false;
     this.canvas.width = 0;
     this.canvas.height = 0;
+    this.resizes++;
   }
 
   /** Logical units per CSS pixel (1 before the canvas is laid out). */
@@ -74,6 +77,7 @@ export class Surface {
     if (w === this.canvas.width && h === this.canvas.height) return false;
     this.canvas.width = w;
     this.canvas.height = h;
+    this.resizes++;
     return true;
   }
 
@@ -119,6 +123,42 @@ export class Surface {
     ctx.strokeStyle = 'rgba(0,0,0,0.45)';
     ctx.stroke();
     ctx.restore();
+  }
+
+  /**
+   * A chart's plot area inside margins given for the full-size canvas (left, right, top, bottom), grown with the
+   * labels on a small screen: `u` is that growth, L and T the area's top-left corner, w and h its size.
+   */
+  plotArea(
+    left: number,
+    right: number,
+    top: number,
+    bottom: number,
+  ): { u: number; L: number; T: number; w: number; h: number } {
+    const u = Math.max(1, this.unit);
+    return { u, L: left * u, T: top * u, w: this.width - (left + right) * u, h: this.height - (top + bottom) * u };
+  }
+
+  /** A chart's point: each series has a shape as well as a colour, so it is told apart without colour. */
+  marker(shape: MarkerShape, x: number, y: number, r: number, color: string): void {
+    if (shape === 'disc') return this.disc(x, y, r, color);
+    const { ctx } = this;
+    ctx.beginPath();
+    if (shape === 'square') ctx.rect(x - r, y - r, 2 * r, 2 * r);
+    else if (shape === 'diamond') {
+      ctx.moveTo(x, y - 1.3 * r);
+      ctx.lineTo(x + 1.3 * r, y);
+      ctx.lineTo(x, y + 1.3 * r);
+      ctx.lineTo(x - 1.3 * r, y);
+      ctx.closePath();
+    } else {
+      ctx.moveTo(x, y - 1.2 * r);
+      ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
+      ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
+      ctx.closePath();
+    }
+    ctx.fillStyle = color;
+    ctx.fill();
   }
 
   /** A ring around a ball: the keyboard's selection. */
@@ -176,6 +216,8 @@ export class Surface {
     ctx.fillText(s, x, y);
   }
 }
+
+export type MarkerShape = 'square' | 'triangle' | 'diamond' | 'disc';
 
 /** The article's rainbow: hue i/n, light and saturated. */
 export function rainbow(i: number, n: number): string {

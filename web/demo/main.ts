@@ -1,22 +1,24 @@
 // The page: load the engine, then set up every figure (each is built when it comes near the screen). Scenes are
 // registered here by the name used in data-scene="...".
 import { init } from 'sweep-prune';
-import { init as initThreads } from 'sweep-prune/threads';
 import { applyPalette } from './palette.js';
 import type { CreateScene } from './scene.js';
 import { mountAll } from './ui.js';
 import * as benchmark from './scenes/benchmark.js';
 import * as edges from './scenes/edges.js';
 import * as game from './scenes/game.js';
+import * as gridvs from './scenes/gridvs.js';
 import * as pairwise from './scenes/pairwise.js';
 import * as sap from './scenes/sap.js';
 import * as scale from './scenes/scale.js';
 import * as sort from './scenes/sort.js';
 import * as sorted from './scenes/sorted.js';
+import * as squash from './scenes/squash.js';
 import * as sweep from './scenes/sweep.js';
 import * as swaps from './scenes/swaps.js';
 import * as swapcases from './scenes/swapcases.js';
 import * as transitivity from './scenes/transitivity.js';
+import * as tunnel from './scenes/tunnel.js';
 
 const scenes = new Map<string, CreateScene>([
   ['pairwise', pairwise.createScene],
@@ -31,13 +33,16 @@ const scenes = new Map<string, CreateScene>([
   ['game', game.createScene],
   ['scale', scale.createScene],
   ['benchmark', benchmark.createScene],
+  ['gridvs', gridvs.createScene],
+  ['squash', squash.createScene],
+  ['tunnel', tunnel.createScene],
 ]);
 
 applyPalette(document.documentElement);
 try {
-  // a cross-origin-isolated page (the dev server and preview send the headers) loads the threaded engine, which the
-  // benchmark chapter can spread over several threads; the others run it on one
-  await (crossOriginIsolated ? initThreads() : init());
+  // the engine embedded in the page's script (no fetch); the benchmark's worker loads its own, the threaded one
+  // only when the reader asks for threads
+  await init();
   mountAll(scenes);
   document.documentElement.dataset.ready = 'true';
 } catch (e) {

@@ -32,9 +32,31 @@ export const RAY = '#fd7';
 export const QUERY = '#c8f';
 /** The game: the ball nearest the eye (ringed, and joined to the eye by a dashed line: a shape cue as well). */
 export const NEAREST = '#6f9';
+/** The linked ball (hovered, tapped or selected) and every mark of it: its ring, its edges, its bars. */
+export const LINK = '#fff';
 /** Sort visualisation: a comparison and a swap. */
 export const COMPARE = '#0ff';
 export const SWAP = '#f33';
+
+/**
+ * Chapter 14: a box by the number of pairs it is in: none (blue-grey), then 1 to 8 or more along a perceptual ramp
+ * (matplotlib's plasma from 0.34 to 0.96: lightness rises evenly, 1.27:1 from one level to the next, 5.4:1 end to
+ * end, the first 3:1 on black).
+ */
+export const PAIR_RAMP = [
+  '#4a6078',
+  '#9e179f',
+  '#ba318d',
+  '#d14c78',
+  '#e46763',
+  '#f3824f',
+  '#fca03c',
+  '#ffc32a',
+  '#f7e922',
+] as const;
+/** The magnifier: its rim, a candidate the broadphase compared with the chosen box, the chosen box. */
+export const LENS = '#fff';
+export const CANDIDATE = '#0ff';
 
 /** The page (CSS): backgrounds that state colours sit on, and control borders. */
 export const PAGE = '#0d0e12';
@@ -63,6 +85,9 @@ export const STATE_PAIRS: ReadonlyArray<readonly [string, string, string]> = [
   ['nearest ring on the floor', NEAREST, BACKGROUND],
   ['comparison on canvas', COMPARE, BACKGROUND],
   ['swap on canvas', SWAP, BACKGROUND],
+  ['candidate on canvas', CANDIDATE, BACKGROUND],
+  ['a box in no pair on canvas', PAIR_RAMP[0], BACKGROUND],
+  ['a box in one pair on canvas', PAIR_RAMP[1], BACKGROUND],
 ];
 
 /** Set the stylesheet's colour properties from the constants above. */

@@ -2,8 +2,8 @@
 // scene's `detect()`, with the article's "checks" decoration (each tested pair drawn as a line, slowed down).
 import { World, slotOf } from 'sweep-prune';
 import { rainbow, type Surface } from './draw.js';
-import { BALL, MUTED } from './palette.js';
-import { collide, integrate, makeBalls, resolveAll, rng, settle, type Ball, type BallSpec } from './sim.js';
+import { BALL, LINK, MUTED } from './palette.js';
+import { arrange, collide, integrate, makeBalls, resolveAll, rng, settle, type Ball, type BallSpec } from './sim.js';
 
 /** A live number shown under a canvas; `key` is stable (tests and styles use it). */
 export interface Stat {
@@ -29,6 +29,9 @@ export interface Scene {
   readonly still: boolean;
   /** The frame number (shared by the views of a lock-step figure). */
   readonly step?: number;
+  /** Ball scenes: complete detection passes so far, and their mean intersects() calls. */
+  readonly passes?: number;
+  readonly meanTested?: number;
   /** Lock-step figures: move the shared balls one step (the views' frames only detect and count). */
   physics?(): void;
   frame(): Generator<number, void, void>;
@@ -36,6 +39,8 @@ export interface Scene {
   stats(): Stat[];
   /** Refresh HTML output under the canvas (edge strips, live output, event logs). */
   panel?(): void;
+  /** The ball whose edge or bar is at (x, y) of the axis view, for linking from it. */
+  pickAxis?(x: number, y: number): Ball | undefined;
   /** A ball or handle was moved by the pointer or the keyboard (between frames). */
   moved?(): void;
   dispose(): void;
@@ -79,10 +84,51 @@ export interface SceneData {
   report?: string;
   /** many balls: a factor on the radius. */
   radiusScale?: string;
+  /** 'column' or 'spread': where the balls start (the cases chapter 8 talks about). */
+  arrange?: string;
+}
+
+/**
+ * The ball the reader points at in a figure: hovered, or chosen (pinned) by a click, a tap or the keyboard, or
+ * reached through one of its edges in a strip or the axis view. The views of a figure share it, and each draws every
+ * representation of that ball marked: its ball, its edges, its interval bars, its pair lines, its slab entries.
+ */
+export class Link {
+  #hovered: Ball | undefined;
+  #pinned: Ball | undefined;
+  /** Called when the linked ball changes (the player redraws a paused figure). */
+  onChange: (() => void) | undefined;
+
+  /** The hovered ball, else the pinned one. */
+  get ball(): Ball | undefined {
+    return this.#hovered ?? this.#pinned;
+  }
+
+  get pinned(): Ball | undefined {
+    return this.#pinned;
+  }
+
+  /** Hover: linked while the pointer is on it (or on one of its edges). */
+  set(ball: Ball | undefined): void {
+    this.#change(() => (this.#hovered = ball));
+  }
+
+  /** Choose: linked until another is chosen, or nothing (a click or tap on empty space). */
+  pin(ball: Ball | undefined): void {
+    this.#change(() => (this.#pinned = ball));
+  }
+
+  #change(fn: () => void): void {
+    const before = this.ball;
+    fn();
+    if (this.ball !== before) this.onChange?.();
+  }
 }
 
 export interface SceneSetup {
   options: SceneOptions;
+  /** The figure's linked ball (shared by its views). */
+  link: Link;
   /** Element under the canvas for HTML output. */
   panel: HTMLElement;
   /** Canvas for the axis view (the engine's sorted endpoint lists), when the figure has one. */
@@ -151,9 +197,22 @@ export abstract class BallScene implements Scene {
       const label = o.labels[i];
       if (label !== undefined) b.label = label;
     });
+    // where the balls' edges are listed (the axis view), balls and edges carry the same names
+    if (setup.axis) this.labelAll();
     this.draggable = o.draggable;
     this.still = o.still;
+    if (o.data.arrange && !shared) arrange(this.balls, o.data.arrange, surface.width, surface.height);
     if (o.still && !shared) settle(this.balls);
+  }
+
+  /** Name every ball that has no label by its number (1, 2, ...), as its edges are named in strips. */
+  protected labelAll(): void {
+    this.balls.forEach((b, i) => (b.label ??= String(i + 1)));
+  }
+
+  /** The name of a ball in strips and readouts: its label, or its number. */
+  nameOf(b: Ball): string {
+    return b.label ?? String(this.balls.indexOf(b) + 1);
   }
 
   /** Lock step: resolve the contacts the last step left (every pair, one order for all views), then move. */
@@ -226,6 +285,10 @@ export abstract class BallScene implements Scene {
     if (this.history.length > SPARK_PASSES) this.history.shift();
   }
 
+  get passes(): number {
+    return this.#passes;
+  }
+
   /** Mean intersects() calls per complete pass since the start. */
   get meanTested(): number {
     return this.#passes ? this.#sum / this.#passes : 0;
@@ -260,25 +323,53 @@ export abstract class BallScene implements Scene {
     g.clear();
     this.drawUnder();
     const { checks } = this;
+    const linked = this.setup.link.ball;
+    const mine = (c: Check): boolean => linked !== undefined && (c.a === linked || c.b === linked);
     if (this.options.checks) {
+      // with a linked ball its pair lines stand out and the others fade
       checks.forEach((c, i) => {
         const latest = i === checks.length - 1;
-        g.ctx.globalAlpha = latest ? 1 : 0.7;
-        g.line(c.a.x, c.a.y, c.b.x, c.b.y, this.options.checks, latest ? 3 : 2, c.hit ? undefined : [6, 5]);
+        g.ctx.globalAlpha = mine(c) || latest ? 1 : linked ? 0.3 : 0.7;
+        const width = mine(c) ? 4 : latest ? 3 : 2;
+        g.line(c.a.x, c.a.y, c.b.x, c.b.y, this.options.checks, width, c.hit ? undefined : [6, 5]);
       });
       g.ctx.globalAlpha = 1;
     }
     for (const b of this.balls) {
       g.disc(b.x, b.y, b.r, this.colorOf(b));
       if (this.draggable) g.grabRing(b.x, b.y, b.r);
-      if (b.label) g.text(b.label, b.x, b.y + 1, '#000', Math.min(30, b.r * 1.1), 'center', '600');
     }
     if (this.options.checks) {
       // lines on top of the balls too, thinner, so pairs between overlapping balls stay visible
-      for (const c of checks) g.line(c.a.x, c.a.y, c.b.x, c.b.y, this.options.checks, 1);
+      for (const c of checks) {
+        g.ctx.globalAlpha = linked && !mine(c) ? 0.3 : 1;
+        g.line(c.a.x, c.a.y, c.b.x, c.b.y, this.options.checks, mine(c) ? 2 : 1);
+      }
+      g.ctx.globalAlpha = 1;
+    }
+    // labels after every disc, so an overlapping ball never hides one
+    for (const b of this.balls) {
+      if (b.label) g.text(b.label, b.x, b.y + 1, '#000', Math.min(30, Math.max(12, b.r * 1.1)), 'center', '600');
+    }
+    if (linked) {
+      g.ring(linked.x, linked.y, linked.r + 4, '#000', 4);
+      g.ring(linked.x, linked.y, linked.r + 3, LINK, 2.5);
     }
     this.drawOver();
-    if (this.setup.axis && this.world) drawAxisView(this.setup.axis, this.world, (slot) => this.ballAtSlot(slot).color);
+    if (this.setup.axis && this.world) {
+      this.#axisLayout = drawAxisView(this.setup.axis, this.world, {
+        colorOf: (slot) => this.ballAtSlot(slot).color,
+        labelOf: (slot) => this.nameOf(this.ballAtSlot(slot)),
+        linked: linked && this.balls.includes(linked) ? slotOf(linked.id) : -1,
+      });
+    }
+  }
+
+  #axisLayout: AxisLayout | undefined;
+
+  pickAxis(x: number, y: number): Ball | undefined {
+    const slot = this.#axisLayout ? slotAt(this.#axisLayout, x, y) : -1;
+    return slot >= 0 ? this.ballAtSlot(slot) : undefined;
   }
 
   protected drawUnder(): void {}
@@ -317,32 +408,77 @@ export abstract class BallScene implements Scene {
   }
 }
 
+/** Where the axis view drew each endpoint: per axis, its row and the list's refs, one cell each. */
+export interface AxisLayout {
+  left: number;
+  cell: number[];
+  rowH: number;
+  refs: Uint32Array[];
+}
+
+export interface AxisOptions {
+  colorOf: (slot: number) => string;
+  /** A box's name, written under its edges where there is room. */
+  labelOf?: (slot: number) => string;
+  /** The linked box's slot, or -1: its edges are boxed and its bars drawn bold. */
+  linked?: number;
+}
+
+/** The slot of the endpoint drawn at (x, y), or -1. */
+export function slotAt(layout: AxisLayout, x: number, y: number): number {
+  const axis = Math.floor(y / layout.rowH);
+  const refs = layout.refs[axis];
+  if (!refs) return -1;
+  const i = Math.floor((x - layout.left) / layout.cell[axis]!);
+  return i >= 0 && i < refs.length ? refs[i]! >>> 1 : -1;
+}
+
 /**
  * The axis view: each axis's sorted endpoint list (`world.endpoints()`, the textbook form the engine keeps for
  * display; its broadphase sorts boxes inside slabs, see slabview.ts), one glyph per endpoint in list order
- * ( "(" a min, ")" a max ), in the box's colour; under the glyphs each box's span of the list is a bar, stacked in
- * lanes, so boxes whose bars share a column overlap on that axis.
+ * ( "(" a min, ")" a max ), in the box's colour and with its name under it where there is room; under the glyphs
+ * each box's span of the list is a bar, stacked in lanes, so boxes whose bars share a column overlap on that axis.
+ * The places of the linked box's edges are published as data-linked ("x:2,7 y:1,5") for scripts.
  */
-export function drawAxisView(g: Surface, world: World, colorOf: (slot: number) => string): void {
+export function drawAxisView(g: Surface, world: World, o: AxisOptions): AxisLayout {
   g.clear('#0b0b0f');
   const rowH = g.height / world.dimensions;
+  const left = 28;
+  const linked = o.linked ?? -1;
+  const layout: AxisLayout = { left, cell: [], rowH, refs: [] };
+  const marks: string[] = [];
   for (let axis = 0; axis < world.dimensions; axis++) {
     const { refs } = world.endpoints(axis);
+    layout.refs.push(refs);
     const n = refs.length;
     const top = axis * rowH;
-    const left = 28;
     const cell = (g.width - left - 8) / Math.max(1, n);
-    g.text('xyzw'[axis]!, 12, top + rowH * 0.3, MUTED, 14, 'center', '600');
+    layout.cell.push(cell);
+    const glyphY = top + rowH * 0.22;
+    const labelY = top + rowH * 0.47;
+    const size = Math.min(18, Math.max(10, cell * 1.4));
+    // names fit when a cell is as wide as a name's font is tall
+    const labels = o.labelOf !== undefined && cell >= g.fontSize(11) * 1.05;
+    g.text('xyzw'[axis]!, 12, glyphY, MUTED, 14, 'center', '600');
     const lanes: number[] = []; // lane -> slot occupying it, or -1
     const laneOf = new Map<number, number>();
     const start = new Map<number, number>();
+    const bars: Array<[number, number, number, string, boolean]> = [];
+    const mine: number[] = [];
     for (let i = 0; i < n; i++) {
       const ref = refs[i]!;
       const slot = ref >>> 1;
       const isMax = (ref & 1) === 1;
       const cx = left + (i + 0.5) * cell;
-      const color = colorOf(slot);
-      g.text(isMax ? ')' : '(', cx, top + rowH * 0.3, color, Math.min(18, Math.max(10, cell * 1.4)), 'center', '700');
+      const color = o.colorOf(slot);
+      const lit = slot === linked;
+      if (lit) {
+        mine.push(i);
+        g.ctx.fillStyle = LINK;
+        g.ctx.fillRect(cx - cell / 2, top + 1, cell, rowH * 0.56);
+      }
+      g.text(isMax ? ')' : '(', cx, glyphY, lit ? '#000' : color, size, 'center', '700');
+      if (labels) g.text(o.labelOf!(slot), cx, labelY, lit ? '#000' : color, 11, 'center', '600');
       if (!isMax) {
         let lane = lanes.indexOf(-1);
         if (lane < 0) lane = lanes.push(-1) - 1;
@@ -352,9 +488,14 @@ export function drawAxisView(g: Surface, world: World, colorOf: (slot: number) =
       } else {
         const lane = laneOf.get(slot) ?? 0;
         lanes[lane] = -1;
-        const y = top + rowH * 0.58 + Math.min(lane, 5) * 4;
-        g.line(start.get(slot) ?? cx, y, cx, y, color, 2.5);
+        const y = top + rowH * 0.68 + Math.min(lane, 5) * rowH * 0.055;
+        bars.push([start.get(slot) ?? cx, cx, y, color, lit]);
       }
     }
+    for (const [x0, x1, y, color, lit] of bars) if (!lit) g.line(x0, y, x1, y, color, 2.5);
+    for (const [x0, x1, y, , lit] of bars) if (lit) g.line(x0, y, x1, y, LINK, 4);
+    marks.push(`${'xyzw'[axis]}:${mine.join(',')}`);
   }
+  g.canvas.dataset.linked = linked >= 0 ? marks.join(' ') : '';
+  return layout;
 }

@@ -54,6 +54,23 @@ export function makeBalls(spec: BallSpec, w: number, h: number, random: () => nu
   return balls;
 }
 
+/**
+ * Put the balls in a column (one x, spread over the height: every pair overlaps on x) or spread out on a grid
+ * (few overlap on either axis), at rest.
+ */
+export function arrange(balls: Ball[], kind: string, w: number, h: number): void {
+  const n = balls.length;
+  const cols = kind === 'column' ? 1 : Math.ceil(Math.sqrt((n * w) / h));
+  const rows = Math.ceil(n / cols);
+  balls.forEach((b, i) => {
+    const col = i % cols;
+    const row = Math.floor(i / cols);
+    b.x = kind === 'column' ? w / 2 : ((col + 0.5) * w) / cols;
+    b.y = Math.min(h - b.r, Math.max(b.r, ((row + 0.5) * h) / rows));
+    b.vx = b.vy = 0;
+  });
+}
+
 /** One step of motion: gravity, then the walls. */
 export function integrate(balls: Ball[], w: number, h: number): void {
   for (const b of balls) {

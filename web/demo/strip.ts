@@ -1,6 +1,8 @@
-// The sorted edge array under a canvas, in HTML: one "(" or ")" per edge in list order, each glyph kept across
-// frames so a change of order slides it to its new place. Edges can be marked (the sweep's current edge, the two
-// edges of a swap); chips list a set of balls (the sweep's touching set).
+// The sorted edge array under a canvas, in HTML: one "(" or ")" per edge in list order, named by its ball, each
+// glyph kept across frames so a change of order slides it to its new place. Edges can be marked (the sweep's
+// current edge, the two edges of a swap); the linked ball's two edges are boxed, and pointing at an edge links its
+// ball. Chips list a set of balls (the sweep's touching set).
+import type { Link } from './scene.js';
 import type { Ball } from './sim.js';
 
 /** An edge: `ref` is `slot << 1 | 1 for a max`, as in `world.endpoints().refs`. */
@@ -29,38 +31,65 @@ function titled<K extends keyof HTMLElementTagNameMap>(
 
 export class EdgeStrip {
   readonly element: HTMLElement;
-  readonly #glyphs = new Map<number, HTMLElement>();
+  readonly #glyphs = new Map<number, { glyph: HTMLElement; ball: Ball }>();
 
-  constructor(parent: HTMLElement, title: string) {
+  constructor(
+    parent: HTMLElement,
+    title: string,
+    readonly link: Link,
+  ) {
     this.element = titled(parent, title, 'div', 'strip');
     this.element.setAttribute('role', 'list');
+    // pointing at an edge links its ball, a click or a tap chooses it; leaving the strip with the mouse unlinks it
+    const ballAt = (e: Event): Ball | undefined => {
+      const span = (e.target as HTMLElement).closest('span[data-ref]') as HTMLElement | null;
+      return span ? this.#glyphs.get(Number(span.dataset.ref))?.ball : undefined;
+    };
+    this.element.addEventListener('pointerover', (e) => e.pointerType === 'mouse' && link.set(ballAt(e)));
+    this.element.addEventListener('pointerdown', (e) => link.pin(ballAt(e)));
+    this.element.addEventListener('pointerleave', (e) => e.pointerType === 'mouse' && link.set(undefined));
   }
 
-  /** Lay out `edges` in order; `marked` edges (by ref) get the class `mark` and that colour. */
+  /**
+   * Lay out `edges` in order, each named by `name` of its ball; `marked` edges (by ref) get the class `mark` and
+   * that colour; the linked ball's get the class `linked`. The order, the marked and the linked refs are published
+   * as data-order, data-marked and data-linked.
+   */
   update(
     edges: readonly StripEdge[],
     name: (b: Ball) => string,
     marked: ReadonlyMap<number, string> = new Map(),
   ): void {
     const n = edges.length;
+    const linked: number[] = [];
     edges.forEach((e, i) => {
-      let g = this.#glyphs.get(e.ref);
-      if (!g) {
-        g = document.createElement('span');
-        g.setAttribute('role', 'listitem');
-        g.textContent = e.ref & 1 ? ')' : '(';
-        g.title = `${e.ref & 1 ? 'right' : 'left'} edge of ball ${name(e.ball)}`;
-        this.#glyphs.set(e.ref, g);
-        this.element.append(g);
+      let entry = this.#glyphs.get(e.ref);
+      if (!entry || entry.ball !== e.ball) {
+        entry?.glyph.remove();
+        const glyph = document.createElement('span');
+        glyph.setAttribute('role', 'listitem');
+        glyph.dataset.ref = String(e.ref);
+        const label = document.createElement('small');
+        label.textContent = name(e.ball);
+        glyph.append(e.ref & 1 ? ')' : '(', label);
+        glyph.title = `${e.ref & 1 ? 'right' : 'left'} edge of ball ${name(e.ball)}`;
+        entry = { glyph, ball: e.ball };
+        this.#glyphs.set(e.ref, entry);
+        this.element.append(glyph);
       }
+      const g = entry.glyph;
       g.style.left = `${((i + 0.5) / n) * 100}%`;
       const mark = marked.get(e.ref);
       g.classList.toggle('mark', mark !== undefined);
       g.style.color = mark ?? e.color;
       g.style.setProperty('--mark', mark ?? 'transparent');
+      const lit = e.ball === this.link.ball;
+      g.classList.toggle('linked', lit);
+      if (lit) linked.push(e.ref);
     });
     this.element.dataset.order = edges.map((e) => e.ref).join(',');
     this.element.dataset.marked = [...marked.keys()].join(',');
+    this.element.dataset.linked = linked.join(',');
   }
 }
 
@@ -72,14 +101,16 @@ export class Chips {
     this.element = titled(parent, title, 'ul', 'chips');
   }
 
-  update(balls: readonly Ball[], name: (b: Ball) => string): void {
-    const text = balls.map(name).join(',');
+  /** The set's balls as chips, the `linked` one's marked. */
+  update(balls: readonly Ball[], name: (b: Ball) => string, linked?: Ball): void {
+    const text = `${balls.map(name).join(',')}|${linked && balls.includes(linked) ? name(linked) : ''}`;
     if (this.element.dataset.balls === text) return;
     this.element.dataset.balls = text;
     this.element.replaceChildren(
       ...balls.map((b) => {
         const li = document.createElement('li');
         li.textContent = name(b);
+        li.classList.toggle('linked', b === linked);
         return li;
       }),
     );

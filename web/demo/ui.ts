@@ -1,9 +1,11 @@
 // The player around every figure: pause, step (one beat), slow motion, restart, option controls, dragging with a
-// pointer or the keyboard, live counters, and the IntersectionObservers that build a figure when it comes near
-// the screen, run it only while it is on screen, and release it when it is far away.
-import { Surface } from './draw.js';
+// pointer or the keyboard, the ball linked in every view, live counters refreshed for all views in one tick, the
+// growth chart of chapters 5 and 9, and the IntersectionObservers that build a figure when it comes near the
+// screen, run it only while it is on screen, and release it when it is far away.
+import { Surface, type MarkerShape } from './draw.js';
+import { GrowthChart } from './growth.js';
 import { NAMED } from './palette.js';
-import type { CreateScene, Scene, SceneOptions, SceneSetup } from './scene.js';
+import { Link, type CreateScene, type Scene, type SceneOptions, type SceneSetup } from './scene.js';
 import type { Ball } from './sim.js';
 
 export const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -18,12 +20,16 @@ const STATS_EVERY_MS = 100;
 /** Arrow keys move the selected ball this many logical units (with Shift: KEY_STEP_BIG). */
 const KEY_STEP = 10;
 const KEY_STEP_BIG = 50;
+/** Enter throws a ball held with the keyboard this fast (units per step), the way its last arrow key went. */
+const KEY_THROW = 18;
 /** Figures are built within one screen of the viewport, run within 64 px of it, released beyond three screens. */
 const NEAR = '100% 0px';
 const VISIBLE = '64px 0px';
 const FAR = '300% 0px';
 const KEYS_HINT =
-  'Keys: a number key or Space selects a ball, the arrow keys move it, Shift with an arrow moves it further.';
+  'Keys: a number key or Space selects a ball (its edges and pairs light up), the arrow keys move it, Shift with an arrow moves it further.';
+const MOVING_KEYS_HINT =
+  'Keys: a number key or Space selects a ball (its edges and pairs light up), the arrow keys grab and move it (Shift: further), Enter throws it the way it last moved, Escape lets it go.';
 
 let uid = 0;
 
@@ -41,7 +47,7 @@ function parseOptions(data: DOMStringMap): SceneOptions {
     draggable: data.draggable !== undefined,
     still: data.still !== undefined,
     bounce: data.noBounce === undefined,
-    data,
+    data: data.start ? { ...data, arrange: data.start } : data,
   };
 }
 
@@ -64,7 +70,6 @@ class View {
   frames = 0;
   #gen: Generator<number, void, void> | undefined;
   #wakeAt = 0;
-  #statsAt = 0;
   #held:
     | { ball: Ball; dx: number; dy: number; pointer: number; samples: Array<{ t: number; x: number; y: number }> }
     | undefined;
@@ -81,16 +86,17 @@ class View {
     if (root.dataset.title) el('h4', 'view-title', root).textContent = root.dataset.title;
     const canvas = el('canvas', 'sim', root);
     const alt = root.dataset.alt ?? 'animated demo';
-    this.keyboard = data.draggable !== undefined;
+    // every figure with balls is an interactive picture: focusable, and the keys it answers to are described (and
+    // shown while focused); the benchmark's chart (data-no-keys) is only a picture
+    this.keyboard = data.noKeys === undefined;
     if (this.keyboard) {
-      // an interactive picture: focusable, and the keys it answers to are described (and shown while focused)
       canvas.tabIndex = 0;
       canvas.setAttribute('role', 'application');
       canvas.setAttribute('aria-roledescription', 'interactive figure');
       canvas.setAttribute('aria-label', alt);
       const hint = el('p', 'keys-hint', root);
       hint.id = `keys-${++uid}`;
-      hint.textContent = root.dataset.keys ?? KEYS_HINT;
+      hint.textContent = root.dataset.keys ?? (data.still !== undefined ? KEYS_HINT : MOVING_KEYS_HINT);
       canvas.setAttribute('aria-describedby', hint.id);
       this.#status = el('p', 'sr-only', root);
       this.#status.setAttribute('aria-live', 'polite');
@@ -99,12 +105,13 @@ class View {
       canvas.setAttribute('aria-label', alt);
     }
     this.surface = new Surface(canvas, Number(root.dataset.width ?? 600), Number(root.dataset.height ?? 400));
-    this.surface.onResize = () => this.scene && this.render(true);
+    this.surface.onResize = () => this.scene && this.player.renderAll();
     if (root.dataset.axis !== undefined) {
       const axis = el('canvas', 'axis', root);
       axis.setAttribute('aria-hidden', 'true');
-      this.axis = new Surface(axis, 600, 84);
-      this.axis.onResize = () => this.scene && this.render(true);
+      this.axis = new Surface(axis, 600, 120);
+      this.axis.onResize = () => this.scene && this.player.renderAll();
+      this.#listenAxis(axis);
     }
     this.panel = el('div', 'panel', root);
     this.stats = this.#makeStats();
@@ -130,7 +137,7 @@ class View {
   build(data: DOMStringMap, lockstep?: SceneSetup['lockstep']): void {
     this.scene?.dispose();
     this.panel.replaceChildren();
-    const setup: SceneSetup = { options: parseOptions(data), panel: this.panel };
+    const setup: SceneSetup = { options: parseOptions(data), panel: this.panel, link: this.player.link };
     if (lockstep) setup.lockstep = lockstep;
     this.surface.activate();
     if (this.axis) {
@@ -143,6 +150,8 @@ class View {
     this.frames = 0;
     this.#gen = undefined;
     this.#wakeAt = 0;
+    this.#selected = 0;
+    this.#keyHeld = undefined;
     this.render(true);
   }
 
@@ -202,7 +211,11 @@ class View {
     return this.#gen !== undefined;
   }
 
-  render(force = false): void {
+  /**
+   * Draw the scene; with `counters`, refresh the counters and the panel too. The player refreshes every view of a
+   * figure in the same tick, so that counters shared by side-by-side views never disagree.
+   */
+  render(counters = false): void {
     const scene = this.scene;
     if (!scene) return;
     scene.draw();
@@ -216,9 +229,9 @@ class View {
     this.root.dataset.positions = scene.balls
       .map((b) => `${b.x.toFixed(1)},${b.y.toFixed(1)},${b.r.toFixed(1)}`)
       .join(' ');
-    const now = performance.now();
-    if (!force && now - this.#statsAt < STATS_EVERY_MS) return;
-    this.#statsAt = now;
+    const linked = this.player.link.ball;
+    this.root.dataset.linked = linked && scene.balls.includes(linked) ? String(scene.balls.indexOf(linked)) : '';
+    if (!counters) return;
     scene.panel?.();
     const stats = scene.stats();
     if (this.stats.childElementCount !== stats.length) {
@@ -261,6 +274,11 @@ class View {
     this.surface.ring(b.x, b.y, r, '#fff', 2.5);
   }
 
+  /** A ball grabbed with the arrow keys (in a moving scene it hangs still until thrown or let go), and its way. */
+  #keyHeld: { ball: Ball; dx: number; dy: number } | undefined;
+  /** The linked ball was chosen with the keyboard (and is let go when the focus leaves). */
+  #keyChosen = false;
+
   #key(e: KeyboardEvent): void {
     const handles = this.#handles;
     if (!handles.length || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -274,19 +292,45 @@ class View {
     const arrow = arrows[e.key];
     if (/^[1-9]$/.test(e.key) && Number(e.key) <= handles.length) selected = Number(e.key) - 1;
     else if (e.key === ' ') selected = (selected + (e.shiftKey ? handles.length - 1 : 1)) % handles.length;
-    else if (!arrow) return;
+    else if (e.key === 'Enter' || e.key === 'Escape') {
+      if (!this.#keyHeld) return;
+      e.preventDefault();
+      this.#letGo(e.key === 'Enter');
+      this.player.renderAll();
+      return;
+    } else if (!arrow) return;
     e.preventDefault();
     const ball = handles[selected]!;
     if (selected !== this.#selected) {
+      this.#letGo(false);
       this.#selected = selected;
       this.#status!.textContent = `${ball.label ?? `ball ${selected + 1}`} selected`;
     }
+    this.player.link.pin(ball);
+    this.#keyChosen = true;
     if (arrow) {
       const step = e.shiftKey ? KEY_STEP_BIG : KEY_STEP;
       this.#place(ball, ball.x + arrow[0] * step, ball.y + arrow[1] * step);
+      if (!this.scene?.still) {
+        ball.held = true;
+        this.#keyHeld = { ball, dx: arrow[0], dy: arrow[1] };
+      }
     }
     this.#afterMove();
-    this.render(true);
+    this.player.renderAll();
+  }
+
+  /** Release the ball grabbed with the keyboard: thrown the way it last moved, or let go to fall. */
+  #letGo(thrown: boolean): void {
+    const h = this.#keyHeld;
+    if (!h) return;
+    h.ball.held = false;
+    if (thrown) {
+      h.ball.vx = h.dx * KEY_THROW;
+      h.ball.vy = h.dy * KEY_THROW;
+    }
+    this.#keyHeld = undefined;
+    this.#status!.textContent = `${h.ball.label ?? 'the ball'} ${thrown ? 'thrown' : 'let go'}`;
   }
 
   /** Move a ball inside the canvas and stop it. */
@@ -318,8 +362,15 @@ class View {
       },
       { passive: false },
     );
+    // a click or a tap (a press that does not move) chooses the ball under it, or nothing on empty space; a drag
+    // links the ball it holds while it is held
+    let press: { x: number; y: number; ball: Ball | undefined } | undefined;
     canvas.addEventListener('pointerdown', (e) => {
       const ball = this.#pick(e.clientX, e.clientY, slack(e));
+      if (!this.#held) {
+        press = { x: e.clientX, y: e.clientY, ball };
+        if (ball) this.player.link.set(ball);
+      }
       if (!ball || this.#held) return;
       const p = this.surface.toLocal(e.clientX, e.clientY);
       this.#held = {
@@ -338,8 +389,11 @@ class View {
     canvas.addEventListener('pointermove', (e) => {
       const h = this.#held;
       if (!h) {
-        if (e.pointerType === 'mouse')
-          canvas.classList.toggle('over-ball', this.#pick(e.clientX, e.clientY, 2) !== undefined);
+        if (e.pointerType === 'mouse') {
+          const over = this.#pick(e.clientX, e.clientY, 2);
+          canvas.classList.toggle('over-ball', over !== undefined);
+          this.player.link.set(over);
+        }
         return;
       }
       if (e.pointerId !== h.pointer) return;
@@ -367,14 +421,52 @@ class View {
       canvas.classList.remove('grabbing');
       this.#afterMove();
     };
-    canvas.addEventListener('pointerup', release);
-    canvas.addEventListener('pointercancel', release);
+    canvas.addEventListener('pointerup', (e) => {
+      if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) < 6) {
+        this.player.link.pin(press.ball);
+        this.#keyChosen = false;
+      }
+      press = undefined;
+      release(e);
+      if (e.pointerType !== 'mouse') this.player.link.set(undefined); // a finger hovers nothing once lifted
+    });
+    canvas.addEventListener('pointercancel', (e) => {
+      press = undefined;
+      release(e);
+    });
+    // a mouse that leaves unlinks what it hovered (a ball chosen by a click or a tap stays linked)
+    canvas.addEventListener('pointerleave', (e) => {
+      if (e.pointerType === 'mouse' && !this.#held) this.player.link.set(undefined);
+    });
     if (this.keyboard) {
       canvas.addEventListener('keydown', (e) => this.#key(e));
-      // the selection ring shows only while focused
-      canvas.addEventListener('focus', () => this.render(true));
-      canvas.addEventListener('blur', () => this.render(true));
+      // the selection ring shows only while focused; focus from the keyboard links the selected ball
+      canvas.addEventListener('focus', () => {
+        if (!canvas.matches(':focus-visible')) return this.player.renderAll();
+        this.player.link.pin(this.#handles[this.#selected]);
+        this.#keyChosen = true;
+        this.player.renderAll();
+      });
+      canvas.addEventListener('blur', () => {
+        this.#letGo(false);
+        // the keyboard's choice ends with the focus
+        if (this.#keyChosen && this.player.link.pinned === this.#handles[this.#selected])
+          this.player.link.pin(undefined);
+        this.#keyChosen = false;
+        this.player.renderAll();
+      });
     }
+  }
+
+  /** The axis view links the ball whose edge or bar is under the pointer. */
+  #listenAxis(axis: HTMLCanvasElement): void {
+    const at = (e: PointerEvent): Ball | undefined => {
+      const p = this.axis!.toLocal(e.clientX, e.clientY);
+      return this.scene?.pickAxis?.(p.x, p.y);
+    };
+    axis.addEventListener('pointermove', (e) => e.pointerType === 'mouse' && this.player.link.set(at(e)));
+    axis.addEventListener('pointerdown', (e) => this.player.link.pin(at(e)));
+    axis.addEventListener('pointerleave', (e) => e.pointerType === 'mouse' && this.player.link.set(undefined));
   }
 
   /** While paused (or in a still scene) nothing else redraws: show the move's effect now. */
@@ -383,7 +475,7 @@ class View {
     if (!scene) return;
     scene.moved?.();
     if (this.player.paused && scene.still && !this.midFrame) this.advance(this.player.clock, 1, true);
-    if (this.player.paused || !this.player.visible) this.render(true);
+    if (this.player.paused || !this.player.visible) this.player.renderAll();
   }
 }
 
@@ -400,12 +492,18 @@ export class Player {
    * frame k + 1 before every view has finished frame k (the slowest sets the pace).
    */
   readonly lockstep: boolean;
+  /** The ball the reader points at, in every view of the figure. */
+  readonly link = new Link();
   #round = 0;
   #built = false;
   /** The figure's clock in ms: it runs at a quarter of real time in slow motion, and stands still while paused. */
   clock = 0;
   #last: number | undefined;
   #nextFrame = 0;
+  #statsAt = 0;
+  readonly #growth: GrowthChart | undefined;
+  /** Tabbed figures: the views' counts, refreshed with the counters (they stay in sight above the tabs). */
+  #tabCounts: (() => void) | undefined;
   readonly #controls: HTMLElement;
 
   constructor(
@@ -419,7 +517,12 @@ export class Player {
       this.views.push(new View(root, factory, this, { ...figure.dataset, ...root.dataset }));
     }
     this.lockstep = this.views.length > 1;
+    // a paused figure redraws at once when the linked ball changes; a running one at its next frame
+    this.link.onChange = () => {
+      if (this.mounted && (this.paused || !this.visible)) this.renderAll();
+    };
     this.#controls = this.#makeControls();
+    if (figure.dataset.growth !== undefined) this.#growth = this.#makeGrowth();
     if (figure.dataset.tabs !== undefined) this.#makeTabs();
     // option controls anywhere in the figure (the ball count, the benchmark's largest N) restart it
     figure.addEventListener('change', (e) => {
@@ -456,6 +559,23 @@ export class Player {
   #setMounted(mounted: boolean): void {
     this.mounted = mounted;
     this.figure.dataset.mounted = String(mounted);
+    if (mounted) {
+      this.#growth?.surface.activate();
+      this.#growth?.draw();
+    } else this.#growth?.surface.release();
+  }
+
+  /** With the counters: the growth chart's point for this run, the tabs' counts. */
+  #refreshed(): void {
+    this.#tabCounts?.();
+    const g = this.#growth;
+    if (!g) return;
+    const scenes = this.views.map((v) => v.scene);
+    g.update(
+      Number(this.figure.dataset.balls),
+      scenes.map((s) => s?.meanTested ?? 0),
+      scenes.every((s) => (s?.passes ?? 0) > 0),
+    );
   }
 
   /** Options: the figure's data attributes, overridden by each view's. */
@@ -463,6 +583,9 @@ export class Player {
     this.#setMounted(true);
     this.#built = true;
     this.#round = 0;
+    this.link.set(undefined); // the balls are new
+    this.link.pin(undefined);
+
     for (const v of this.views) {
       const data = { ...this.figure.dataset, ...v.root.dataset };
       if (!this.lockstep) v.build(data);
@@ -475,7 +598,7 @@ export class Player {
     this.paused = paused;
     this.#sync();
     // the counters and panels are refreshed at most every 100 ms while running: show the paused state itself
-    if (paused && this.mounted) for (const v of this.views) v.render(true);
+    if (paused && this.mounted) this.renderAll();
   }
 
   /** One beat: to the next pause inside a slowed-down frame, or one whole frame. */
@@ -484,10 +607,8 @@ export class Player {
     this.setPaused(true);
     const now = this.clock;
     if (this.lockstep) this.#advanceTogether(now, 1, true);
-    for (const v of this.views) {
-      if (!this.lockstep) v.advance(now, 1, true);
-      v.render(true);
-    }
+    if (!this.lockstep) for (const v of this.views) v.advance(now, 1, true);
+    this.renderAll();
   }
 
   /** Lock step: when every view has finished the round, move the shared balls and start the next round. */
@@ -514,7 +635,17 @@ export class Player {
     if (due) this.#nextFrame = Math.max(this.#nextFrame + FRAME_MS, this.clock - FRAME_MS);
     if (this.lockstep) this.#advanceTogether(this.clock, 1, false, due);
     else for (const v of this.views) v.advance(this.clock, 1, false, due);
-    for (const v of this.views) v.render();
+    const stats = now - this.#statsAt >= STATS_EVERY_MS;
+    if (stats) this.#statsAt = now;
+    for (const v of this.views) v.render(stats);
+    if (stats) this.#refreshed();
+  }
+
+  /** Every view drawn and its counters refreshed, in one go. */
+  renderAll(): void {
+    if (!this.mounted) return;
+    for (const v of this.views) v.render(true);
+    this.#refreshed();
   }
 
   /** Play keeps its name and says whether it is on with aria-pressed; its icon shows what it does. */
@@ -575,12 +706,49 @@ export class Player {
         this.figure.dataset.balls = input.value;
         this.restart();
       });
+      // the count the slider settles at (not every count it passes) becomes a point of the growth chart
+      input.addEventListener('change', () => this.#growth?.settle(Number(input.value)));
+    }
+    if (this.figure.dataset.arrange !== undefined) {
+      // the cases chapter 8 talks about: a run from balls in a column, or spread out
+      const arrange = (kind: string): void => {
+        this.figure.dataset.start = kind;
+        this.restart();
+        delete this.figure.dataset.start;
+      };
+      button('column', 'Stack in a column', 'Start again with the balls in one column: all overlap on x', () =>
+        arrange('column'),
+      );
+      button('spread', 'Spread out', 'Start again with the balls spread out on a grid', () => arrange('spread'));
     }
     // Play above the figure when what it starts would otherwise be out of sight (the benchmark's long table)
     const first = this.figure.querySelector('.views') ?? this.figure.firstElementChild;
     if (this.figure.dataset.controlsTop !== undefined) this.figure.prepend(bar);
     else this.figure.insertBefore(bar, first?.nextSibling ?? null);
     return bar;
+  }
+
+  /** The growth chart under the views (data-growth): one series per view, its mark from the view's data-mark. */
+  #makeGrowth(): GrowthChart {
+    const box = document.createElement('div');
+    box.className = 'growth';
+    const title = document.createElement('div');
+    title.className = 'panel-title';
+    title.textContent = 'Your runs: mean intersects() calls per pass, at each ball count the slider settled at';
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute(
+      'aria-label',
+      'Mean intersects() calls per pass against the number of balls, one point per count run, under the curve of every pair',
+    );
+    box.append(title, canvas);
+    this.#controls.after(box);
+    const series = this.views.map((v) => {
+      const [color = '#ddd', shape = 'disc'] = (v.root.dataset.mark ?? '').split(' ');
+      return { name: v.root.dataset.title ?? '', color, shape: shape as MarkerShape };
+    });
+    const max = Number((this.figure.dataset.ballsRange ?? '2,40').split(',')[1]);
+    return new GrowthChart(canvas, series, max, Number(this.figure.dataset.balls ?? 5));
   }
 
   /** On a narrow screen the views are tabs (one shown at a time); on a wide one the tab list is hidden. */
@@ -620,7 +788,25 @@ export class Player {
       select((i + d + tabs.length) % tabs.length, true);
     });
     select(0);
-    views.before(list);
+    // every view's count stays in sight above the tabs (only one view is shown at a time)
+    const counts = document.createElement('p');
+    counts.className = 'tab-counts';
+    counts.setAttribute('aria-live', 'off');
+    const label = document.createElement('span');
+    label.textContent = 'intersects() calls, last pass:';
+    const values = this.views.map((v, i) => {
+      const b = document.createElement('b');
+      b.dataset.view = v.root.dataset.title ?? '';
+      counts.append(i ? ' · ' : ' ', b);
+      return b;
+    });
+    counts.prepend(label);
+    this.#tabCounts = () =>
+      this.views.forEach((v, i) => {
+        const n = v.stats.querySelector('[data-stat=tested] dd')?.textContent ?? '–';
+        values[i]!.textContent = `${v.root.dataset.title ?? `View ${i + 1}`} ${n}`;
+      });
+    views.before(counts, list);
   }
 }
 

@@ -12,8 +12,10 @@ objdir=build/wasm-threads/obj
 sysroot=${SP_EMSCRIPTEN_SYSROOT:-$(dirname "$(readlink -f "$(command -v emcc)")")/cache/sysroot}
 [[ -d $sysroot ]] || sysroot=/usr/share/emscripten/cache/sysroot
 lib=$sysroot/lib/wasm32-emscripten
-sources=(c/src/*.c c/wasm/exports.c c/wasm/threads.c)
-inputs=("${sources[@]}" c/include/sweep_prune/*.h c/src/*.h c/wasm/exported_functions.json "$0")
+# the engine and the shim, from the one list CMakeLists.txt reads too, and this module's own part
+mapfile -t sources < <(grep -E '^c/(src|wasm)/' c/sources.txt)
+sources+=(c/wasm/threads.c)
+inputs=("${sources[@]}" c/sources.txt c/include/sweep_prune/*.h c/src/*.h c/wasm/exported_functions.json "$0")
 
 if [[ -f $out ]] && [[ -z $(find "${inputs[@]}" -newer "$out" 2>/dev/null) ]]; then
   exit 0
@@ -36,14 +38,14 @@ printf '%s\n' "${sources[@]}" | xargs -P 2 -I{} sh -c '
 
 exports=$(node -e "
   const names = require('./c/wasm/exported_functions.json').map((s) => s.slice(1));
-  names.push('_initialize', 'sp_pin', 'sp_quarantined_bytes', '__stack_pointer');
+  names.push('_initialize', 'sp_memory_growths', 'sp_pool_running', '__stack_pointer');
   console.log(names.map((n) => '--export=' + n).join(' '));")
 # --shared-memory: data segments become passive, initialised once (atomic flag) by the first instance.
 # --no-check-features: libc.a and libdlmalloc.a are compiled without atomics; every malloc call goes through the
 # engine's locked allocator (or the JS side, between engine calls), so they never run on two threads at once.
 # shellcheck disable=SC2086
 wasm-ld-14 --no-entry --import-memory --shared-memory --no-check-features \
-  --initial-memory=1114112 --max-memory=2147483648 -z stack-size=65536 --strip-debug \
+  --initial-memory=16777216 --max-memory=2147483648 -z stack-size=65536 --strip-debug \
   $exports "$objdir"/*.o "$lib/libc.a" "$lib/libdlmalloc.a" "$lib/libcompiler_rt.a" -o "$out.tmp"
 if command -v wasm-opt >/dev/null; then
   wasm-opt -O3 --enable-threads --enable-simd --enable-bulk-memory --enable-mutable-globals \

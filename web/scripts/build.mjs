@@ -5,7 +5,16 @@
 //   dist/cjs/                 CommonJS copy of the default entry, for require('sweep-prune')
 //   dist/adapters/, dist/cjs/adapters/   sweep-prune/p2, cannon, matter and phaser (the physics engines' broadphases)
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,6 +51,14 @@ tsc('tsconfig.build-cannon.json', out);
 tsc('tsconfig.build-cannon.json', join(out, 'cjs'), '--module', 'CommonJS');
 // the root package.json says "type": "module"; this makes dist/cjs/*.js (and their .d.ts) CommonJS
 writeFileSync(join(out, 'cjs', 'package.json'), '{ "type": "commonjs" }\n');
+// the CommonJS copy says so in its NotInitialized messages (src/copy.ts)
+const copyJs = join(out, 'cjs', 'copy.js');
+const copy = readFileSync(copyJs, 'utf8');
+if (!copy.includes(`'ES module'`)) {
+  console.error(`build: ${copyJs} does not set COPY = 'ES module'; update this step with src/copy.ts`);
+  process.exit(1);
+}
+writeFileSync(copyJs, copy.replaceAll(`'ES module'`, `'CommonJS'`));
 // require('sweep-prune/box-intersect') is the function itself, as require('box-intersect') is
 writeFileSync(
   join(out, 'cjs', 'box-intersect-require.js'),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Set-up shared by `npm start` and `npm test`: install what is missing (Emscripten; for the tests Chromium and
-# clang-format; from apt; npm packages), then build the wasm module and embed it.
-#   bash web/scripts/setup.sh [--test]    (--test: also what npm test needs: Chromium, clang-format)
+# Set-up shared by `npm start` and `npm test`: install what is missing (Emscripten; for the tests Chromium,
+# clang-format and clang-tidy; from apt; npm packages), then build the wasm module and embed it.
+#   bash web/scripts/setup.sh [--test]    (--test: also what npm test needs: Chromium, clang-format, clang-tidy)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -13,6 +13,8 @@ command -v wasm-ld-14 >/dev/null 2>&1 || need+=(lld-14)
 if [[ "${1:-}" == "--test" ]]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v clang-format >/dev/null 2>&1 || need+=(clang-format)
+  # the C static check of web/scripts/test-c.sh
+  command -v run-clang-tidy >/dev/null 2>&1 || need+=(clang-tidy)
 fi
 if (( ${#need[@]} )); then
   cmd="apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${need[*]}"

@@ -4,6 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
+echo "== the map of the C files (docs/design.md): no include or call cycle, callers listed above callees"
+node web/scripts/check-c-map.mjs
+
 echo "== C tests, native (gcc, warnings as errors; the differential tests also on the slab-sort and SP_SIMD=0 engines)"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSP_WARNINGS_AS_ERRORS=ON >/dev/null
 cmake --build build/native -j"$jobs" >/dev/null
@@ -12,6 +15,20 @@ ctest --test-dir build/native -j"$jobs" --output-on-failure
 echo "== C tests, wasm (emcc, run in node)"
 cmake --build build/wasm -j"$jobs" >/dev/null
 ctest --test-dir build/wasm -j"$jobs" --output-on-failure
+
+echo "== clang-tidy (c/.clang-tidy; any warning fails): the engine natively, then the engine and the wasm shim with"
+echo "   the threaded module's flags (web/scripts/build-threads.sh)"
+cmake -S . -B build/tidy -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DSP_BUILD_TESTS=OFF -DSP_BUILD_BENCH=OFF -DSP_INSTALL=OFF >/dev/null
+run-clang-tidy -p build/tidy -quiet -j"$jobs" '/c/src/[^/]*[.]c$' >build/tidy/native.log 2>&1 ||
+  { grep -E 'warning:|error:|note:' build/tidy/native.log >&2; exit 1; }
+sysroot=${SP_EMSCRIPTEN_SYSROOT:-$(dirname "$(readlink -f "$(command -v emcc)")")/cache/sysroot}
+[[ -d $sysroot ]] || sysroot=/usr/share/emscripten/cache/sysroot
+wasm=(--target=wasm32-unknown-emscripten --sysroot="$sysroot" -std=c11 -Ic/include -msimd128 -matomics -mbulk-memory
+  -DSP_THREADS)
+{ grep -E '^c/(src|wasm)/' c/sources.txt; echo c/wasm/threads.c; } |
+  xargs -P"$jobs" -I{} clang-tidy -quiet {} -- "${wasm[@]}" 2>/dev/null
+echo "clang-tidy: clean"
 
 # Native gates: sanitizers, valgrind and the fuzzer. SP_FUZZ_SECONDS sets the fuzzing time (0 skips it).
 echo "== C tests under AddressSanitizer + UndefinedBehaviorSanitizer (clang-14; any report fails)"

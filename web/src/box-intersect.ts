@@ -5,7 +5,7 @@
 // of boxes that float32 did not hold exactly are tested again in float64, so the set of pairs is box-intersect's.
 import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { roundDown, roundUp } from './float32.js';
-import { dropStaleViews, getEngine } from './loader.js';
+import { getEngine } from './loader.js';
 import { type RawExports, SCRATCH_OUT } from './raw.js';
 
 export { init } from './index.js';
@@ -179,7 +179,6 @@ function engineIntersect<R>(
     if (out !== 0) raw.free(out);
     if (block !== 0) raw.free(block);
     raw.sp_destroy_world(world);
-    dropStaleViews(raw);
   }
 }
 
@@ -193,7 +192,7 @@ function checkList(name: string, list: unknown): void {
 }
 
 function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, visit: Visitor<R> | undefined): Result<R> {
-  const raw = getEngine();
+  const raw = getEngine('boxIntersect');
   const empty = visit === undefined ? [] : undefined;
   checkList('boxes', red);
   const n = red.length;

@@ -3,7 +3,6 @@
 // addBox validates one box (every box before anything changes; errors name the box's index).
 import { SweepPruneError } from './errors.js';
 import { isFloat32 } from './float32.js';
-import { dropStaleViews } from './loader.js';
 import type { RawExports } from './raw.js';
 
 /** At most this many boxes in one world (SP_MAX_BOXES). */
@@ -126,7 +125,6 @@ export function withStagedBoxes(
     };
   } finally {
     if (ptr !== 0) raw.free(ptr);
-    dropStaleViews(raw); // the call may have moved the world's arrays
   }
 }
 

@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'WasmLoadFailed'
   | 'AlreadyRegistered'
   | 'Busy'
-  | 'WorkerFailed';
+  | 'WorkerFailed'
+  | 'StaleView';
 
 /** C result codes by value (`spResult`), index 0 being `sp_resultOk`. */
 export const RESULT_CODES: readonly (ErrorCode | 'Ok')[] = [

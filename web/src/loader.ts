@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Instantiates the bare wasm module (no Emscripten glue). `init()` is memoised; everything after it is synchronous.
+import { COPY } from './copy.js';
 import { SweepPruneError } from './errors.js';
-import type { RawExports } from './raw.js';
+import type { RawExports, WasmMemory } from './raw.js';
 
 // The platform's own types where the project has them (lib "dom", @types/node), and nothing otherwise, so that the
 // published types compile in a project with or without the DOM library.
@@ -31,6 +32,7 @@ interface WasmInstance {
 interface WasmApi {
   readonly Module: abstract new (...args: never[]) => object;
   compile(bytes: ArrayBuffer | ArrayBufferView): Promise<object>;
+  validate(bytes: ArrayBuffer | ArrayBufferView): boolean;
   compileStreaming?(response: ResponseLike): Promise<object>;
   instantiate(module: object, imports: object): Promise<WasmInstance>;
 }
@@ -41,8 +43,15 @@ const platform = globalThis as unknown as {
 };
 
 let engine: RawExports | undefined;
-let releases = 0;
 let pending: Promise<void> | undefined;
+
+// The copies of the package (ES module, CommonJS) that loaded an engine in this realm, for NotInitialized messages:
+// a program that imports and requires the package has two copies, each with its own engine.
+const LOADED = Symbol.for('sweep-prune/loaded-copies');
+function loadedCopies(): Set<string> {
+  const g = globalThis as { [LOADED]?: Set<string> };
+  return (g[LOADED] ??= new Set());
+}
 
 type NodeProcess = { getBuiltinModule?: (id: string) => unknown; versions?: { node?: string } };
 const nodeProcess = (globalThis as { process?: NodeProcess }).process;
@@ -62,57 +71,177 @@ function isLocalFile(source: string | { protocol: string }): boolean {
   return !inBrowser && nodeProcess?.versions?.node !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(source);
 }
 
+const messageOf = (cause: unknown): string => String((cause as Error | undefined)?.message ?? cause);
+
 async function readLocalFile(source: string | { href: string }): Promise<Uint8Array<ArrayBuffer>> {
   // process.getBuiltinModule (Node 20.16+, 22.3+) instead of `import('node:fs')`, which bundlers would try to resolve
   const fs = nodeProcess?.getBuiltinModule?.('fs/promises') as
     { readFile(path: unknown): Promise<Uint8Array<ArrayBuffer>> } | undefined;
+  const name = typeof source === 'string' ? source : source.href;
   if (fs === undefined) {
-    throw new Error(`cannot read ${String(source)} here; pass the bytes instead: init(await readFile(url))`);
+    throw new Error(`cannot read ${name} here (no fs); pass the bytes instead: init(await readFile(url))`);
   }
-  if (typeof source !== 'string') return fs.readFile(source);
-  return fs.readFile(
-    /^file:/i.test(source) && platform.URL
-      ? new (platform.URL as unknown as new (s: string) => object)(source)
-      : source,
+  try {
+    if (typeof source !== 'string') return await fs.readFile(source);
+    const URL = platform.URL as unknown as new (s: string) => object;
+    return await fs.readFile(/^file:/i.test(source) && URL ? new URL(source) : source);
+  } catch (cause) {
+    const missing = (cause as { code?: string })?.code === 'ENOENT';
+    throw new Error(missing ? `${name}: file not found` : `reading ${name} failed (${messageOf(cause)})`, { cause });
+  }
+}
+
+const NEEDS =
+  'sweep-prune needs WebAssembly with SIMD and bulk memory (Node 18+, Chrome 91+, Firefox 89+, Safari 16.4+)';
+// Two tiny modules, one using SIMD (v128.const), one bulk memory (memory.fill): whether this platform compiles what
+// the engine uses, to tell a platform that lacks them from a damaged file.
+const SIMD_PROBE = Uint8Array.of(
+  ...[0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 22, 1, 20, 0, 253, 12],
+  ...new Array<number>(16).fill(0),
+  11,
+);
+const BULK_PROBE = Uint8Array.of(
+  ...[0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 5, 3, 1, 0, 1],
+  ...[10, 13, 1, 11, 0, 65, 0, 65, 0, 65, 0, 252, 11, 0, 11],
+);
+
+// A wasm module that did not compile: a platform without a feature it uses, or a damaged file.
+function compileFailed(name: string, cause: unknown): Error {
+  const wasm = platform.WebAssembly;
+  const lacks = !wasm.validate(SIMD_PROBE) ? 'SIMD' : !wasm.validate(BULK_PROBE) ? 'bulk memory' : undefined;
+  return new Error(
+    lacks !== undefined
+      ? `${name} did not compile: this platform's WebAssembly has no ${lacks}; ${NEEDS}`
+      : `${name} did not compile (${messageOf(cause)}): the file is damaged, or not this version's module`,
+    { cause },
   );
 }
 
-/** Compiles the module from any `WasmSource` (sweep-prune/threads also sends it to its workers). */
-export async function compileSource(source: WasmSource): Promise<WasmModule> {
-  const wasm = platform.WebAssembly;
-  if (source instanceof wasm.Module) return source as WasmModule;
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return (await wasm.compile(source)) as WasmModule;
-  if ((typeof source === 'string' || isUrl(source)) && isLocalFile(source)) {
-    return (await wasm.compile(await readLocalFile(source))) as WasmModule;
+async function compileBytes(bytes: ArrayBuffer | ArrayBufferView, name: string): Promise<WasmModule> {
+  const view = ArrayBuffer.isView(bytes)
+    ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : new Uint8Array(bytes);
+  if (view[0] !== 0 || view[1] !== 0x61 || view[2] !== 0x73 || view[3] !== 0x6d) {
+    const start = JSON.stringify(String.fromCharCode(...view.subarray(0, 16)));
+    throw new Error(
+      `${name} is not a WebAssembly module (${view.length} bytes, starting ${start}; a web page served in its place?)`,
+    );
   }
-  const response = await (typeof source === 'string' || isUrl(source)
-    ? platform.fetch(source)
-    : (source as ResponseLike | PromiseLike<ResponseLike>));
-  if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
-  const streaming =
-    typeof wasm.compileStreaming === 'function' && response.headers.get('content-type')?.startsWith('application/wasm');
-  return (
-    streaming ? await wasm.compileStreaming!(response) : await wasm.compile(await response.arrayBuffer())
-  ) as WasmModule;
-}
-
-/** Instantiates the single-threaded module (its only import is a no-op growth notice). */
-export async function instantiate(source: WasmSource): Promise<RawExports> {
-  const imports = { env: { emscripten_notify_memory_growth: () => {} } };
-  const instance = await platform.WebAssembly.instantiate(await compileSource(source), imports);
-  return instance.exports as RawExports;
+  try {
+    return (await platform.WebAssembly.compile(bytes)) as WasmModule;
+  } catch (cause) {
+    throw compileFailed(name, cause);
+  }
 }
 
 /**
- * After a call that may have freed or moved engine memory: detach every typed-array view taken before, by growing
- * the memory by zero pages (which detaches its buffer). A kept view then reads as empty and writes to it are
- * dropped; it can never write into memory the engine has since reused.
+ * Compiles the module from any `WasmSource` (sweep-prune/threads also sends it to its workers). A failure says what
+ * failed: a file not found, an HTTP status, bytes that are not wasm, or a module the platform cannot compile.
  */
-export function dropStaleViews(raw: RawExports): void {
-  const n = raw.sp_release_count();
-  if (n !== releases) {
-    releases = n;
+export async function compileSource(source: WasmSource): Promise<WasmModule> {
+  const wasm = platform.WebAssembly;
+  if (wasm === undefined) throw new Error(`this platform has no WebAssembly (Node run with --jitless?); ${NEEDS}`);
+  if (source instanceof wasm.Module) return source as WasmModule;
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return compileBytes(source, 'the wasm bytes');
+  const address = typeof source === 'string' ? source : isUrl(source) ? source.href : undefined;
+  if (address !== undefined && isLocalFile(source as string | { protocol: string })) {
+    return compileBytes(await readLocalFile(source as string | { href: string }), address);
+  }
+  let response: ResponseLike;
+  try {
+    response = await (address !== undefined
+      ? platform.fetch(source)
+      : (source as ResponseLike | PromiseLike<ResponseLike>));
+  } catch (cause) {
+    throw new Error(`fetching ${address ?? 'the Response given'} failed (${messageOf(cause)})`, { cause });
+  }
+  const name = response.url || address || 'the Response given';
+  if (!response.ok) throw new Error(`fetching ${name} failed: HTTP ${response.status}`);
+  if (
+    typeof wasm.compileStreaming === 'function' &&
+    response.headers.get('content-type')?.startsWith('application/wasm')
+  ) {
+    try {
+      return (await wasm.compileStreaming(response)) as WasmModule;
+    } catch (cause) {
+      throw compileFailed(name, cause);
+    }
+  }
+  return compileBytes(await response.arrayBuffer(), name);
+}
+
+/**
+ * Instantiates the single-threaded module. Its one import is the notice that malloc grew the memory; the memory then
+ * grows again by half its size, so that growths, which detach every view (docs/views.md), stay rare. They are counted.
+ */
+export async function instantiate(source: WasmSource): Promise<RawExports> {
+  let memory: WasmMemory | undefined;
+  let growths = 0;
+  const grown = (): void => {
+    growths += 1;
+    try {
+      memory!.grow(Math.ceil(memory!.buffer.byteLength / 65536 / 2));
+    } catch {
+      // near the maximum: the growth malloc asked for is enough
+    }
+  };
+  const module = await compileSource(source);
+  let exports: Omit<RawExports, 'sp_memory_growths'>;
+  try {
+    const imports = { env: { emscripten_notify_memory_growth: grown } };
+    exports = (await platform.WebAssembly.instantiate(module, imports)).exports as typeof exports;
+  } catch (cause) {
+    throw new Error(`the module did not instantiate (${messageOf(cause)}): not this version's module?`, { cause });
+  }
+  memory = exports.memory;
+  return { ...exports, sp_memory_growths: () => growths };
+}
+
+/** What the engine's memory holds now: see `memoryStats` (shared-entry.ts). */
+export interface MemoryStats {
+  /** Bytes of wasm memory. Starts at 16 MB; never shrinks. */
+  bytes: number;
+  /** The top of the engine's heap: the most of `bytes` it has used so far (its data and stack below it included). */
+  heapBytes: number;
+  /** Times the memory grew since `init()`. In the single-threaded engine each growth ends every view taken before. */
+  growths: number;
+  /** Bytes of blocks kept from reuse because a view of them was handed out (docs/views.md). */
+  keptBytes: number;
+  /**
+   * Times the single-threaded engine ended every view at once to give back the blocks kept for the views of disposed
+   * worlds (when they pass an eighth of the memory, and 4 MB). Rare; 0 in the threaded engine, which keeps them.
+   */
+  releases: number;
+}
+
+let releases = 0;
+
+/**
+ * The engine's memory: its size, how many times it grew, and what is kept for views handed out.
+ * @throws SweepPruneError `NotInitialized`
+ */
+export function memoryStats(): MemoryStats {
+  const raw = getEngine();
+  return {
+    bytes: raw.memory.buffer.byteLength,
+    heapBytes: raw.sp_heap_top(),
+    growths: raw.sp_memory_growths(),
+    keptBytes: raw.sp_quarantined_bytes(),
+    releases,
+  };
+}
+
+/**
+ * After a world is disposed: the blocks kept for views (docs/views.md) are bounded for one world's life by its
+ * arrays' geometric growth, but not over many worlds. Past a limit, every view is ended at once (a memory that is not
+ * shared is detached by growing it by zero pages) and the blocks go back to malloc.
+ */
+export function releaseKept(raw: RawExports): void {
+  const buffer = raw.memory.buffer;
+  if (buffer instanceof ArrayBuffer && raw.sp_quarantined_bytes() > Math.max(4 << 20, buffer.byteLength / 8)) {
     raw.memory.grow(0);
+    raw.sp_release_kept();
+    releases += 1;
   }
 }
 
@@ -132,30 +261,46 @@ export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
     try {
       const exports = await load();
       exports._initialize();
-      releases = exports.sp_release_count();
       engine = exports;
+      loadedCopies().add(COPY);
     } catch (cause) {
       pending = undefined;
       const error = new SweepPruneError(
         'WasmLoadFailed',
-        `init: the sweep-prune wasm module failed to load (${(cause as Error)?.message ?? cause}). ` +
-          'WebAssembly with SIMD and bulk memory (Node 16.4+, Chrome 91+, Firefox 89+, Safari 16.4+) is required.',
+        `init: the sweep-prune wasm module failed to load: ${messageOf(cause)}`,
       );
-      (error as { cause?: unknown }).cause = cause;
+      // the platform's own error where there is one (CompileError, ENOENT, ...)
+      (error as { cause?: unknown }).cause = (cause as { cause?: unknown })?.cause ?? cause;
       throw error;
     }
   })();
   return pending;
 }
 
-/** The loaded engine; throws `NotInitialized` before `init()` has resolved. */
-export function getEngine(): RawExports {
-  if (engine === undefined) {
-    throw new SweepPruneError(
-      'NotInitialized',
-      'sweep-prune is not initialised: `await init()` once before creating a World or PruneJuice.',
-    );
-  }
+/**
+ * The `NotInitialized` error for `what`: how to initialise this copy of the package and, when the other copy (ES
+ * module or CommonJS) is initialised, that it does not share its engine with this one.
+ */
+export function notInitialized(what: string): SweepPruneError {
+  const cjs = COPY === 'CommonJS';
+  const call = cjs
+    ? "`await require('sweep-prune').init()`"
+    : "`await init()` (import { init } from 'sweep-prune', or from sweep-prune/wasm or sweep-prune/threads)";
+  const other = cjs ? 'ES module' : 'CommonJS';
+  const otherHow = cjs ? "import from 'sweep-prune'" : "require('sweep-prune')";
+  const thisHow = cjs
+    ? "require('sweep-prune'), which require('sweep-prune/matter'), '/p2', '/cannon' and '/box-intersect' use"
+    : "import from 'sweep-prune' and its other entries";
+  const message = loadedCopies().has(other)
+    ? `${what}: the ${COPY} copy of sweep-prune (${thisHow}) is not initialised: call ${call} once. The ${other} ` +
+      `copy (${otherHow}) is initialised, but the two copies do not share an engine.`
+    : `${what}: sweep-prune is not initialised: call ${call} once before creating a World, PruneJuice or broadphase.`;
+  return new SweepPruneError('NotInitialized', message);
+}
+
+/** The loaded engine; throws `NotInitialized` (naming `what`) before `init()` has resolved. */
+export function getEngine(what = 'sweep-prune'): RawExports {
+  if (engine === undefined) throw notInitialized(what);
   return engine;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A drop-in for @b3gm/prune-juice 0.0.2, running on the wasm engine.
 import { SweepPruneError } from './errors.js';
+import { notInitialized } from './loader.js';
 import { preview } from './preview.js';
 import { GENERATION_BITS } from './raw.js';
 import { World, type BoxId } from './world.js';
@@ -286,6 +287,8 @@ function invalidBounds(item: unknown, axis: number, start: unknown, end: unknown
 function restate(error: unknown, what: string): unknown {
   if (!(error instanceof SweepPruneError)) return error;
   switch (error.code) {
+    case 'NotInitialized':
+      return notInitialized(what);
     case 'OutOfMemory':
       return new SweepPruneError(
         'OutOfMemory',

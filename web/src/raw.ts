@@ -25,11 +25,11 @@ export interface RawExports {
   sp_get_box(world: number, box: number): number;
   sp_is_box_valid(world: number, box: number): number;
   sp_bounds(world: number): number;
+  sp_capacity(world: number): number;
   sp_update(world: number): number;
   sp_last_invalid_box(world: number): number;
   sp_pairs(world: number, which: number): number;
   sp_copy_pairs(world: number): number;
-  sp_release_count(): number;
   sp_slabs(world: number, statics: number): number;
   sp_counters(world: number): number;
   sp_endpoints(world: number, axis: number): number;
@@ -54,9 +54,14 @@ export interface RawExports {
   sp_set_events(world: number, enabled: number): number;
   malloc(size: number): number;
   free(ptr: number): void;
+  sp_pin(ptr: number): number;
+  sp_quarantined_bytes(): number;
+  sp_release_kept(): number;
+  sp_heap_top(): number;
+  /** Real growths of memory (the threaded module counts them in C; the loader adds it to the other module). */
+  sp_memory_growths(): number;
   // the threaded module only (c/wasm/threads.c)
-  sp_pin?(ptr: number): number;
-  sp_quarantined_bytes?(): number;
+  sp_pool_running?(pool: number): number;
   sp_create_pool?(threads: number): number;
   sp_pool_work?(pool: number, worker: number): void;
   sp_pool_stop?(pool: number): void;

@@ -18,7 +18,7 @@ export {
   type PairCallback,
 } from './world.js';
 export { PruneJuice, type DimensionExtractor, type SortFunction } from './prune-juice.js';
-export { isInitialized, type WasmSource } from './loader.js';
+export { isInitialized, memoryStats, type MemoryStats, type WasmSource } from './loader.js';
 
 declare global {
   // World has a [Symbol.dispose] method. Declared as @types/node declares it, so projects type-check this package

@@ -7,6 +7,8 @@ import type { RawExports } from './raw.js';
 
 /** A world's share of a thread pool (threads-pool.ts). */
 export interface PoolShare {
+  /** The pool's workers taking part in updates now (inside spPool_Work): 0 until they have started. */
+  running(): number;
   /** Throws the `WorkerFailed` error of a worker of the pool, once, and leaves the world on one thread. */
   check(what: string): void;
   /** The world no longer uses the pool (dispose, or a worker failed); the last share stops its workers. */

@@ -37,7 +37,10 @@ interface Pool {
 }
 
 type NodeWorkerThreads = {
-  Worker: new (url: URL) => {
+  Worker: new (
+    url: URL,
+    options: { execArgv: string[] },
+  ) => {
     on(event: string, fn: (value: unknown) => void): void;
     postMessage(message: unknown): void;
     terminate(): Promise<number>;
@@ -53,10 +56,13 @@ export function liveWorkerCount(): number {
   return liveWorkers;
 }
 
-/** Workers inside spPool_Work now (taking tasks), for tests that wait for every worker to take part. */
-let runningWorkers = 0;
-export function runningWorkerCount(): number {
-  return runningWorkers;
+/**
+ * Why the last worker to start or fail failed, or undefined when it started (or none has tried): what
+ * `isThreaded()` and `threadsUnavailableReason()` of sweep-prune/threads report.
+ */
+let lastFailure: string | undefined;
+export function workerFailure(): string | undefined {
+  return lastFailure;
 }
 
 // The worker script; tests point it elsewhere to make workers fail
@@ -70,7 +76,10 @@ export function setWorkerUrlForTests(url: (() => URL) | undefined): void {
 function spawn(event: (type: string, detail?: string) => void): WorkerHandle {
   const nodeThreads = inBrowser ? undefined : (nodeProcess?.getBuiltinModule?.('worker_threads') as NodeWorkerThreads);
   if (nodeThreads !== undefined) {
-    const worker = new nodeThreads.Worker(workerUrl());
+    // No flags of the program: a worker inherits process.execArgv, and some flags make it fail to start (--input-type
+    // of `node -e`, test runners' and loaders' flags). The worker script has no imports, so it needs none of them;
+    // V8's flags (memory, wasm) are the process's and apply to workers anyway.
+    const worker = new nodeThreads.Worker(workerUrl(), { execArgv: [] });
     liveWorkers++;
     worker.on('message', (m) => event((m as { type: string }).type, (m as { message?: string }).message));
     worker.on('error', (e) => event('error', (e as Error)?.message ?? String(e)));
@@ -128,21 +137,19 @@ function startPool(raw: RawExports, module: object, memory: object, threads: num
     let handle: WorkerHandle;
     const finished = new Promise<void>((end) => {
       try {
-        let running = false;
         handle = spawn((type, detail) => {
-          if ((type === 'started') !== running) {
-            running = !running;
-            runningWorkers += running ? 1 : -1;
-          }
+          if (type === 'started') lastFailure = undefined;
           if (type === 'error') {
             // a worker that failed never entered spPool_Work, or left it: the caller's thread does its share
-            pool.error ??= detail ?? 'a worker thread failed';
+            lastFailure = detail ?? 'a worker thread failed';
+            pool.error ??= lastFailure;
             if (pools.get(threads) === pool) pools.delete(threads);
           }
           if (type === 'done' || type === 'error' || type === 'exit') end();
         });
       } catch (error) {
-        pool.error ??= (error as Error)?.message ?? String(error);
+        lastFailure = (error as Error)?.message ?? String(error);
+        pool.error ??= lastFailure;
         handle = { post: () => {}, terminate: () => {} };
         end();
       }
@@ -182,6 +189,7 @@ export function poolThreading(module: object, memory: object): Threading {
     let released = false;
     let reported = false;
     const share: PoolShare = {
+      running: () => raw.sp_pool_running!(pool.pool),
       check(what: string): void {
         if (pool.error === undefined || reported) return;
         reported = true;

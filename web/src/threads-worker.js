@@ -21,4 +21,4 @@ async function run({ module, memory, pool, worker, stackTop }) {
 }
 
 if (nodeThreads?.parentPort) nodeThreads.parentPort.once('message', run);
-else globalThis.addEventListener('message', (event) => run(event.data), { once: true });
+else globalThis.addEventListener('message', (event) => void run(event.data), { once: true });

@@ -3,11 +3,14 @@
 // WebAssembly.Memory when the platform has shared memory (Node; a cross-origin-isolated page), and worlds made with
 // `threads: n` share their updates with n - 1 workers (threads-worker.js, beside this module). Without shared memory
 // it loads the single-threaded sweep_prune.wasm instead, and every world runs on one thread.
+import { SweepPruneError } from './errors.js';
 import { compileSource, initWithLoader, instantiate, isInitialized, type WasmSource } from './loader.js';
+import { checkOptions } from './options.js';
+import { preview } from './preview.js';
 import { PruneJuice } from './prune-juice.js';
 import type { RawExports } from './raw.js';
 import { setThreading } from './threading.js';
-import { poolThreading } from './threads-pool.js';
+import { poolThreading, workerFailure } from './threads-pool.js';
 
 export * from './shared-entry.js';
 
@@ -19,18 +22,36 @@ export interface ThreadsInitOptions {
   single?: WasmSource;
 }
 
+const THREADS_INIT_OPTIONS: readonly (keyof ThreadsInitOptions)[] = ['threaded', 'single'];
+
 // The threaded module's memory: its initial size as linked (web/scripts/build-threads.sh --initial-memory, in 64 KB
 // pages), and the 2 GB maximum a shared memory must declare (reserved as address space, committed as it grows).
-const INITIAL_PAGES = 17;
+const INITIAL_PAGES = 256;
 const MAXIMUM_PAGES = 32768;
 
 let threaded = false;
 
+const LOADED_FIRST =
+  'the single-threaded engine was loaded first (by init() of sweep-prune or sweep-prune/wasm); call init() of sweep-prune/threads before any other';
+
 /**
  * Why threads cannot run here, or undefined when they can: shared memory needs `SharedArrayBuffer`, which browsers
- * give only to cross-origin-isolated pages (README "Threads": the COOP and COEP headers).
+ * give only to cross-origin-isolated pages (README "Threads": the COOP and COEP headers); the engine loaded must be
+ * the threaded one; and the last worker started must not have failed.
  */
 export function threadsUnavailableReason(): string | undefined {
+  const reason = platformReason();
+  if (reason !== undefined) return reason;
+  if (isInitialized() && !threaded) return LOADED_FIRST;
+  const failure = workerFailure();
+  if (threaded && failure !== undefined) {
+    return `a worker thread failed to start or stopped (${failure}); check that threads-worker.js is served beside the module`;
+  }
+  return undefined;
+}
+
+// What the platform lacks for threads, or undefined
+function platformReason(): string | undefined {
   const g = globalThis as { SharedArrayBuffer?: unknown; crossOriginIsolated?: boolean };
   if (g.crossOriginIsolated === false) {
     return 'this page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp or credentialless)';
@@ -43,9 +64,12 @@ export function threadsUnavailableReason(): string | undefined {
   return undefined;
 }
 
-/** True once `init()` has loaded the threaded engine: worlds then honour `threads`. */
+/**
+ * True once `init()` has loaded the threaded engine, unless the last worker to start failed (then
+ * `threadsUnavailableReason()` says why): worlds then honour `threads`, once their workers have started.
+ */
 export function isThreaded(): boolean {
-  return threaded;
+  return threaded && workerFailure() === undefined;
 }
 
 async function loadThreaded(source: WasmSource): Promise<RawExports> {
@@ -73,15 +97,24 @@ async function loadSingle(source: WasmSource, reason: string): Promise<RawExport
  * `SweepPruneError` (`WasmLoadFailed`) if the module cannot be loaded.
  */
 export function init(options: ThreadsInitOptions = {}): Promise<void> {
+  try {
+    const proto = options === null || typeof options !== 'object' ? undefined : Object.getPrototypeOf(options);
+    if (proto !== Object.prototype && proto !== null) {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `init(options): sweep-prune/threads takes { threaded, single } (where to load each module from), got ${preview(options)}`,
+      );
+    }
+    checkOptions('init', options, THREADS_INIT_OPTIONS);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (isInitialized() && !threaded) {
     // one engine per program: the single-threaded one is already loaded, by the init() of another entry
-    setThreading(
-      undefined,
-      'the single-threaded engine was loaded first (by init() of sweep-prune or sweep-prune/wasm); call init() of sweep-prune/threads before any other',
-    );
+    setThreading(undefined, LOADED_FIRST);
   }
   return initWithLoader(() => {
-    const reason = threadsUnavailableReason();
+    const reason = platformReason();
     return reason === undefined
       ? loadThreaded(options.threaded ?? new URL('./generated/sweep_prune_threads.wasm', import.meta.url))
       : loadSingle(options.single ?? new URL('./generated/sweep_prune.wasm', import.meta.url), reason);

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The low-level API: a world of boxes addressed by numeric ids, with typed-array views into wasm memory.
 import { RESULT_CODES, SweepPruneError } from './errors.js';
-import { dropStaleViews, getEngine } from './loader.js';
+import { getEngine, releaseKept } from './loader.js';
+import { checkOptions } from './options.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
 import { isFloat32 } from './float32.js';
 import { attachThreads, checkThreads, type PoolShare } from './threading.js';
+import { BoundsViews } from './views.js';
 import {
   COUNTER_OFFSETS,
   COUNTERS_BYTES,
@@ -94,6 +96,9 @@ export interface RayHits extends DistanceHits {
   /** With `blockMask`: the box that stopped the ray (not among the hits); undefined when none did. */
   blocker?: RayHit;
 }
+
+const WORLD_OPTIONS: readonly (keyof WorldOptions)[] = ['dimensions', 'capacity', 'events', 'threads'];
+const RAY_OPTIONS: readonly (keyof RayOptions)[] = ['maxDistance', 'mask', 'blockMask', 'ignore', 'maxHits'];
 
 /** Options of `castRay`, `firstHit` and `forEachOnRay`. Every field is optional. */
 export interface RayOptions {
@@ -211,8 +216,9 @@ export function slotOf(id: BoxId): number {
 export class World<T = unknown> {
   /** Number of axes. */
   readonly dimensions: number;
-  #threads = 1;
+  #threads = 1; // asked for (options.threads)
   #pool: PoolShare | undefined;
+  #updatesOnFewerThreads = 0;
   #data: (T | undefined)[] = []; // by slot
   #owner: number[] = []; // by slot: the id whose data #data holds (0 when none)
   // data of boxes removed since the last update (their pairs end at the next one), then of those whose pairs
@@ -223,20 +229,21 @@ export class World<T = unknown> {
   #raw: RawExports | undefined;
   #id = 0;
   #scratch = 0;
-  #boundsView: Float32Array | undefined;
+  #views!: BoundsViews;
   #visiting = 0; // query callbacks running
   #visitIds = new Uint32Array(64); // the results a query callback loop walks
   #visitDistances = new Float32Array(64);
   #events = true;
 
   constructor(options: WorldOptions = {}) {
-    const raw = getEngine();
+    const raw = getEngine('new World');
     if (options === null || typeof options !== 'object') {
       throw new SweepPruneError(
         'InvalidArgument',
         `new World(options): options must be an object like { dimensions: 2 }, got ${options}`,
       );
     }
+    checkOptions('new World', options, WORLD_OPTIONS);
     const dimensions = options.dimensions ?? 2;
     const capacity = options.capacity ?? 0;
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4) {
@@ -261,18 +268,17 @@ export class World<T = unknown> {
     this.dimensions = dimensions;
     this.#scratch = raw.sp_scratch();
     const r = raw.sp_create_world(dimensions, capacity);
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'new World');
     this.#id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
     try {
       this.#pool = attachThreads(raw, this.#id, threads, 'new World');
     } catch (error) {
       raw.sp_destroy_world(this.#id);
-      dropStaleViews(raw);
       throw error;
     }
-    if (this.#pool !== undefined) this.#threads = threads;
+    this.#threads = threads;
     this.#raw = raw;
+    this.#views = new BoundsViews(raw, this.#id, this.#scratch, dimensions);
     if (options.events === false) {
       this.#events = false;
       raw.sp_set_events(this.#id, 0);
@@ -340,9 +346,9 @@ export class World<T = unknown> {
     const raw = this.#engine('addBox');
     this.#writeBox(raw, 'addBox', min, max);
     const r = raw.sp_add_box(this.#id);
-    dropStaleViews(raw);
-    if (r !== 0) World.#fail(raw, r, 'addBox');
     const id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    this.#views.afterGrowth('addBox');
+    if (r !== 0) World.#fail(raw, r, 'addBox');
     const slot = id >>> GENERATION_BITS;
     this.#data[slot] = data;
     this.#owner[slot] = id;
@@ -370,6 +376,7 @@ export class World<T = unknown> {
     const { result, ids } = withStagedBoxes(raw, bounds, n, d, undefined, (b, out) =>
       raw.sp_add_boxes(this.#id, b, n, out),
     );
+    this.#views.afterGrowth('addBoxes');
     if (result !== 0) {
       throw (
         (result === 1 || result === 2 ? badBoxError('addBoxes', bounds, n, d) : undefined) ??
@@ -470,7 +477,6 @@ export class World<T = unknown> {
     const raw = this.#engine('removeBox');
     this.#checkId('removeBox', id);
     const r = raw.sp_remove_box(this.#id, id);
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, `removeBox(${id})`, id);
     // kept for the forEach callbacks until this box's pairs have ended, even if addBox reuses the slot
     const slot = id >>> GENERATION_BITS;
@@ -534,7 +540,6 @@ export class World<T = unknown> {
     const raw = this.#engine('setBoxStatic');
     this.#checkLive(raw, 'setBoxStatic', id);
     raw.sp_set_box_static(this.#id, id, isStatic ? 1 : 0);
-    dropStaleViews(raw);
   }
 
   /** True if the box is static (false for moving boxes and invalid ids). */
@@ -571,7 +576,6 @@ export class World<T = unknown> {
     const raw = this.#engine(what);
     this.#writeBox(raw, what, min, max);
     const r = raw.sp_query_box(this.#id, mask >>> 0);
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, what);
     const [ptr, , count] = this.#queryResult(raw);
     return new Uint32Array(raw.memory.buffer, ptr, count).slice();
@@ -660,6 +664,7 @@ export class World<T = unknown> {
         `${what}: options must be an object like { maxHits: 1 }, got ${options}`,
       );
     }
+    checkOptions(what, options, RAY_OPTIONS);
     const d = this.dimensions;
     checkNumberArray(what, 'origin', origin, d);
     checkNumberArray(what, 'direction', direction, d);
@@ -704,7 +709,6 @@ export class World<T = unknown> {
       );
     }
     const r = raw.sp_cast_ray(this.#id, maxDistance, mask, blockMask, ignore, Math.min(maxHits, 0x7fffffff));
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, what);
     return raw;
   }
@@ -768,7 +772,6 @@ export class World<T = unknown> {
     const raw = this.#engine('forEachInBox');
     this.#writeBox(raw, 'forEachInBox', min, max);
     const r = raw.sp_query_box(this.#id, checkMask('forEachInBox', 'mask', mask));
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'forEachInBox');
     this.#visit(raw, fn, false);
   }
@@ -802,7 +805,6 @@ export class World<T = unknown> {
       limit,
       checkMask(what, 'mask', mask),
     );
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, what);
     return raw;
   }
@@ -850,7 +852,6 @@ export class World<T = unknown> {
     this.#checkLive(raw, 'setBox', id);
     this.#writeBox(raw, `setBox(${id})`, min, max);
     const r = raw.sp_set_box(this.#id, id);
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, `setBox(${id})`, id);
   }
 
@@ -886,7 +887,15 @@ export class World<T = unknown> {
   }
 
   /**
-   * Make room for `capacity` boxes, so adding up to that many neither allocates nor grows wasm memory.
+   * Boxes the world has room for before its arrays grow (counting removed boxes' slots, which are reused first):
+   * adding past it moves `bounds`, ending the view taken before. `reserve(n)` or `new World({ capacity: n })` sets it.
+   */
+  get capacity(): number {
+    return this.#engine('capacity').sp_capacity(this.#id);
+  }
+
+  /**
+   * Make room for `capacity` boxes, so adding up to that many neither allocates nor moves `bounds`.
    * @throws SweepPruneError `CapacityExceeded`, `OutOfMemory`, `Disposed`
    */
   reserve(capacity: number): void {
@@ -898,7 +907,7 @@ export class World<T = unknown> {
       );
     }
     const r = raw.sp_reserve(this.#id, capacity);
-    dropStaleViews(raw);
+    this.#views.afterGrowth('reserve');
     if (r !== 0) World.#fail(raw, r, 'reserve');
   }
 
@@ -907,20 +916,15 @@ export class World<T = unknown> {
    * `slotOf(id) * 2 * dimensions` followed by its maxes. Write here to move many boxes with no call per box, then
    * call `update()`, which validates every live box. Slots of removed boxes are ignored.
    *
-   * A view stays usable until a call moves or frees engine memory (any call that may allocate, in any world; see
-   * the README's "View lifetimes"); then it is detached: it reads as empty and writes to it are dropped, so a kept
-   * view can never write into memory the engine has reused. This getter always returns a live view: take it again
-   * after `addBox()`, `reserve()` or `update()` rather than keeping it.
+   * The view covers the world's `capacity` (slots past the live ones are unused). Kept, it stays live across
+   * updates, queries, events and other worlds' calls until the capacity grows (`addBox` or `addBoxes` past it, or
+   * `reserve`: reserve ahead to avoid it) or wasm memory grows (rare). A write through an ended view is never
+   * silent: the next `update()` throws `StaleView` (a growth of memory, which leaves no trace, warns once). The
+   * getter is cached and cheap: taking it each frame is always safe. See docs/views.md.
    */
   get bounds(): Float32Array {
     const raw = this.#engine('bounds');
-    const buffer = raw.memory.buffer;
-    const ptr = raw.sp_bounds(this.#id);
-    const length = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
-    const view = this.#boundsView;
-    if (view !== undefined && view.buffer === buffer && view.byteOffset === ptr && view.length === length) return view;
-    World.#pin(raw, ptr, 'bounds');
-    return (this.#boundsView = new Float32Array(buffer, ptr, length));
+    return this.#views.get((ptr) => World.#pin(raw, ptr, 'bounds'));
   }
 
   /** Offset of a box's first min in `bounds` (`slotOf(id) * 2 * dimensions`). Does not check the id. */
@@ -939,10 +943,12 @@ export class World<T = unknown> {
   update(): void {
     const raw = this.#engine('update');
     this.#notIterating('update');
+    this.#views.check('update');
     if (this.#pool !== undefined) this.#checkPool('update');
+    const fewer = this.threads < this.#threads;
     const r = raw.sp_update(this.#id);
-    dropStaleViews(raw);
     if (r !== 0) this.#failValidated(raw, r, 'update');
+    if (fewer) this.#updatesOnFewerThreads++;
     // the removed boxes' pairs have ended in this update: their data now serves forEachEnded, for one update
     const ended = this.#endedData;
     ended.clear();
@@ -957,7 +963,6 @@ export class World<T = unknown> {
     } catch (error) {
       this.#pool!.release();
       this.#pool = undefined;
-      this.#threads = 1;
       throw error;
     }
   }
@@ -999,9 +1004,9 @@ export class World<T = unknown> {
     return new Uint32Array(buffer, ptr, 2 * count);
   }
 
-  // The threaded engine keeps a block handed out as a view from reuse (c/wasm/threads.c, docs/views.md)
+  // The engine keeps a block handed out as a view from reuse (c/wasm/quarantine.c, docs/views.md)
   static #pin(raw: RawExports, ptr: number, what: string): void {
-    if (raw.sp_pin !== undefined && raw.sp_pin(ptr) === 0) World.#fail(raw, 9, what);
+    if (raw.sp_pin(ptr) === 0) World.#fail(raw, 9, what);
   }
 
   /**
@@ -1014,7 +1019,6 @@ export class World<T = unknown> {
   get pairs(): Uint32Array {
     const raw = this.#engine('pairs');
     const r = raw.sp_copy_pairs(this.#id);
-    dropStaleViews(raw);
     if (r !== 0) World.#fail(raw, r, 'pairs');
     const [count, ptr] = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 2);
     World.#pin(raw, ptr!, 'pairs');
@@ -1130,8 +1134,8 @@ export class World<T = unknown> {
         `endpoints: axis must be an integer from 0 to ${this.dimensions - 1}, got ${axis}`,
       );
     }
+    this.#views.check('endpoints');
     const r = raw.sp_endpoints(this.#id, axis);
-    dropStaleViews(raw);
     if (r !== 0) this.#failValidated(raw, r, 'endpoints');
     const buffer = raw.memory.buffer;
     const [valuesPtr, refsPtr, count] = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 3);
@@ -1167,9 +1171,22 @@ export class World<T = unknown> {
     };
   }
 
-  /** Threads that share this world's updates: `options.threads`, or 1 when threads are not available here. */
+  /**
+   * Threads sharing this world's updates now: the caller's and the workers that have started, up to
+   * `options.threads`. Workers take tens of milliseconds to start, and until they have, the caller's thread does
+   * their share; 1 where threads are not available, after a worker failed, and after `dispose()`.
+   */
   get threads(): number {
-    return this.#threads;
+    const pool = this.#pool;
+    return pool === undefined ? 1 : 1 + Math.min(this.#threads - 1, pool.running());
+  }
+
+  /**
+   * Updates that ran while fewer than `options.threads` threads were running for this world (`threads` below what
+   * was asked: workers not started yet, a worker failed, or threads not available here). 0 for a world of 1 thread.
+   */
+  get updatesOnFewerThreads(): number {
+    return this.#updatesOnFewerThreads;
   }
 
   /** True after `dispose()`. */
@@ -1178,19 +1195,20 @@ export class World<T = unknown> {
   }
 
   /**
-   * Free the world's wasm memory. Idempotent; any other use afterwards throws `Disposed`. Views taken before are
-   * detached (they read as empty). Throws `Busy` inside a `forEach...` callback of this world.
+   * Free the world's wasm memory. Idempotent; any other use afterwards throws `Disposed`. Views taken before end:
+   * they keep what they held, and writes through them reach no world. Throws `Busy` inside a `forEach...` callback
+   * of this world.
    */
   dispose(): void {
     const raw = this.#raw;
     if (raw === undefined) return;
     this.#notIterating('dispose');
     raw.sp_destroy_world(this.#id);
-    dropStaleViews(raw);
+    releaseKept(raw);
     this.#pool?.release();
     this.#pool = undefined;
     this.#raw = undefined;
-    this.#boundsView = undefined;
+    this.#views.clear();
     this.#data = [];
     this.#owner = [];
     this.#removedData.clear();

@@ -3,6 +3,9 @@
 //
 // Contract: boxes are closed intervals on every axis (boxes that touch overlap); a pair is reported once, with
 // the lower id first, never with itself; after spWorld_Update the pair list is exactly what brute force finds.
+//
+// Sections: worlds, boxes, the update, its results, queries; then threads (pools; the rule for using worlds on
+// several threads) and memory (the allocator).
 #pragma once
 
 #include "id.h"
@@ -12,78 +15,7 @@
 extern "C" {
 #endif
 
-/// Threads. A world is used by one thread at a time: no two calls on the same world may run at once. Different worlds
-/// may be used on different threads at once (each world owns all its memory and scratch; the library's only shared
-/// state is listed here). State shared by all worlds, and so not safe to change while another thread uses the
-/// library: the registry of worlds (spCreateWorld, spDestroyWorld) and the allocator hook (spSetAllocator: install
-/// it before any world exists; with worlds on several threads it must be thread-safe, as realloc and free are). The
-/// release count (spGetReleaseCount) is shared too, and is counted atomically; the default allocator's kept blocks
-/// (spTrimMemory) are shared behind a lock.
-
-/// A pool of threads that share the work of spWorld_Update (sweep_prune.h, Threads). Opaque.
-typedef struct spPool spPool;
-
-/// Create a pool of `threads` threads in all: the thread that calls spWorld_Update and `threads - 1` workers, each
-/// a thread of the caller's that runs spPool_Work. The pool starts no thread itself (a binding starts them its own
-/// way: pthreads, web workers), and an update never waits for a worker: the caller's thread claims every task no
-/// worker has, so with no worker started it does all the work, with the same results. Fails with
-/// sp_resultNullArgument (out null), sp_resultCapacityExceeded (threads outside 1..SP_MAX_THREADS) or
-/// sp_resultOutOfMemory; then nothing was made.
-SP_API spResult spCreatePool( int threads, spPool** out );
-
-/// A worker's loop: take tasks of the pool's jobs until spPool_Stop. `worker` is 1..threads-1 (0 is the caller);
-/// any other value, or a null pool, returns at once. Between jobs the worker sleeps (in wasm with
-/// memory.atomic.wait32, so not on a browser's main thread). A build with no shared memory (wasm without atomics)
-/// returns at once.
-SP_API void spPool_Work( spPool* pool, int worker );
-
-/// Make every spPool_Work of the pool return (each after the task it is in). Updates still run on the caller's
-/// thread afterwards.
-SP_API void spPool_Stop( spPool* pool );
-
-/// Free a pool, after its workers have returned (or never started) and no world uses it (spWorld_SetPool null, or
-/// the world destroyed). Null is ignored.
-SP_API void spDestroyPool( spPool* pool );
-
-/// Spread the world's updates over the pool's threads (null: the caller's thread alone, the default). Pairs,
-/// began, ended and counters are the same, in the same order, for any pool. One pool may serve several worlds; two
-/// of their updates at once (on two threads) are safe, the second one then running on its own thread alone. Below
-/// 32768 moving boxes the update runs on the caller alone (threads do not pay there). With a pool, the allocator
-/// (spSetAllocator) is called from the workers too: it must be thread-safe (realloc is; a build with SP_THREADS
-/// defined serialises the calls with a lock). Fails with sp_resultInvalidWorld.
-SP_API spResult spWorld_SetPool( spWorldId worldId, spPool* pool );
-
-/// The fewest moving boxes for which the world's updates use its pool (default SP_PARALLEL_MIN_BOXES, 32768; 0:
-/// every update, as tests of a threaded build want). Results are the same either way; only the speed differs. Fails
-/// with sp_resultInvalidWorld or sp_resultCapacityExceeded (minBoxes < 0), then nothing changed.
-SP_API spResult spWorld_SetParallelMinBoxes( spWorldId worldId, int minBoxes );
-
-/// Text for a result code, for example "stale box id". Never null; unknown codes give "unknown result".
-SP_API const char* spResultString( spResult result );
-
-/// Memory function: like realloc(ptr, size) when size > 0 (returns null on failure, leaving ptr untouched), and
-/// like free(ptr) when size == 0 (returns null).
-typedef void* spReallocFcn( void* ptr, size_t size );
-
-/// Route every allocation of the library through `fcn` (null restores the default allocator). Set it while no world
-/// exists. Installing one first frees the blocks the default allocator kept (spTrimMemory); `fcn` then gets every
-/// allocation and every free, and nothing is kept.
-SP_API void spSetAllocator( spReallocFcn* fcn );
-
-/// The default allocator (natively on Linux and macOS; in wasm it is malloc and free alone) keeps the blocks of
-/// 32 KiB or more that the library frees (a destroyed world's arrays, the old block of an array that grew), up to
-/// 64 MiB and 96 blocks in all (the oldest go first), and hands them to later allocations of about their size (half
-/// of it or more). So a program that creates and destroys worlds over and over touches no fresh memory after the
-/// first (glibc would give those blocks back to the kernel, and every world would fault its pages in again). The
-/// kept blocks are shared by all threads, behind a lock. spTrimMemory frees them all: call it when done with worlds
-/// for a while. Returns the bytes freed (0 in wasm, and with another allocator installed).
-SP_API size_t spTrimMemory( void );
-
-/// How many blocks the library has freed or moved (through free or a realloc that moved them) since the program
-/// started, in every world. For bindings that hand out views of the world's arrays (bounds, pairs, ...): when it
-/// changes after a call, an array may have moved, so every view taken before must be dropped (the JS wrapper
-/// detaches them all by growing wasm memory by zero pages).
-SP_API uint32_t spGetReleaseCount( void );
+// ---- Worlds: create, destroy, size. A fallible call returns an spResult (types.h); spResultString gives text.
 
 /// Default creation parameters: 2 dimensions, no reserved capacity.
 SP_API spWorldDef spDefaultWorldDef( void );
@@ -112,6 +44,15 @@ SP_API size_t spWorld_GetByteCount( spWorldId worldId );
 /// Make room for `capacity` boxes so that adding up to that many does not allocate (and, in wasm, does not
 /// grow memory and detach views). Fails with sp_resultCapacityExceeded or sp_resultOutOfMemory.
 SP_API spResult spWorld_Reserve( spWorldId worldId, int capacity );
+
+/// Slots the world has room for: boxes can be added up to this many (counting the slots of removed boxes, which
+/// are reused first) before its arrays grow and the bounds array moves. 0 for an invalid id.
+SP_API int spWorld_GetCapacity( spWorldId worldId );
+
+/// Text for a result code, for example "stale box id". Never null; unknown codes give "unknown result".
+SP_API const char* spResultString( spResult result );
+
+// ---- Boxes: add, remove, move, filter, make static; the bounds array.
 
 /// Add a box. `min` and `max` hold `dimensions` floats each; they must be finite with min[a] <= max[a].
 /// The box takes part in pairs from the next spWorld_Update. May grow the bounds array (see spWorld_GetBounds).
@@ -163,8 +104,11 @@ SP_API bool spWorld_IsBoxStatic( spWorldId worldId, spBoxId boxId );
 /// [s*2d+d, s*2d+2d) its maxes, d = dimensions. Writing there moves boxes with no call per box; writes are
 /// not validated until spWorld_Update, which rejects the whole frame if any live box is NaN, infinite or
 /// inverted. Slots of removed boxes are ignored. *floatCount receives the array length.
-/// Owned by the world; valid until the next spWorld_AddBox or spWorld_Reserve (which may reallocate it).
+/// Owned by the world; it moves only when the world's capacity grows (spWorld_GetCapacity): an spWorld_AddBox,
+/// spWorld_AddBoxes or spWorld_Reserve past it. Room for spWorld_GetCapacity slots follows the first floatCount.
 SP_API float* spWorld_GetBounds( spWorldId worldId, int* floatCount );
+
+// ---- The update.
 
 /// Bring the pair lists up to date with the current bounds.
 /// Validates every live box first: on NaN, infinite or inverted bounds it returns sp_resultInvalidBounds or
@@ -177,6 +121,14 @@ SP_API spResult spWorld_Update( spWorldId worldId );
 /// The box that made the last spWorld_Update or spWorld_GetEndpoints call fail validation, or the null id when
 /// that call's validation passed.
 SP_API spBoxId spWorld_GetLastInvalidBox( spWorldId worldId );
+
+/// Whether spWorld_Update computes the began and ended lists (the default) or the pairs only. Without events an
+/// update hands out its pairs as the sweep found them, with no sort by id and no diff with the last update's
+/// pairs, which is most of an update's cost beyond the sweep when many boxes pair with static boxes; began and
+/// ended are then empty. Switched back on, the next update's events are relative to the last update's pairs.
+SP_API spResult spWorld_SetEvents( spWorldId worldId, bool enabled );
+
+// ---- Results of the last update: pairs, began and ended, counters; endpoint lists and slabs (views of the sort).
 
 /// Overlapping pairs after the last spWorld_Update, as 2 * (*pairCount) box id values: a0, b0, a1, b1, ...
 /// with a < b in each pair. The order of the pairs is not sorted (an update after coherent motion keeps them in
@@ -199,12 +151,6 @@ SP_API const uint32_t* spWorld_GetBeganPairs( spWorldId worldId, int* pairCount 
 /// before (same layout and lifetime as spWorld_GetPairs), sorted by (a, b).
 SP_API const uint32_t* spWorld_GetEndedPairs( spWorldId worldId, int* pairCount );
 
-/// Whether spWorld_Update computes the began and ended lists (the default) or the pairs only. Without events an
-/// update hands out its pairs as the sweep found them, with no sort by id and no diff with the last update's
-/// pairs, which is most of an update's cost beyond the sweep when many boxes pair with static boxes; began and
-/// ended are then empty. Switched back on, the next update's events are relative to the last update's pairs.
-SP_API spResult spWorld_SetEvents( spWorldId worldId, bool enabled );
-
 /// Work done by the last spWorld_Update (and the last spWorld_GetEndpoints for endpointSwaps).
 SP_API spCounters spWorld_GetCounters( spWorldId worldId );
 
@@ -226,6 +172,8 @@ SP_API spResult spWorld_GetEndpoints( spWorldId worldId, int axis, const float**
 /// spWorld_Update or spDestroyWorld. Fails with sp_resultInvalidWorld or sp_resultNullArgument.
 SP_API spResult spWorld_GetSlabs( spWorldId worldId, bool statics, spSlabs* slabs );
 
+// ---- Queries, answered from the last update's indexes: region, point, ray, nearest, radius.
+
 /// Ids of the boxes that overlap the box (min, max) (closed intervals) and whose category & mask is non-zero,
 /// sorted by id. Answered from the sorted data of the last spWorld_Update, in O(log n + candidates) per slab
 /// crossed: it sees the boxes as they were at that update (boxes added since are not found; removed ones are
@@ -245,24 +193,6 @@ SP_API spResult spWorld_QueryPoint( spWorldId worldId, const float* point, uint3
 /// the next query or update.
 SP_API spResult spWorld_CastRay( spWorldId worldId, const float* origin, const float* direction, float maxDistance,
 								 uint32_t mask, const uint32_t** ids, const float** distances, int* count );
-
-/// The k boxes nearest to `point` (at most k; fewer when fewer boxes are within reach) whose category & mask is
-/// non-zero and whose distance is at most `maxDistance` (>= 0; INFINITY for no limit), nearest first, ties by id.
-/// distances[i] is the Euclidean distance from the point to box ids[i] (0 when the point is inside or on it).
-/// Answered from the sorted slabs of the last spWorld_Update by an expanding search (a region query around the
-/// point, widened until it holds k boxes), so it sees the boxes as spWorld_QueryBox does. `point` must be finite.
-/// Fails with sp_resultInvalidWorld, sp_resultNullArgument, sp_resultInvalidBounds (a point coordinate NaN or
-/// infinite, maxDistance NaN or negative), sp_resultCapacityExceeded (k < 0) or sp_resultOutOfMemory; then nothing
-/// changed. Arrays owned by the world, valid until the next query or update.
-SP_API spResult spWorld_Nearest( spWorldId worldId, const float* point, int k, float maxDistance, uint32_t mask,
-								 const uint32_t** ids, const float** distances, int* count );
-
-/// The boxes within `radius` (>= 0; INFINITY for every box) of `center` by box distance (as spWorld_Nearest: 0
-/// inside, so a box counts when any part of it is within the radius, not its centre), whose category & mask is
-/// non-zero, nearest first, ties by id, with their distances. Errors, view of the boxes and lifetime as
-/// spWorld_Nearest.
-SP_API spResult spWorld_QueryRadius( spWorldId worldId, const float* center, float radius, uint32_t mask,
-									 const uint32_t** ids, const float** distances, int* count );
 
 /// Options of spWorld_CastRayWith. Always start from spDefaultRayDef().
 typedef struct spRayDef
@@ -306,6 +236,103 @@ SP_API spRayDef spDefaultRayDef( void );
 /// changed. As every query, it sees the boxes of the last update.
 SP_API spResult spWorld_CastRayWith( spWorldId worldId, const float* origin, const float* direction,
 									 const spRayDef* def, spRayResult* result );
+
+/// The k boxes nearest to `point` (at most k; fewer when fewer boxes are within reach) whose category & mask is
+/// non-zero and whose distance is at most `maxDistance` (>= 0; INFINITY for no limit), nearest first, ties by id.
+/// distances[i] is the Euclidean distance from the point to box ids[i] (0 when the point is inside or on it).
+/// Answered from the sorted slabs of the last spWorld_Update by an expanding search (a region query around the
+/// point, widened until it holds k boxes), so it sees the boxes as spWorld_QueryBox does. `point` must be finite.
+/// Fails with sp_resultInvalidWorld, sp_resultNullArgument, sp_resultInvalidBounds (a point coordinate NaN or
+/// infinite, maxDistance NaN or negative), sp_resultCapacityExceeded (k < 0) or sp_resultOutOfMemory; then nothing
+/// changed. Arrays owned by the world, valid until the next query or update.
+SP_API spResult spWorld_Nearest( spWorldId worldId, const float* point, int k, float maxDistance, uint32_t mask,
+								 const uint32_t** ids, const float** distances, int* count );
+
+/// The boxes within `radius` (>= 0; INFINITY for every box) of `center` by box distance (as spWorld_Nearest: 0
+/// inside, so a box counts when any part of it is within the radius, not its centre), whose category & mask is
+/// non-zero, nearest first, ties by id, with their distances. Errors, view of the boxes and lifetime as
+/// spWorld_Nearest.
+SP_API spResult spWorld_QueryRadius( spWorldId worldId, const float* center, float radius, uint32_t mask,
+									 const uint32_t** ids, const float** distances, int* count );
+
+// ---- Threads: pools that share the work of an update.
+
+/// Threads. A world is used by one thread at a time: no two calls on the same world may run at once. Different worlds
+/// may be used on different threads at once (each world owns all its memory and scratch; the library's only shared
+/// state is listed here). State shared by all worlds, and so not safe to change while another thread uses the
+/// library: the registry of worlds (spCreateWorld, spDestroyWorld) and the allocator hook (spSetAllocator: install
+/// it before any world exists; with worlds on several threads it must be thread-safe, as realloc and free are). The
+/// release count (spGetReleaseCount) is shared too, and is counted atomically; the default allocator's kept blocks
+/// (spTrimMemory) are shared behind a lock.
+
+/// A pool of threads that share the work of spWorld_Update (sweep_prune.h, Threads). Opaque.
+typedef struct spPool spPool;
+
+/// Create a pool of `threads` threads in all: the thread that calls spWorld_Update and `threads - 1` workers, each
+/// a thread of the caller's that runs spPool_Work. The pool starts no thread itself (a binding starts them its own
+/// way: pthreads, web workers), and an update never waits for a worker: the caller's thread claims every task no
+/// worker has, so with no worker started it does all the work, with the same results. Fails with
+/// sp_resultNullArgument (out null), sp_resultCapacityExceeded (threads outside 1..SP_MAX_THREADS) or
+/// sp_resultOutOfMemory; then nothing was made.
+SP_API spResult spCreatePool( int threads, spPool** out );
+
+/// A worker's loop: take tasks of the pool's jobs until spPool_Stop. `worker` is 1..threads-1 (0 is the caller);
+/// any other value, or a null pool, returns at once. Between jobs the worker sleeps (in wasm with
+/// memory.atomic.wait32, so not on a browser's main thread). A build with no shared memory (wasm without atomics)
+/// returns at once.
+SP_API void spPool_Work( spPool* pool, int worker );
+
+/// Workers inside spPool_Work now: entered it, and not yet returned. Until a worker has entered, the caller's thread
+/// does its share of every update, so this is how many threads besides the caller's share updates at this moment.
+/// Any thread may call it; 0 for a null pool and in a build with no shared memory.
+SP_API int spPool_GetRunningWorkerCount( spPool* pool );
+
+/// Make every spPool_Work of the pool return (each after the task it is in). Updates still run on the caller's
+/// thread afterwards.
+SP_API void spPool_Stop( spPool* pool );
+
+/// Free a pool, after its workers have returned (or never started) and no world uses it (spWorld_SetPool null, or
+/// the world destroyed). Null is ignored.
+SP_API void spDestroyPool( spPool* pool );
+
+/// Spread the world's updates over the pool's threads (null: the caller's thread alone, the default). Pairs,
+/// began, ended and counters are the same, in the same order, for any pool. One pool may serve several worlds; two
+/// of their updates at once (on two threads) are safe, the second one then running on its own thread alone. Below
+/// 32768 moving boxes the update runs on the caller alone (threads do not pay there). With a pool, the allocator
+/// (spSetAllocator) is called from the workers too: it must be thread-safe (realloc is; a build with SP_THREADS
+/// defined serialises the calls with a lock). Fails with sp_resultInvalidWorld.
+SP_API spResult spWorld_SetPool( spWorldId worldId, spPool* pool );
+
+/// The fewest moving boxes for which the world's updates use its pool (default SP_PARALLEL_MIN_BOXES, 32768; 0:
+/// every update, as tests of a threaded build want). Results are the same either way; only the speed differs. Fails
+/// with sp_resultInvalidWorld or sp_resultCapacityExceeded (minBoxes < 0), then nothing changed.
+SP_API spResult spWorld_SetParallelMinBoxes( spWorldId worldId, int minBoxes );
+
+// ---- Memory: the allocator.
+
+/// Memory function: like realloc(ptr, size) when size > 0 (returns null on failure, leaving ptr untouched), and
+/// like free(ptr) when size == 0 (returns null).
+typedef void* spReallocFcn( void* ptr, size_t size );
+
+/// Route every allocation of the library through `fcn` (null restores the default allocator). Set it while no world
+/// exists. Installing one first frees the blocks the default allocator kept (spTrimMemory); `fcn` then gets every
+/// allocation and every free, and nothing is kept.
+SP_API void spSetAllocator( spReallocFcn* fcn );
+
+/// The default allocator (natively on Linux and macOS; in wasm it is malloc and free alone) keeps the blocks of
+/// 32 KiB or more that the library frees (a destroyed world's arrays, the old block of an array that grew), up to
+/// 64 MiB and 96 blocks in all (the oldest go first), and hands them to later allocations of about their size (half
+/// of it or more). So a program that creates and destroys worlds over and over touches no fresh memory after the
+/// first (glibc would give those blocks back to the kernel, and every world would fault its pages in again). The
+/// kept blocks are shared by all threads, behind a lock. spTrimMemory frees them all: call it when done with worlds
+/// for a while. Returns the bytes freed (0 in wasm, and with another allocator installed).
+SP_API size_t spTrimMemory( void );
+
+/// How many blocks the library has freed or moved (through free or a realloc that moved them) since the program
+/// started, in every world. For bindings that hand out views of the world's arrays (bounds, pairs, ...): when it
+/// changes after a call, an array may have moved, so every view taken before must be dropped (the JS wrapper
+/// detaches them all by growing wasm memory by zero pages).
+SP_API uint32_t spGetReleaseCount( void );
 
 #ifdef __cplusplus
 }

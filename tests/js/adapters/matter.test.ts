@@ -472,16 +472,59 @@ describe('sweep-prune/matter', () => {
       expect(hits).toBeGreaterThan(500);
     });
 
-    test('query arguments are checked', () => {
+    test('NaN and infinite query arguments get what matter.Query gives (a ray from a body gone NaN: no throw)', () => {
       const detector = ours();
+      const engine = Engine.create({ detector });
+      scenes.stacks!(engine.world, mulberry32(5));
+      for (let s = 0; s < 30; s++) Engine.update(engine, 1000 / 60);
+      const all = Composite.allBodies(engine.world);
+      const lost = all[10]!;
+      Body.setPosition(lost, { x: NaN, y: 300 });
+      const ids = (list: { id: number }[]) => list.map((b) => b.id);
+      const rayKey = (cs: Matter.Collision[]) => cs.map((c) => [c.bodyA.id, c.depth, c.normal.x, c.normal.y]);
+      let found = 0;
+      const v = (x: number, y: number) => ({ x, y });
+      for (const bounds of [
+        { min: v(0, NaN), max: v(800, 600) },
+        { min: v(-Infinity, -Infinity), max: v(Infinity, Infinity) },
+        { min: v(400, -Infinity), max: v(Infinity, 500) },
+        { min: v(NaN, NaN), max: v(NaN, NaN) },
+      ]) {
+        for (const outside of [false, true]) {
+          const expected = ids(Query.region(all, bounds, outside));
+          expect(ids(detector.region(bounds, outside))).toEqual(expected);
+          found += expected.length;
+        }
+      }
+      for (const point of [lost.position, v(Infinity, 300), v(200, -Infinity)]) {
+        expect(ids(detector.point(point))).toEqual(ids(Query.point(all, point)));
+      }
+      const rays: [Matter.Vector, Matter.Vector, number | undefined][] = [
+        [lost.position, v(400, 300), undefined],
+        [v(0, 560), v(800, NaN), 4],
+        [v(0, 560), v(800, 560), NaN],
+        [v(0, 560), v(Infinity, 560), undefined],
+        [v(0, 560), v(800, 560), Infinity],
+      ];
+      for (const [from, to, width] of rays) {
+        const expected = rayKey(Query.ray(all, from, to, width));
+        expect(rayKey(detector.ray(from, to, width))).toEqual(expected);
+        found += expected.length;
+      }
+      expect(found).toBeGreaterThan(100);
+      for (let s = 0; s < 5; s++) Engine.update(engine, 1000 / 60); // the NaN body collides with nothing
+    });
+
+    test('query arguments that are not numbers throw InvalidBounds', () => {
+      const detector = ours();
+      expectCode(() => detector.region(null as never), 'InvalidBounds', /region/);
       expectCode(
-        () => detector.region({ min: { x: 0, y: NaN }, max: { x: 1, y: 1 } }),
+        () => detector.region({ min: { x: 0, y: '1' as never }, max: { x: 1, y: 1 } }),
         'InvalidBounds',
         /region: bounds/,
       );
-      expectCode(() => detector.region(null as never), 'InvalidBounds', /region/);
-      expectCode(() => detector.point({ x: Infinity, y: 0 }), 'InvalidBounds', /point: point/);
-      expectCode(() => detector.ray({ x: 0, y: 0 }, { x: 1, y: NaN }), 'InvalidBounds', /ray: endPoint/);
+      expectCode(() => detector.point({ x: undefined as never, y: 0 }), 'InvalidBounds', /point: point/);
+      expectCode(() => detector.ray({ x: 0, y: 0 }, null as never), 'InvalidBounds', /ray: endPoint/);
       expectCode(() => detector.ray({ x: 0, y: 0 }, { x: 1, y: 1 }, -1), 'InvalidBounds', /rayWidth/);
     });
   });

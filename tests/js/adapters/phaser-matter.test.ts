@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { type MatterModule, type MatterBodyLike, useSweepPrune } from '../../../web/src/adapters/matter.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';
-import { type Phaser, load } from './phaser-twin.js';
+import { type Phaser as PhaserApi, load } from './phaser-twin.js';
 // @ts-expect-error: a plain .mjs script without types
 import { createGame } from '../../../web/scripts/phaser-headless.mjs';
 
@@ -20,7 +20,7 @@ type Matter = MatterModule<MatterBodyLike, unknown, MatterCollision> & {
   Body: { create(options: object): MatterBodyLike };
 };
 
-let Phaser: Phaser;
+let Phaser: PhaserApi;
 let Matter: Matter;
 
 beforeAll(async () => {

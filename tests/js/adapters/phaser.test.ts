@@ -12,7 +12,7 @@ import { mulberry32 } from '../oracle.js';
 import {
   type Build,
   type Game,
-  type Phaser,
+  type Phaser as PhaserApi,
   type Recorder,
   destroyGames,
   load,
@@ -31,7 +31,7 @@ function expectCode(fn: () => unknown, code: string, message = /./): void {
   );
 }
 
-let Phaser: Phaser;
+let Phaser: PhaserApi;
 const games: Game[] = [];
 
 async function game(

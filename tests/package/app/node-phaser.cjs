@@ -5,7 +5,7 @@ const { init } = require('sweep-prune');
 const { usePhaserArcade } = require('sweep-prune/phaser');
 const { runPhaserScene } = require('./phaser-scene.cjs');
 
-(async () => {
+void (async () => {
   const { createGame, installDom } = await import(pathToFileURL(process.argv[3]).href);
   await init();
   installDom();

@@ -39,7 +39,7 @@ async function runPhaserScene(Phaser, usePhaserArcade, createGame) {
       g.log.length = 0;
       g.step(frame * (1000 / 60));
       const bodies = [...g.world.bodies].map((b) => `${b.gameObject.name} ${b.x} ${b.y}`).join(';');
-      return `${[...g.log].sort().join(';')}|${bodies}`;
+      return `${[...g.log].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join(';')}|${bodies}`;
     });
     same &&= frames[0] === frames[1];
     events += games[0].log.length;

@@ -1,30 +1,25 @@
 // The live benchmark. N moving boxes (2.2 overlapping pairs per box); per frame, the time the broadphase takes
 // with a naive JS double loop, with sorted JS (persistent order, insertion sort, sweep), with chapter 11's swap
 // events in JS, and with the wasm engine (bounds copied into its view, then update()). All four count the same
-// pairs; the chart plots ms per frame against N on log scales while it runs, over a faint reference run.
-import { World } from 'sweep-prune';
-import { isThreaded } from 'sweep-prune/threads';
-import { Boxes, Engine, SortedJs, SwapJs, naivePairs } from '../boxes.js';
-import type { Surface } from '../draw.js';
+// pairs; the chart plots ms per frame against N on log scales while it runs, over a faint reference run. The
+// measuring runs in a worker (workers/benchmark.ts): this scene asks it for a slice at a time and draws its state.
+import type { Counters } from 'sweep-prune';
+import type { BenchReply, BenchRequest } from '../workers/benchmark.js';
+import { METHOD_KEYS, type BenchState, type MethodKey, type Result } from '../bench-run.js';
+import type { MarkerShape, Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 import { REFERENCE, REFERENCE_MACHINE } from './benchmark-reference.js';
 
 const SIZES = [100, 300, 1000, 3000, 10_000, 30_000, 100_000];
-const WARMUP = 3;
-const MAX_FRAMES = 200;
-const MIN_FRAMES = 5;
-const MEASURE_MS = 250; // stop measuring a method at one N after this much timed work
-const NAIVE_LIMIT_MS = 400; // skip naive when the n^2 extrapolation predicts a slower frame than this
-const TICK_BUDGET_MS = 12; // frames run per animation frame, so the page stays responsive
 
 interface Method {
-  key: 'naive' | 'sorted' | 'swaps' | 'wasm';
+  key: MethodKey;
   label: string;
   /** The label on a small screen, where the chart's labels are relatively larger. */
   short: string;
   color: string;
   /** Each line's points have their own shape too, so the lines are told apart without their colours. */
-  shape: 'square' | 'triangle' | 'diamond' | 'disc';
+  shape: MarkerShape;
 }
 const METHODS: Method[] = [
   { key: 'naive', label: 'naive JS (all pairs)', short: 'naive JS', color: '#f77', shape: 'square' },
@@ -32,30 +27,9 @@ const METHODS: Method[] = [
   { key: 'swaps', label: 'swap events JS (chapter 11)', short: 'swap JS', color: '#c8f', shape: 'diamond' },
   { key: 'wasm', label: 'sweep-prune (wasm)', short: 'sweep-prune', color: '#5cf', shape: 'disc' },
 ];
+if (METHODS.some((m, i) => m.key !== METHOD_KEYS[i])) throw new Error("the chart lists the methods in the run's order");
 
-function marker(g: Surface, shape: Method['shape'], x: number, y: number, r: number, color: string): void {
-  if (shape === 'disc') return g.disc(x, y, r, color);
-  const { ctx } = g;
-  ctx.beginPath();
-  if (shape === 'square') ctx.rect(x - r, y - r, 2 * r, 2 * r);
-  else if (shape === 'diamond') {
-    ctx.moveTo(x, y - 1.3 * r);
-    ctx.lineTo(x + 1.3 * r, y);
-    ctx.lineTo(x, y + 1.3 * r);
-    ctx.lineTo(x - 1.3 * r, y);
-    ctx.closePath();
-  } else {
-    ctx.moveTo(x, y - 1.2 * r);
-    ctx.lineTo(x + 1.1 * r, y + 0.8 * r);
-    ctx.lineTo(x - 1.1 * r, y + 0.8 * r);
-    ctx.closePath();
-  }
-  ctx.fillStyle = color;
-  ctx.fill();
-}
-
-function engineStats(world: World): Stat[] {
-  const c = world.counters;
+function engineStats(c: Counters): Stat[] {
   return [
     { key: 'swaps', label: 'engine swaps', value: c.swaps },
     { key: 'rebuilt', label: 'slabs rebuilt', value: c.rebuilt ? 'yes' : 'no' },
@@ -77,43 +51,24 @@ export function slope(points: ReadonlyArray<readonly [number, number]>): number 
   return undefined;
 }
 
-export interface Result {
-  n: number;
-  /** Median ms per frame, or undefined when skipped. */
-  ms: number | undefined;
-  pairs: number;
-}
-
-/**
- * The median, robust to a stray garbage collection; but browsers round performance.now() to 0.1 ms (with jitter),
- * so below half a millisecond the mean of many frames is the better estimate.
- */
-function typical(xs: number[]): number {
-  const s = [...xs].sort((p, q) => p - q);
-  const median = s[s.length >> 1]!;
-  return median >= 0.5 ? median : s.reduce((sum, x) => sum + x, 0) / s.length;
-}
+/** Threads are offered where the engine can share an update with workers: a cross-origin-isolated page. */
+const threadsAvailable = (): boolean => globalThis.crossOriginIsolated === true;
 
 class Benchmark implements Scene {
   readonly balls = [];
   readonly draggable = false;
   readonly still = false;
   readonly sizes: number[];
-  readonly results = new Map<Method['key'], Result[]>(METHODS.map((m) => [m.key, []]));
-  #size = 0;
-  #warmed = false;
-  #method = 0;
-  #frames = 0;
-  #samples: number[] = [];
-  #pairs = 0;
-  #boxes: Boxes | undefined;
-  #runner: ((b: Float32Array) => number) | undefined;
-  #engine: Engine | undefined;
+  #state: BenchState;
   readonly #table: HTMLTableElement;
-  // the engine's threads (a control of its own when the page is cross-origin isolated), and a world that holds
-  // their pool from one N to the next, so that its workers stay started
   readonly #threads: number;
-  readonly #keeper: World | undefined;
+  /** Made at the first Play: a reader who never runs the benchmark loads no second engine. */
+  #worker: Worker | undefined;
+  /** A slice was asked for and has not come back: ask for no other (a paused figure stops asking). */
+  #waiting = false;
+  #error = '';
+  /** The chart as last drawn: the state it showed and the canvas it drew on (redrawn only when either changed). */
+  #drawn: { state: BenchState; resizes: number; at: number; cells: number } | undefined;
 
   constructor(
     readonly surface: Surface,
@@ -121,6 +76,16 @@ class Benchmark implements Scene {
   ) {
     const max = Number(setup.options.data.max ?? 100_000);
     this.sizes = SIZES.filter((n) => n <= max);
+    this.#state = {
+      results: Object.fromEntries(METHOD_KEYS.map((k) => [k, []])) as unknown as BenchState['results'],
+      size: 0,
+      method: 0,
+      live: undefined,
+      frames: 0,
+      pairs: 0,
+      counters: undefined,
+      done: false,
+    };
     const label = document.createElement('label');
     label.className = 'bench-max';
     label.textContent = 'Largest N ';
@@ -132,117 +97,64 @@ class Benchmark implements Scene {
     this.#table = document.createElement('table');
     this.#table.className = 'bench-table';
     setup.panel.append(label);
-    this.#threads = isThreaded() ? Number(setup.options.data.threads ?? 1) : 1;
-    if (isThreaded()) setup.panel.append(threadsControl(this.#threads));
-    if (this.#threads > 1) this.#keeper = new World({ threads: this.#threads });
+    this.#threads = threadsAvailable() ? Number(setup.options.data.threads ?? 1) : 1;
+    if (threadsAvailable()) setup.panel.append(threadsControl(this.#threads));
     setup.panel.append(this.#table);
+    this.surface.canvas.dataset.threads = String(this.#threads);
+  }
+
+  #ask(m: BenchRequest): void {
+    if (!this.#worker) {
+      const worker = (this.#worker = new Worker(new URL('../workers/benchmark.ts', import.meta.url), {
+        type: 'module',
+      }));
+      worker.onmessage = (e: MessageEvent<BenchReply>) => this.#reply(e.data);
+      worker.onerror = (e) => this.#fail(e.message || 'the benchmark worker failed to start');
+      worker.postMessage({ type: 'start', sizes: this.sizes, threads: this.#threads } satisfies BenchRequest);
+    }
+    this.#worker.postMessage(m);
+  }
+
+  #reply(m: BenchReply): void {
+    if (m.type === 'error') return this.#fail(m.message);
+    if (m.type === 'ready') this.surface.canvas.dataset.engineThreads = String(m.threads);
+    else {
+      this.#waiting = false;
+      this.#state = m.state;
+    }
+  }
+
+  #fail(message: string): void {
+    this.#error = message;
+    this.#waiting = true; // ask for nothing more
+    throw new Error(`benchmark: ${message}`);
   }
 
   get done(): boolean {
-    return this.#size >= this.sizes.length;
+    return this.#state.done;
   }
 
-  #start(): void {
-    const n = this.sizes[this.#size]!;
-    const method = METHODS[this.#method]!;
-    this.#frames = 0;
-    this.#samples = [];
-    this.#engine?.world.dispose();
-    this.#engine = undefined;
-    const boxes = (this.#boxes = new Boxes(n));
-    if (method.key === 'naive') this.#runner = (b) => naivePairs(b, n);
-    else if (method.key === 'sorted') {
-      const s = new SortedJs(n);
-      this.#runner = (b) => s.pairs(b);
-    } else if (method.key === 'swaps') {
-      const s = new SwapJs(n);
-      this.#runner = (b) => s.pairs(b);
-    } else {
-      const e = (this.#engine = new Engine(boxes, this.#threads));
-      this.#runner = (b) => e.pairs(b);
-    }
-  }
-
-  /** Finish the current (N, method) cell and move to the next. */
-  #finish(ms: number | undefined): void {
-    const n = this.sizes[this.#size]!;
-    const method = METHODS[this.#method]!;
-    this.results.get(method.key)!.push({ n, ms, pairs: this.#pairs });
-    this.#runner = undefined;
-    this.#method++;
-    if (this.#method === METHODS.length) {
-      this.#method = 0;
-      this.#size++;
-    }
-    this.#engine?.world.dispose();
-    this.#engine = undefined;
-  }
-
-  /** Predicted naive ms at the current N from the last measured size (n^2). */
-  #naiveForecast(): number {
-    const last = this.results.get('naive')!.at(-1);
-    if (!last || last.ms === undefined) return last ? Infinity : 0;
-    const n = this.sizes[this.#size]!;
-    return last.ms * (n / last.n) ** 2;
-  }
-
-  /** Run every method for a while first, so the JS JIT and the wasm tier-up are done before the first N. */
-  #warm(): void {
-    const boxes = new Boxes(1000);
-    const sorted = new SortedJs(1000);
-    const swaps = new SwapJs(1000);
-    const engine = new Engine(boxes);
-    const until = performance.now() + 150;
-    while (performance.now() < until) {
-      boxes.move();
-      naivePairs(boxes.b, 200);
-      sorted.pairs(boxes.b);
-      swaps.pairs(boxes.b);
-      engine.pairs(boxes.b);
-    }
-    engine.world.dispose();
-    this.#warmed = true;
-  }
-
+  /** One frame of the page: ask the worker for the next slice unless one is on its way. */
   *frame(): Generator<number, void, void> {
-    if (!this.#warmed) this.#warm();
-    const tick = performance.now();
-    while (!this.done && performance.now() - tick < TICK_BUDGET_MS) {
-      if (!this.#runner) {
-        if (METHODS[this.#method]!.key === 'naive' && this.#naiveForecast() > NAIVE_LIMIT_MS) {
-          this.#finish(undefined);
-          continue;
-        }
-        this.#start();
-      }
-      const boxes = this.#boxes!;
-      boxes.move();
-      const t0 = performance.now();
-      const pairs = this.#runner!(boxes.b);
-      const ms = performance.now() - t0;
-      this.#frames++;
-      if (this.#frames === 1) this.#pairs = pairs; // every method sees the same first frame: compare its count
-      if (this.#frames > WARMUP) this.#samples.push(ms);
-      const spent = this.#samples.reduce((s, x) => s + x, 0);
-      if (this.#samples.length >= MAX_FRAMES || (this.#samples.length >= MIN_FRAMES && spent > MEASURE_MS)) {
-        this.#finish(typical(this.#samples));
-      }
-      if (ms > TICK_BUDGET_MS) break;
-    }
+    if (this.#waiting || this.done) return;
+    this.#waiting = true;
+    this.#ask({ type: 'slice' });
   }
 
   draw(): void {
     const g = this.surface;
     const { ctx } = g;
+    g.fit();
+    // redrawn when a cell is finished or the canvas was cleared, and for the live marker at most 5 times a second:
+    // the page's thread stays nearly idle while the worker measures
+    const cells = Object.values(this.#state.results).reduce((n, r) => n + r.length, 0);
+    const d = this.#drawn;
+    const now = performance.now();
+    if (d && d.resizes === g.resizes && (d.state === this.#state || (d.cells === cells && now - d.at < 200))) return;
+    this.#drawn = { state: this.#state, resizes: g.resizes, at: now, cells };
     g.clear('#07080c');
     // margins and offsets are for the full-size chart; on a small screen they grow with the labels' minimum size
-    const u = Math.max(1, g.unit);
-    const L = 64 * u,
-      R = 24 * u,
-      T = 20 * u,
-      B = 50 * u;
-    const w = g.width - L - R,
-      h = g.height - T - B;
+    const { u, L, T, w, h } = g.plotArea(64, 24, 20, 50);
     const nMin = 100,
       nMax = 100_000,
       msMin = 0.001,
@@ -288,7 +200,7 @@ class Benchmark implements Scene {
       ctx.setLineDash([g.stroke(5), g.stroke(4)]);
       ctx.stroke();
       ctx.setLineDash([]);
-      for (const [n, ms] of pts) marker(g, m.shape, px(n), py(ms), 3 * u, m.color);
+      for (const [n, ms] of pts) g.marker(m.shape, px(n), py(ms), 3 * u, m.color);
     }
     ctx.globalAlpha = 1;
     g.text(
@@ -300,23 +212,23 @@ class Benchmark implements Scene {
       'right',
     );
     METHODS.forEach((m, k) => {
-      const pts = this.results.get(m.key)!.filter((r) => r.ms !== undefined);
+      const pts = this.#state.results[m.key].filter((r) => r.ms !== undefined);
       ctx.beginPath();
       pts.forEach((r, i) => (i ? ctx.lineTo(px(r.n), py(r.ms!)) : ctx.moveTo(px(r.n), py(r.ms!))));
       ctx.strokeStyle = m.color;
       ctx.lineWidth = g.stroke(2.5);
       ctx.stroke();
-      for (const r of pts) marker(g, m.shape, px(r.n), py(r.ms!), 4 * u, m.color);
+      for (const r of pts) g.marker(m.shape, px(r.n), py(r.ms!), 4 * u, m.color);
       const y = T + 10 * u + k * 18 * u;
-      marker(g, m.shape, L + 14 * u, y, 5 * u, m.color);
+      g.marker(m.shape, L + 14 * u, y, 5 * u, m.color);
       g.text(labels[k]!, L + 26 * u, y, '#ddd', 12, 'left');
     });
     if (!this.done) {
-      const n = this.sizes[this.#size]!;
-      const m = METHODS[this.#method]!;
-      const live = this.#samples.length ? typical(this.#samples) : undefined;
+      const n = this.sizes[this.#state.size]!;
+      const m = METHODS[this.#state.method]!;
+      const live = this.#state.live;
       g.line(px(n), T, px(n), T + h, m.color, 1, [2, 4]);
-      if (live !== undefined) marker(g, m.shape, px(n), py(live), 6 * u, m.color);
+      if (live !== undefined) g.marker(m.shape, px(n), py(live), 6 * u, m.color);
     }
   }
 
@@ -332,7 +244,7 @@ class Benchmark implements Scene {
               ? r.ms.toFixed(2)
               : r.ms.toFixed(1);
     const rows = this.sizes.map((n, i) => {
-      const [naive, sorted, swaps, wasm] = METHODS.map((m) => this.results.get(m.key)![i]);
+      const [naive, sorted, swaps, wasm] = METHODS.map((m) => this.#state.results[m.key][i]);
       const counts = [naive, sorted, swaps, wasm].filter((r) => r && r.ms !== undefined).map((r) => r!.pairs);
       const agree = counts.length > 1 ? (counts.every((c) => c === counts[0]) ? '✓' : '✗') : '';
       const speedup = sorted?.ms && wasm?.ms ? `${(sorted.ms / wasm.ms).toFixed(1)}×` : '';
@@ -344,12 +256,7 @@ class Benchmark implements Scene {
     // the exponent of each line over its largest decade: what the complexity table predicts, measured
     const k = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(2));
     const measured = METHODS.map((m) =>
-      slope(
-        this.results
-          .get(m.key)!
-          .filter((r) => r.ms !== undefined)
-          .map((r) => [r.n, r.ms!] as const),
-      ),
+      slope(this.#state.results[m.key].filter((r) => r.ms !== undefined).map((r) => [r.n, r.ms!] as const)),
     );
     const reference = METHODS.map((m) => slope(REFERENCE[m.key]));
     const foot =
@@ -363,23 +270,26 @@ class Benchmark implements Scene {
   }
 
   stats(): Stat[] {
-    const n = this.sizes[this.#size];
+    const st = this.#state;
+    const n = this.sizes[st.size];
     return [
       {
         key: 'state',
         label: 'now',
-        value: this.done ? 'done' : `N = ${n!.toLocaleString('en-US')}, ${METHODS[this.#method]!.label}`,
+        value: this.#error
+          ? `stopped: ${this.#error}`
+          : this.done
+            ? 'done'
+            : `N = ${n!.toLocaleString('en-US')}, ${METHODS[st.method]!.label}`,
       },
-      { key: 'frame', label: 'frames measured', value: this.#frames },
-      { key: 'pairs', label: 'pairs', value: this.#pairs },
-      ...(this.#engine ? engineStats(this.#engine.world) : []),
+      { key: 'frame', label: 'frames measured', value: st.frames },
+      { key: 'pairs', label: 'pairs', value: st.pairs },
+      ...(st.counters ? engineStats(st.counters) : []),
     ];
   }
 
   dispose(): void {
-    this.#engine?.world.dispose();
-    this.#engine = undefined;
-    this.#keeper?.dispose();
+    this.#worker?.terminate();
   }
 }
 

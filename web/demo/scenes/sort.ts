@@ -6,7 +6,7 @@
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
-import { COMPARE, SWAP } from '../palette.js';
+import { COMPARE, LINK, SWAP } from '../palette.js';
 
 const COMPARE_MS = 25;
 const SWAP_MS = 80;
@@ -108,13 +108,18 @@ class SortScene extends BallScene {
     const g = this.surface;
     const n = this.edges.length;
     const slotX = (i: number): number => ((i + 0.5) / n) * g.width;
-    for (const e of this.edges) g.line(edgeX(e), JOIN_Y, edgeX(e), g.height, e.ball.color, 1.5, [6, 6]);
+    const linked = this.setup.link.ball;
+    for (const e of this.edges) {
+      const mine = e.ball === linked;
+      g.line(edgeX(e), JOIN_Y, edgeX(e), g.height, mine ? LINK : e.ball.color, mine ? 3 : 1.5, [6, 6]);
+    }
     this.edges.forEach((e, i) => {
       const f = this.flash;
       const lit = f && (f.i === i || f.j === i);
-      const color = lit ? f.color : e.ball.color;
-      g.line(slotX(i), TICK_Y, edgeX(e), JOIN_Y, color, lit ? 3 : 1.5);
-      g.line(slotX(i), 4, slotX(i), TICK_Y, color, lit ? 4 : 2);
+      const mine = e.ball === linked;
+      const color = lit ? f.color : mine ? LINK : e.ball.color;
+      g.line(slotX(i), TICK_Y, edgeX(e), JOIN_Y, color, lit || mine ? 3 : 1.5);
+      g.line(slotX(i), 4, slotX(i), TICK_Y, color, lit || mine ? 4 : 2);
       g.text(e.isLeft ? '(' : ')', slotX(i), TICK_Y + 10, color, 13, 'center', '700');
     });
   }

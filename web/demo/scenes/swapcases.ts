@@ -5,7 +5,7 @@
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
-import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH, MUTED } from '../palette.js';
+import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH, LINK, MUTED } from '../palette.js';
 import { EdgeStrip } from '../strip.js';
 
 type Case = 'began' | 'ended' | 'nothing';
@@ -39,16 +39,12 @@ class SwapCases extends BallScene {
     ]);
     this.edges.sort((p, q) => edgeX(p) - edgeX(q));
     this.useWorld(1);
-    this.#strip = new EdgeStrip(setup.panel, 'The four edges, sorted (the last pass boxed)');
+    this.#strip = new EdgeStrip(setup.panel, 'The four edges, sorted (the last pass boxed)', setup.link);
     this.#summary = document.createElement('div');
     this.#summary.className = 'event-summary';
     this.#log = document.createElement('ol');
     this.#log.className = 'event-log short';
     setup.panel.append(this.#summary, this.#log);
-  }
-
-  #name(b: Ball): string {
-    return b.label ?? String(this.balls.indexOf(b) + 1);
   }
 
   /** Insertion sort of the four edges: each exchange of edges of different balls is one pass, classified. */
@@ -66,7 +62,7 @@ class SwapCases extends BallScene {
         this.#last = { a: moving, b: passed, kind };
         const what = kind === 'began' ? `${BEGAN_GLYPH} began` : kind === 'ended' ? `${ENDED_GLYPH} ended` : 'nothing';
         this.#lines.unshift({
-          text: `${this.#name(moving.ball)}${glyph(moving)} passed ${this.#name(passed.ball)}${glyph(passed)}: ${glyph(moving)}${glyph(passed)} → ${what}`,
+          text: `${this.nameOf(moving.ball)}${glyph(moving)} passed ${this.nameOf(passed.ball)}${glyph(passed)}: ${glyph(moving)}${glyph(passed)} → ${what}`,
           kind,
         });
         this.#lines.length = Math.min(this.#lines.length, LOG_LINES);
@@ -82,9 +78,18 @@ class SwapCases extends BallScene {
     const last = this.#last;
     for (const e of this.edges) {
       const lit = last && (last.a === e || last.b === e);
-      const color = lit ? (last.kind === 'began' ? BEGAN : last.kind === 'ended' ? ENDED : '#ddd') : MUTED;
+      const mine = e.ball === this.setup.link.ball;
+      const color = lit
+        ? last.kind === 'began'
+          ? BEGAN
+          : last.kind === 'ended'
+            ? ENDED
+            : '#ddd'
+        : mine
+          ? LINK
+          : MUTED;
       g.vline(edgeX(e), color, lit ? 3 : 1.5, lit ? [] : [6, 6]);
-      g.text(`${this.#name(e.ball)}${glyph(e)}`, edgeX(e), g.height - 14, color, 14, 'center', '700');
+      g.text(`${this.nameOf(e.ball)}${glyph(e)}`, edgeX(e), g.height - 14, color, 14, 'center', '700');
     }
   }
 
@@ -99,7 +104,7 @@ class SwapCases extends BallScene {
     }
     this.#strip.update(
       this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })),
-      (b) => this.#name(b),
+      (b) => this.nameOf(b),
       marked,
     );
     const count = (k: Case): number => this.cases.filter((c) => c === k).length;

@@ -5,7 +5,7 @@
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
-import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH } from '../palette.js';
+import { BEGAN, BEGAN_GLYPH, ENDED, ENDED_GLYPH, LINK } from '../palette.js';
 import { EdgeStrip } from '../strip.js';
 
 const EVENT_MS = 350;
@@ -45,7 +45,7 @@ class Swaps extends BallScene {
     const world = this.useWorld(1);
     for (const b of this.balls) world.setBox(b.id, [b.x], [b.x]);
     world.update();
-    this.#strip = new EdgeStrip(setup.panel, 'The JS edge array (the two edges of a swap are boxed)');
+    this.#strip = new EdgeStrip(setup.panel, 'The JS edge array (the two edges of a swap are boxed)', setup.link);
     const title = document.createElement('div');
     title.className = 'panel-title';
     title.textContent = 'Events from swaps (JS) and from the engine';
@@ -56,10 +56,6 @@ class Swaps extends BallScene {
     setup.panel.append(title, this.#summary, this.#log);
   }
 
-  #name(b: Ball): string {
-    return b.label ?? String(this.balls.indexOf(b) + 1);
-  }
-
   #key(a: Ball, b: Ball): string {
     const i = this.balls.indexOf(a);
     const j = this.balls.indexOf(b);
@@ -68,7 +64,7 @@ class Swaps extends BallScene {
 
   #event(kind: 'began' | 'ended', a: Ball, b: Ball): void {
     const [p, q] = this.balls.indexOf(a) < this.balls.indexOf(b) ? [a, b] : [b, a];
-    this.#lines.unshift({ text: `frame ${this.step}: ${this.#name(p)}–${this.#name(q)} ${kind}`, kind });
+    this.#lines.unshift({ text: `frame ${this.step}: ${this.nameOf(p)}–${this.nameOf(q)} ${kind}`, kind });
     this.#lines.length = Math.min(this.#lines.length, LOG_LINES);
   }
 
@@ -115,7 +111,8 @@ class Swaps extends BallScene {
     const g = this.surface;
     for (const e of this.edges) {
       const lit = this.flash && (this.flash.a === e || this.flash.b === e);
-      g.vline(e.x, lit ? this.flash!.color : '#555', lit ? 4 : 1.5, lit ? [] : [6, 6]);
+      const mine = e.ball === this.setup.link.ball;
+      g.vline(e.x, lit ? this.flash!.color : mine ? LINK : '#555', lit ? 4 : mine ? 3 : 1.5, lit ? [] : [6, 6]);
     }
     if (this.flash) {
       const { a, b, color } = this.flash;
@@ -137,7 +134,7 @@ class Swaps extends BallScene {
     );
     this.#strip.update(
       this.edges.map((e) => ({ ref: ref(e), ball: e.ball, color: e.ball.color })),
-      (b) => this.#name(b),
+      (b) => this.nameOf(b),
       marked,
     );
     const h = this.held;

@@ -6,7 +6,7 @@
 import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scene.js';
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
-import { INSIDE, MUTED, SWEEP } from '../palette.js';
+import { INSIDE, LINK, MUTED, SWEEP } from '../palette.js';
 import { Chips, EdgeStrip } from '../strip.js';
 
 const STEP_PX = 6;
@@ -30,7 +30,7 @@ class Sweep extends BallScene {
     super(surface, setup);
     this.report = setup.options.data.report !== undefined;
     this.useWorld(1);
-    this.#strip = new EdgeStrip(setup.panel, 'Sorted edges (the line stands on the marked one)');
+    this.#strip = new EdgeStrip(setup.panel, 'Sorted edges (the line stands on the marked one)', setup.link);
     this.#chips = new Chips(setup.panel, 'Balls on the line (the set)');
   }
 
@@ -70,7 +70,7 @@ class Sweep extends BallScene {
   }
 
   panel(): void {
-    const name = (b: Ball): string => b.label ?? String(this.balls.indexOf(b) + 1);
+    const name = (b: Ball): string => this.nameOf(b);
     const marked = new Map<number, string>();
     const cur = this.#list[this.#current];
     if (cur !== undefined) marked.set(cur, SWEEP);
@@ -82,7 +82,7 @@ class Sweep extends BallScene {
       name,
       marked,
     );
-    this.#chips.update(this.sweepX >= 0 ? [...this.touching] : [], name);
+    this.#chips.update(this.sweepX >= 0 ? [...this.touching] : [], name, this.setup.link.ball);
   }
 
   protected override colorOf(b: Ball): string {
@@ -91,8 +91,9 @@ class Sweep extends BallScene {
 
   protected override drawUnder(): void {
     for (const b of this.balls) {
-      this.surface.vline(b.x - b.r, MUTED, 1.5);
-      this.surface.vline(b.x + b.r, MUTED, 1.5);
+      const mine = b === this.setup.link.ball;
+      this.surface.vline(b.x - b.r, mine ? LINK : MUTED, mine ? 3 : 1.5);
+      this.surface.vline(b.x + b.r, mine ? LINK : MUTED, mine ? 3 : 1.5);
     }
   }
 

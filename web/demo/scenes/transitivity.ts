@@ -6,7 +6,7 @@ import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scen
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
 import { intersects } from '../sim.js';
-import { BEGAN, ENDED, MUTED } from '../palette.js';
+import { BEGAN, ENDED, LINK, MUTED } from '../palette.js';
 
 /** The colours of the two comparisons (output lines 2 and 3) and their marks on the axis. */
 const AB = BEGAN;
@@ -111,6 +111,7 @@ class Transitivity extends BallScene {
     g.text('x', g.width - 8, top - 18, MUTED, 12, 'right');
     this.balls.forEach((ball, k) => {
       const y = top + k * LANE;
+      if (ball === this.setup.link.ball) g.line(left(ball) - 2, y, right(ball) + 2, y, LINK, 10);
       g.line(left(ball), y, right(ball), y, ball.color, 6);
       g.text(ball.label ?? '', left(ball) - 8, y, ball.color, 12, 'right', '700');
     });

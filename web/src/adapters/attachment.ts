@@ -83,18 +83,17 @@ export class Attachment<W extends object, B extends object> {
     return boxes;
   }
 
-  /** Check a query box (mins then maxes in `tmp`) before anything is read or changed. */
-  private checkQuery(tmp: Float64Array, what: string): void {
+  /**
+   * Check a query box (mins then maxes in `tmp`) before anything is read or changed. False for a box with a NaN
+   * coordinate, which the engine's own `AABB.overlaps` answers (a raycast from a body gone NaN finds nothing): a
+   * harmless NaN must not become a throw inside the game loop.
+   */
+  private checkQuery(tmp: Float64Array, what: string): boolean {
+    if (tmp.some(Number.isNaN)) return false;
     const d = tmp.length >> 1;
     for (let a = 0; a < d; a++) {
       const lo = tmp[a]!;
       const hi = tmp[d + a]!;
-      if (Number.isNaN(lo) || Number.isNaN(hi)) {
-        throw new SweepPruneError(
-          'InvalidBounds',
-          `${this.#engine.name}.${what}: aabb has NaN on axis ${a} (lowerBound ${lo}, upperBound ${hi})`,
-        );
-      }
       if (lo > hi) {
         throw new SweepPruneError(
           'InvertedBounds',
@@ -102,6 +101,7 @@ export class Attachment<W extends object, B extends object> {
         );
       }
     }
+    return true;
   }
 
   /**
@@ -123,8 +123,13 @@ export class Attachment<W extends object, B extends object> {
     }
     const tmp = this.#tmp;
     read(aabb, tmp);
-    this.checkQuery(tmp, 'aabbQuery');
+    const valid = this.checkQuery(tmp, 'aabbQuery');
     const boxes = this.sync(world, 'aabbQuery');
+    if (!valid) {
+      // the engine's own test on every body, as its NaiveBroadphase does (its answer with NaN is not "none" alone)
+      for (const b of this.#engine.bodies(this.#world!)) if (keep(b, aabb)) result.push(b);
+      return result;
+    }
     const ids = boxes.query(tmp);
     const bySlot = boxes.bySlot;
     for (let i = 0; i < ids.length; i++) {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the physics-engine broadphases share: one box per body in a sweep-prune World, kept in step with the body's
 // own bounding box (rounded outward to float32), its static-or-sleeping state and its collision filter.
-import { SweepPruneError } from '../errors.js';
-import { isInitialized } from '../loader.js';
+import { isInitialized, notInitialized } from '../loader.js';
 import { World, slotOf } from '../world.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 
@@ -20,12 +19,7 @@ const finalizer =
 
 /** Throws `NotInitialized` naming the adapter's constructor when `init()` has not resolved. */
 export function requireInit(what: string): void {
-  if (!isInitialized()) {
-    throw new SweepPruneError(
-      'NotInitialized',
-      `${what}: sweep-prune is not initialised; \`await init()\` (import { init } from 'sweep-prune') once before creating the broadphase`,
-    );
-  }
+  if (!isInitialized()) throw notInitialized(what);
 }
 
 /**

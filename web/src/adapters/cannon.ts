@@ -128,7 +128,9 @@ export class SweepPruneBroadphase extends Broadphase {
   /**
    * The bodies whose `aabb` overlaps `aabb` (closed), appended to `result` and returned; every cannon raycast calls
    * it. Updates the AABBs of bodies that need it, as `NaiveBroadphase` does; the order is not the world's body order.
-   * @throws SweepPruneError `InvalidArgument` (no aabb, no world), `InvalidBounds` (NaN), `InvertedBounds`, `Disposed`
+   * A box with a NaN coordinate gets the engine's own answer (`AABB.overlaps` on every body), so a raycast from a
+   * body gone NaN finds nothing, as with the engine's broadphases, instead of throwing inside the game loop.
+   * @throws SweepPruneError `InvalidArgument` (no aabb, no world), `InvertedBounds`, `Disposed`
    */
   override aabbQuery(world: CannonWorld, aabb: AABB, result: Body[] = []): Body[] {
     return this.#link.query(world, aabb, readAABB, (b, box) => b.aabb.overlaps(box), result);

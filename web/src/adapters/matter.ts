@@ -4,7 +4,7 @@
 // sweep-prune World instead and hand the same candidate pairs to matter's own `Collision.collides`.
 // matter-js is never imported: the user passes the module, so users who do not import this file pay nothing.
 import { SweepPruneError } from '../errors.js';
-import { isInitialized } from '../loader.js';
+import { isInitialized, notInitialized } from '../loader.js';
 import { World, slotOf, type BoxId } from '../world.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 
@@ -41,7 +41,11 @@ export interface MatterModule<B extends MatterBodyLike, P, C> {
     canCollide(filterA: B['collisionFilter'], filterB: B['collisionFilter']): boolean;
   };
   Collision: { collides(bodyA: B, bodyB: B, pairs?: P): C | null };
-  Query: { ray(bodies: B[], startPoint: MatterVector, endPoint: MatterVector, rayWidth?: number): C[] };
+  Query: {
+    ray(bodies: B[], startPoint: MatterVector, endPoint: MatterVector, rayWidth?: number): C[];
+    region(bodies: B[], bounds: MatterBounds, outside?: boolean): B[];
+    point(bodies: B[], point: MatterVector): B[];
+  };
   Vertices: { contains(vertices: never, point: MatterVector): boolean };
   Body: object;
 }
@@ -71,21 +75,76 @@ interface HookState {
 }
 
 type AnyFn = (...args: unknown[]) => unknown;
+/** A function made by matter's `Common.chain` (which `Matter.before` and `Matter.after` use): it calls these in turn. */
+type Chained = AnyFn & { _chained?: AnyFn[] };
+
+function sourceOf(fn: unknown): string {
+  try {
+    return Function.prototype.toString.call(fn);
+  } catch {
+    return '';
+  }
+}
+
+// matter's own Detector.collisions (0.19, 0.20) is the one function of a chain that sorts by Detector._compareBoundsX
+const isMattersOwn = (fn: unknown): boolean => sourceOf(fn).includes('_compareBoundsX');
+
+/**
+ * Put `dispatch` where matter's own `Detector.collisions` is: the function itself, or its place in a chain of
+ * `Matter.before`/`Matter.after` hooks, so that the hooks run around this package's detectors as around matter's.
+ * Returns matter's own function. Throws `InvalidArgument` when it cannot be told apart from a function installed by
+ * hand, which the detectors would otherwise skip without a word.
+ */
+function replaceOwnCollisions(Matter: { Detector: object; Common?: unknown }, dispatch: (own: AnyFn) => AnyFn): void {
+  const Detector = Matter.Detector as Record<string, unknown>;
+  const current = Detector.collisions as Chained;
+  const hint =
+    'create the first SweepPruneDetector before installing it (a hook installed afterwards runs around the ' +
+    'detectors), or install it with Matter.before / Matter.after';
+  if (Array.isArray(current._chained)) {
+    const funcs = current._chained;
+    const own = funcs.filter(isMattersOwn);
+    const chain = (Matter.Common as { chain?: (...funcs: AnyFn[]) => AnyFn } | undefined)?.chain;
+    if (own.length !== 1 || typeof chain !== 'function') {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `new SweepPruneDetector: Matter.Detector.collisions is a chain of ${funcs.length} functions (Matter.before / ` +
+          `Matter.after) and matter's own function could not be found among them; ${hint}`,
+      );
+    }
+    const to = dispatch(own[0]!);
+    Detector.collisions = chain(...funcs.map((f) => (f === own[0] ? to : f)));
+    return;
+  }
+  // an engine that keeps function source (not compiled to bytecode): a function that is not matter's was put there
+  if (sourceOf(Detector.canCollide).includes('mask') && !isMattersOwn(current)) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `new SweepPruneDetector: Matter.Detector.collisions was replaced by a function that is not matter's own, ` +
+        `which the detectors would skip; ${hint}`,
+    );
+  }
+  Detector.collisions = dispatch(current);
+}
 
 /**
  * Route `Detector.collisions(detector)` to the detector's own method when it has one (detectors of this module, from
- * either the ES or the CommonJS copy), and log the bodies given to matter's MOVERS. Once per matter module.
+ * either the ES or the CommonJS copy), in the place of matter's own function (hooks around it still run), and log
+ * the bodies given to matter's MOVERS. Once per matter module.
  */
-function installHooks(Matter: { Detector: object; Body: object }): HookState {
+function installHooks(Matter: { Detector: object; Body: object; Common?: unknown }): HookState {
   const Detector = Matter.Detector as Record<string | symbol, unknown>;
   const existing = Detector[STATE] as HookState | undefined;
   if (existing !== undefined) return existing;
+  replaceOwnCollisions(
+    Matter,
+    (original) =>
+      function collisions(this: unknown, detector: unknown) {
+        const own = (detector as Record<symbol, AnyFn | undefined> | null | undefined)?.[HOOK];
+        return own !== undefined ? own.call(detector) : original.apply(this, [detector]);
+      },
+  );
   const state: HookState = { log: [], start: 0 };
-  const original = Detector.collisions as AnyFn;
-  Detector.collisions = function collisions(this: unknown, detector: Record<symbol, AnyFn | undefined>) {
-    const own = detector?.[HOOK];
-    return own !== undefined ? own.call(detector) : original.apply(this, [detector]);
-  };
   const Body = Matter.Body as Record<string, unknown>;
   for (const name of MOVERS) {
     const fn = Body[name];
@@ -120,31 +179,41 @@ interface Entry<B> {
   settling: boolean;
 }
 
-function checkBounds(what: string, bounds: MatterBounds): void {
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+
+/**
+ * Throws `InvalidBounds` unless `bounds` is `{ min: { x, y }, max: { x, y } }` of numbers. True when the four are
+ * finite: otherwise (NaN, infinite) the query is matter's own, which answers those as it answers any bounds.
+ */
+function checkBounds(what: string, bounds: MatterBounds): boolean {
   const b = bounds as Partial<MatterBounds> | null | undefined;
   const ok =
     b != null &&
     b.min != null &&
     b.max != null &&
-    Number.isFinite(b.min.x) &&
-    Number.isFinite(b.min.y) &&
-    Number.isFinite(b.max.x) &&
-    Number.isFinite(b.max.y);
+    isNumber(b.min.x) &&
+    isNumber(b.min.y) &&
+    isNumber(b.max.x) &&
+    isNumber(b.max.y);
   if (!ok) {
     throw new SweepPruneError(
       'InvalidBounds',
-      `${what}: bounds must be { min: { x, y }, max: { x, y } } of finite numbers, got ${JSON.stringify(bounds)}`,
+      `${what}: bounds must be { min: { x, y }, max: { x, y } } of numbers, got ${JSON.stringify(bounds)}`,
     );
   }
+  const { min, max } = bounds;
+  return Number.isFinite(min.x) && Number.isFinite(min.y) && Number.isFinite(max.x) && Number.isFinite(max.y);
 }
 
-function checkPoint(what: string, name: string, p: MatterVector): void {
-  if (p == null || !Number.isFinite(p.x) || !Number.isFinite(p.y)) {
+/** As `checkBounds`, for a point. */
+function checkPoint(what: string, name: string, p: MatterVector): boolean {
+  if (p == null || !isNumber(p.x) || !isNumber(p.y)) {
     throw new SweepPruneError(
       'InvalidBounds',
-      `${what}: ${name} must be { x, y } of finite numbers, got ${JSON.stringify(p)}`,
+      `${what}: ${name} must be { x, y } of numbers, got ${JSON.stringify(p)}`,
     );
   }
+  return Number.isFinite(p.x) && Number.isFinite(p.y);
 }
 
 /**
@@ -210,12 +279,7 @@ export class SweepPruneDetector<
    * @throws SweepPruneError `NotInitialized` before `await init()`; `InvalidArgument` if `Matter` is not the module.
    */
   constructor(Matter: MatterModule<B, P, C>) {
-    if (!isInitialized()) {
-      throw new SweepPruneError(
-        'NotInitialized',
-        "new SweepPruneDetector: sweep-prune is not initialised: `await init()` (from 'sweep-prune') once before creating a detector",
-      );
-    }
+    if (!isInitialized()) throw notInitialized('new SweepPruneDetector');
     const m = Matter as Partial<MatterModule<B, P, C>> | null | undefined;
     if (
       m == null ||
@@ -223,6 +287,8 @@ export class SweepPruneDetector<
       typeof m.Detector.canCollide !== 'function' ||
       typeof m.Collision?.collides !== 'function' ||
       typeof m.Query?.ray !== 'function' ||
+      typeof m.Query.region !== 'function' ||
+      typeof m.Query.point !== 'function' ||
       typeof m.Vertices?.contains !== 'function' ||
       m.Body == null
     ) {
@@ -524,6 +590,11 @@ export class SweepPruneDetector<
     return world;
   }
 
+  // detector.bodies as the queries see them: each body once, in order
+  #bodies(): B[] {
+    return this.#entries.map((e) => e.body);
+  }
+
   #candidates(world: World, minX: number, minY: number, maxX: number, maxY: number): Entry<B>[] {
     const ids = world.queryBox([roundDown(minX), roundDown(minY)], [roundUp(maxX), roundUp(maxY)]);
     const bySlot = this.#bySlot;
@@ -535,12 +606,13 @@ export class SweepPruneDetector<
   /**
    * `Query.region(detector.bodies, bounds, outside)`, accelerated: the bodies whose bounds overlap `bounds` (closed),
    * or with `outside` those that do not, in `detector.bodies` order. The same bodies as matter's query, from a box
-   * query of the World instead of a scan of every body.
-   * @throws SweepPruneError `InvalidBounds` (not finite), `Disposed`
+   * query of the World instead of a scan of every body. Bounds with a NaN or infinite number: matter's own query.
+   * @throws SweepPruneError `InvalidBounds` (not numbers), `Disposed`
    */
   region(bounds: MatterBounds, outside = false): B[] {
-    checkBounds('region', bounds);
+    const finite = checkBounds('region', bounds);
     const world = this.#queryWorld('region');
+    if (!finite) return this.#matter.Query.region(this.#bodies(), bounds, outside);
     const { min, max } = bounds;
     const found = this.#candidates(world, min.x, min.y, max.x, max.y);
     const inside: B[] = [];
@@ -556,12 +628,13 @@ export class SweepPruneDetector<
 
   /**
    * `Query.point(detector.bodies, point)`, accelerated: the bodies with a part whose vertices contain `point`, in
-   * `detector.bodies` order.
-   * @throws SweepPruneError `InvalidBounds` (not finite), `Disposed`
+   * `detector.bodies` order. A point with a NaN or infinite number: matter's own query.
+   * @throws SweepPruneError `InvalidBounds` (not numbers), `Disposed`
    */
   point(point: MatterVector): B[] {
-    checkPoint('point', 'point', point);
+    const finite = checkPoint('point', 'point', point);
     const world = this.#queryWorld('point');
+    if (!finite) return this.#matter.Query.point(this.#bodies(), point);
     const contains = this.#matter.Vertices.contains;
     const result: B[] = [];
     const { x, y } = point;
@@ -585,15 +658,17 @@ export class SweepPruneDetector<
   /**
    * `Query.ray(detector.bodies, startPoint, endPoint, rayWidth)`, accelerated: matter's own `Query.ray` run on the
    * bodies whose bounds meet the ray's box. The same collisions as matter's query, in `detector.bodies` order.
-   * @throws SweepPruneError `InvalidBounds` (not finite, or a negative width), `Disposed`
+   * Points with a NaN or infinite number, or an infinite width: matter's own query (a NaN width is its default).
+   * @throws SweepPruneError `InvalidBounds` (not numbers, or a negative width), `Disposed`
    */
   ray(startPoint: MatterVector, endPoint: MatterVector, rayWidth?: number): C[] {
-    checkPoint('ray', 'startPoint', startPoint);
-    checkPoint('ray', 'endPoint', endPoint);
-    if (rayWidth !== undefined && !(rayWidth >= 0 && rayWidth < Infinity)) {
-      throw new SweepPruneError('InvalidBounds', `ray: rayWidth must be a finite number >= 0, got ${rayWidth}`);
+    const finiteStart = checkPoint('ray', 'startPoint', startPoint);
+    const finite = checkPoint('ray', 'endPoint', endPoint) && finiteStart;
+    if (rayWidth !== undefined && (typeof rayWidth !== 'number' || rayWidth < 0)) {
+      throw new SweepPruneError('InvalidBounds', `ray: rayWidth must be a number >= 0, got ${rayWidth}`);
     }
     const world = this.#queryWorld('ray');
+    if (!finite || rayWidth === Infinity) return this.#matter.Query.ray(this.#bodies(), startPoint, endPoint, rayWidth);
     // the ray is a rectangle about the segment, half its width to each side; the slack covers matter's float64
     // rotation of its vertices
     const half = (rayWidth || 0) / 2;
@@ -672,5 +747,46 @@ export function useSweepPrune<B extends MatterBodyLike, P, C>(
   detector.bodies = (engine.detector.bodies ?? []).slice(0);
   detector.pairs = engine.pairs;
   engine.detector = detector;
+  return detector;
+}
+
+/** The parts of the `matter-js` module `useMatterDetector` uses (the module itself satisfies it). */
+export interface MatterDetectorModule {
+  Detector: { create(): unknown; setBodies(detector: never, bodies: never): void };
+}
+
+/**
+ * The way back from `useSweepPrune`: give the engine a new matter detector (`Detector.create`) with the engine's
+ * bodies (`Detector.setBodies`) and pairs, as `Engine.create` makes it, and dispose the `SweepPruneDetector` the
+ * engine had. The engine then steps as if this package had never been used. (`engine.detector =
+ * Detector.create()` alone leaves it with no bodies, and so no collisions, until the world next changes.)
+ * Returns the new detector; an engine already on a matter detector is left as it is.
+ * @throws SweepPruneError `InvalidArgument`
+ */
+export function useMatterDetector<B, P, C>(
+  Matter: MatterDetectorModule,
+  engine: MatterEngineLike<B, P, C>,
+): DetectorFields<B, P, C> {
+  const M = Matter as Partial<MatterDetectorModule> | null | undefined;
+  if (typeof M?.Detector?.create !== 'function' || typeof M.Detector.setBodies !== 'function') {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      'useMatterDetector(Matter, engine): pass the matter-js module, e.g. `import Matter from "matter-js"`',
+    );
+  }
+  if (engine == null || typeof engine !== 'object' || engine.detector == null) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      'useMatterDetector(Matter, engine): engine must be a matter engine (Matter.Engine.create())',
+    );
+  }
+  const current = engine.detector as Partial<DetectorFields<B, P, C>> & { dispose?: () => void };
+  // a detector of this module, from the ES or the CommonJS copy
+  if (!(HOOK in current)) return current as DetectorFields<B, P, C>;
+  const detector = Matter.Detector.create() as DetectorFields<B, P, C>;
+  Matter.Detector.setBodies(detector as never, (current.bodies ?? []) as never);
+  detector.pairs = engine.pairs; // as Engine.create does (Detector.create's options would deep-copy the pairs)
+  engine.detector = detector;
+  current.dispose?.();
   return detector;
 }

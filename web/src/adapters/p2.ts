@@ -116,7 +116,9 @@ export class SweepPruneBroadphase extends Broadphase {
   /**
    * The bodies whose AABB overlaps `aabb` (closed), appended to `result` and returned; `World.raycast` calls it.
    * Updates the AABBs of bodies that need it, as `SAPBroadphase` does; the order is not its order (by x).
-   * @throws SweepPruneError `InvalidArgument` (no aabb, no world), `InvalidBounds` (NaN), `InvertedBounds`, `Disposed`
+   * A box with a NaN coordinate gets the engine's own answer (`AABB.overlaps` on every body), so a raycast from a
+   * body gone NaN finds nothing, as with the engine's broadphases, instead of throwing inside the game loop.
+   * @throws SweepPruneError `InvalidArgument` (no aabb, no world), `InvertedBounds`, `Disposed`
    */
   override aabbQuery(world?: P2World, aabb?: AABB, result: Body[] = []): Body[] {
     return this.#link.query(world, aabb, readAABB, (b, box) => b.aabb.overlaps(box), result);

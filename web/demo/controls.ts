@@ -1,0 +1,41 @@
+// Controls that scenes put in their panels: a labelled slider whose label shows its value.
+
+export interface SliderOptions {
+  min: number;
+  max: number;
+  value: number;
+  step?: number;
+  /** data-knob, for scripts. */
+  knob: string;
+  /** The label for a value. */
+  say: (value: number) => string;
+}
+
+/** A range input in a label that shows `say(value)`; `onInput` runs on every move, `onChange` when it settles. */
+export function slider(
+  o: SliderOptions,
+  onInput: (value: number) => void,
+  onChange?: (value: number) => void,
+): HTMLLabelElement {
+  const label = document.createElement('label');
+  label.className = 'bench-max scale-n';
+  const text = document.createElement('span');
+  const input = document.createElement('input');
+  input.type = 'range';
+  input.min = String(o.min);
+  input.max = String(o.max);
+  input.step = String(o.step ?? 1);
+  input.value = String(o.value);
+  input.dataset.knob = o.knob;
+  const show = (): void => {
+    text.textContent = o.say(Number(input.value));
+  };
+  input.addEventListener('input', () => {
+    show();
+    onInput(Number(input.value));
+  });
+  if (onChange) input.addEventListener('change', () => onChange(Number(input.value)));
+  show();
+  label.append(text, input);
+  return label;
+}
