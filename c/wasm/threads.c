@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The threaded module's own part (web/scripts/build-threads.sh links it with exports.c and the engine): the set-up
+// The threaded module's own part (c/wasm/build-threads.sh links it with exports.c and the engine): the set-up
 // of the module, the two functions Emscripten's libc imports from its JS runtime (docs/threads.md) and the count of
 // workers running. The quarantine of blocks handed to JavaScript is quarantine.c, shared with the other module.
 #include "sweep_prune/sweep_prune.h"

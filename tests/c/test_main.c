@@ -7,7 +7,7 @@
 // flags of tests.def
 enum
 {
-	SP_MEMCHECK = 1, // run under valgrind by web/scripts/test-c.sh
+	SP_MEMCHECK = 1, // run under valgrind by tests/c/run.sh
 	SP_VARIANTS = 2	 // run on the slab-sort and scalar engines too (CMakeLists.txt)
 };
 

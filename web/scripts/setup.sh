@@ -7,13 +7,13 @@ cd "$(dirname "$0")/../.."
 
 need=()
 command -v emcc >/dev/null 2>&1 || need+=(emscripten)
-# the threaded module (web/scripts/build-threads.sh): clang and wasm-ld 14, which Debian's emscripten depends on
+# the threaded module (c/wasm/build-threads.sh): clang and wasm-ld 14, which Debian's emscripten depends on
 command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
 command -v wasm-ld-14 >/dev/null 2>&1 || need+=(lld-14)
 if [[ "${1:-}" == "--test" ]]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   command -v clang-format >/dev/null 2>&1 || need+=(clang-format)
-  # the C static check of web/scripts/test-c.sh
+  # the C static check of tests/c/run.sh
   command -v run-clang-tidy >/dev/null 2>&1 || need+=(clang-tidy)
 fi
 if (( ${#need[@]} )); then
@@ -45,5 +45,5 @@ fi
 cmake --build build/wasm --target sweep_prune_wasm -j2 >/dev/null
 node web/scripts/embed-wasm.mjs
 # the threaded module (sweep-prune/threads), beside the other in web/src/generated/
-bash web/scripts/build-threads.sh
+bash c/wasm/build-threads.sh
 cp build/wasm-threads/sweep_prune_threads.wasm web/src/generated/

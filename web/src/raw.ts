@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The wasm module's exports, typed by hand (c/wasm/exports.c is the other side). Pointers are byte offsets into
 // `memory`; box and world ids are uint32 values carried as numbers.
-import type { Counters } from './world.js';
 
 /** The module's memory, typed structurally so the package's types need no DOM or WebAssembly library. */
 export interface WasmMemory {
@@ -74,8 +73,44 @@ export const SCRATCH_MIN = 0;
 export const SCRATCH_MAX = 16;
 export const SCRATCH_OUT = 32;
 
+/** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
+export type BoxId = number;
+
 /** Box id bit split (c/include/sweep_prune/id.h; c/wasm/exports.c asserts it): slot << GENERATION_BITS | generation. */
 export const GENERATION_BITS = 10;
+
+/** Work done by the last `update()`. */
+export interface Counters {
+  /** Live boxes seen by the update. */
+  boxes: number;
+  /** Axis the boxes were sorted and swept along. */
+  sweepAxis: number;
+  /** Adjacent exchanges made by the insertion sorts within each slab when `refreshed` (0 on a still frame, or when rebuilt). */
+  swaps: number;
+  /** 1 when the moving boxes' slabs were rebuilt (an incoherent frame, or the first update); then `refreshed` is 0. */
+  rebuilt: number;
+  /** Slabs the boxes were bucketed into along a second axis. */
+  slabs: number;
+  /** Candidate pairs (overlapping on the sweep axis) tested on the other axes. */
+  overlapTests: number;
+  /** Overlapping pairs. */
+  pairs: number;
+  /** Pairs that began overlapping in this update. */
+  began: number;
+  /** Pairs that stopped overlapping in this update (including pairs of removed boxes). */
+  ended: number;
+  /** Insertion-sort exchanges made by the last `endpoints()` call. */
+  endpointSwaps: number;
+  /** Static boxes. */
+  staticBoxes: number;
+  /** 1 when a static box changed, so the static boxes' index was rebuilt. */
+  staticRebuilt: number;
+  /**
+   * 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame; boxes added, removed
+   * or switched since the last update are merged into or dropped from their slabs), 0 when they were rebuilt.
+   */
+  refreshed: number;
+}
 
 /**
  * Byte offsets of `spCounters`' int32 fields by name, and its size (c/wasm/exports.c asserts each of them;

@@ -20,5 +20,5 @@ async function run({ module, memory, pool, worker, stackTop }) {
   }
 }
 
-if (nodeThreads?.parentPort) nodeThreads.parentPort.once('message', run);
+if (nodeThreads?.parentPort) nodeThreads.parentPort.once('message', (data) => void run(data));
 else globalThis.addEventListener('message', (event) => void run(event.data), { once: true });

@@ -24,7 +24,7 @@ export interface ThreadsInitOptions {
 
 const THREADS_INIT_OPTIONS: readonly (keyof ThreadsInitOptions)[] = ['threaded', 'single'];
 
-// The threaded module's memory: its initial size as linked (web/scripts/build-threads.sh --initial-memory, in 64 KB
+// The threaded module's memory: its initial size as linked (c/wasm/build-threads.sh --initial-memory, in 64 KB
 // pages), and the 2 GB maximum a shared memory must declare (reserved as address space, committed as it grows).
 const INITIAL_PAGES = 256;
 const MAXIMUM_PAGES = 32768;

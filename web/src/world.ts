@@ -4,21 +4,29 @@ import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { getEngine, releaseKept } from './loader.js';
 import { checkOptions } from './options.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
-import { isFloat32 } from './float32.js';
+import { check, fail, outputs, writeBox } from './engine-call.js';
+import {
+  Queries,
+  type DistanceHits,
+  type QueryCallback,
+  type RayHit,
+  type RayHits,
+  type RayOptions,
+} from './queries.js';
 import { attachThreads, checkThreads, type PoolShare } from './threading.js';
 import { BoundsViews } from './views.js';
 import {
+  type BoxId,
   COUNTER_OFFSETS,
   COUNTERS_BYTES,
+  type Counters,
   GENERATION_BITS,
   type RawExports,
-  SCRATCH_MAX,
-  SCRATCH_MIN,
   SCRATCH_OUT,
 } from './raw.js';
 
-/** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
-export type BoxId = number;
+export type { BoxId, Counters } from './raw.js';
+export type { DistanceHits, QueryCallback, RayHit, RayHits, RayOptions } from './queries.js';
 
 export interface WorldOptions {
   /** Number of axes, 1 to 4. Default 2. */
@@ -40,89 +48,7 @@ export interface WorldOptions {
   threads?: number;
 }
 
-/** Work done by the last `update()`. */
-export interface Counters {
-  /** Live boxes seen by the update. */
-  boxes: number;
-  /** Axis the boxes were sorted and swept along. */
-  sweepAxis: number;
-  /** Adjacent exchanges made by the insertion sorts within each slab when `refreshed` (0 on a still frame, or when rebuilt). */
-  swaps: number;
-  /** 1 when the moving boxes' slabs were rebuilt (an incoherent frame, or the first update); then `refreshed` is 0. */
-  rebuilt: number;
-  /** Slabs the boxes were bucketed into along a second axis. */
-  slabs: number;
-  /** Candidate pairs (overlapping on the sweep axis) tested on the other axes. */
-  overlapTests: number;
-  /** Overlapping pairs. */
-  pairs: number;
-  /** Pairs that began overlapping in this update. */
-  began: number;
-  /** Pairs that stopped overlapping in this update (including pairs of removed boxes). */
-  ended: number;
-  /** Insertion-sort exchanges made by the last `endpoints()` call. */
-  endpointSwaps: number;
-  /** Static boxes. */
-  staticBoxes: number;
-  /** 1 when a static box changed, so the static boxes' index was rebuilt. */
-  staticRebuilt: number;
-  /**
-   * 1 when the moving boxes' sorted slabs were brought up to date in place (a coherent frame; boxes added, removed
-   * or switched since the last update are merged into or dropped from their slabs), 0 when they were rebuilt.
-   */
-  refreshed: number;
-}
-
-/**
- * Boxes with their distances, nearest first (ties by id): the answer of `nearest`, `queryRadius` and `castRay`.
- * Arrays owned by the caller (copies), safe to keep.
- */
-export interface DistanceHits {
-  ids: Uint32Array;
-  distances: Float32Array;
-}
-
-/** One box and its distance: a ray's first hit or blocker. */
-export interface RayHit {
-  id: BoxId;
-  distance: number;
-}
-
-/**
- * Hits of `castRay`: box ids ordered by distance (ties by id), and the distance to where the ray enters each.
- * Arrays owned by the caller (copies), safe to keep.
- */
-export interface RayHits extends DistanceHits {
-  /** With `blockMask`: the box that stopped the ray (not among the hits); undefined when none did. */
-  blocker?: RayHit;
-}
-
 const WORLD_OPTIONS: readonly (keyof WorldOptions)[] = ['dimensions', 'capacity', 'events', 'threads'];
-const RAY_OPTIONS: readonly (keyof RayOptions)[] = ['maxDistance', 'mask', 'blockMask', 'ignore', 'maxHits'];
-
-/** Options of `castRay`, `firstHit` and `forEachOnRay`. Every field is optional. */
-export interface RayOptions {
-  /** Length of the ray, >= 0. Default Infinity. */
-  maxDistance?: number;
-  /** Hits are boxes whose category shares a bit with `mask`. Default 0xFFFFFFFF: every box. */
-  mask?: number;
-  /**
-   * The ray stops at the first box whose category shares a bit with `blockMask` (walls for a line of sight). That
-   * box is returned as `blocker`, not as a hit; the hits are the boxes before it. Default 0: nothing blocks.
-   */
-  blockMask?: number;
-  /** A box the ray passes through unseen, neither hit nor blocker (the shooter's own box). Default: none. */
-  ignore?: BoxId;
-  /** At most this many hits, the nearest; the search stops there, so few hits on a long ray cost little. Default: all. */
-  maxHits?: number;
-}
-
-/**
- * What the query callbacks receive, once per box, with no allocation per box: its id, the data given to `addBox`
- * (or `setData`), and its distance (`forEachInBox`: 0). Return `false` to stop the loop.
- */
-export type QueryCallback<T> = (id: BoxId, data: T | undefined, distance: number) => void | boolean;
-
 /** One axis's sorted endpoints: `values[i]` is a coordinate, `refs[i]` is `slot << 1 | isMax`. Copies, safe to keep. */
 export interface Endpoints {
   values: Float32Array;
@@ -153,56 +79,6 @@ const PAIRS = 0;
 const BEGAN = 1;
 const ENDED = 2;
 
-function checkNumberArray(what: string, name: string, v: ArrayLike<number>, dimensions: number): void {
-  if (v == null || typeof v.length !== 'number') {
-    throw new SweepPruneError(
-      'InvalidArgument',
-      `${what}: ${name} must be an array of ${dimensions} numbers, got ${v === null ? 'null' : typeof v}`,
-    );
-  }
-  if (v.length !== dimensions) {
-    throw new SweepPruneError(
-      'InvalidDimensions',
-      `${what}: ${name} has ${count(v.length, 'coordinate')}; this world has ${count(dimensions, 'dimension')}`,
-    );
-  }
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-function describeBad(v: unknown): string {
-  if (typeof v !== 'number') return `is ${v === null ? 'null' : typeof v}, not a number`;
-  if (Number.isNaN(v)) return 'is NaN';
-  if (!Number.isFinite(v)) return `is ${v}`;
-  return `(${v}) is beyond the float32 range ±3.4028234663852886e38`;
-}
-
-function checkCallback(what: string, fn: unknown): void {
-  if (typeof fn !== 'function') {
-    throw new SweepPruneError(
-      'InvalidArgument',
-      `${what}: fn must be a function (id, data, distance) => void, got ${typeof fn}`,
-    );
-  }
-}
-
-function checkMask(what: string, name: string, v: number): number {
-  if (!Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
-    throw new SweepPruneError('InvalidArgument', `${what}: ${name} must be a 32-bit integer bit mask, got ${v}`);
-  }
-  return v >>> 0;
-}
-
-// A distance limit: a number >= 0, Infinity allowed.
-function checkDistance(what: string, name: string, v: unknown, hint: string): number {
-  if (typeof v !== 'number' || !(v >= 0)) {
-    throw new SweepPruneError('InvalidBounds', `${what}: ${name} must be a number >= 0 (${hint}), got ${String(v)}`);
-  }
-  return v;
-}
-
 /** The slot of a box id: its bounds start at `slotOf(id) * 2 * dimensions` in `world.bounds`. */
 export function slotOf(id: BoxId): number {
   return id >>> GENERATION_BITS;
@@ -230,9 +106,7 @@ export class World<T = unknown> {
   #id = 0;
   #scratch = 0;
   #views!: BoundsViews;
-  #visiting = 0; // query callbacks running
-  #visitIds = new Uint32Array(64); // the results a query callback loop walks
-  #visitDistances = new Float32Array(64);
+  #queries!: Queries<T>;
   #events = true;
 
   constructor(options: WorldOptions = {}) {
@@ -267,9 +141,8 @@ export class World<T = unknown> {
     const threads = checkThreads('new World', options.threads ?? 1);
     this.dimensions = dimensions;
     this.#scratch = raw.sp_scratch();
-    const r = raw.sp_create_world(dimensions, capacity);
-    if (r !== 0) World.#fail(raw, r, 'new World');
-    this.#id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    check(raw, raw.sp_create_world(dimensions, capacity), 'new World');
+    this.#id = outputs(raw, this.#scratch, 1)[0]!;
     try {
       this.#pool = attachThreads(raw, this.#id, threads, 'new World');
     } catch (error) {
@@ -279,26 +152,17 @@ export class World<T = unknown> {
     this.#threads = threads;
     this.#raw = raw;
     this.#views = new BoundsViews(raw, this.#id, this.#scratch, dimensions);
+    this.#queries = new Queries(
+      (what) => this.#engine(what),
+      this.#id,
+      this.#scratch,
+      dimensions,
+      (id) => this.#dataFor(id),
+    );
     if (options.events === false) {
       this.#events = false;
       raw.sp_set_events(this.#id, 0);
     }
-  }
-
-  static #fail(raw: RawExports, result: number, what: string, boxId?: number): never {
-    const code = RESULT_CODES[result] ?? 'InvalidArgument';
-    const ptr = raw.sp_result_string(result);
-    const bytes = new Uint8Array(raw.memory.buffer, ptr);
-    const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
-    const hint =
-      code === 'StaleBox'
-        ? ' Do not use an id after removeBox().'
-        : code === 'InvalidBox'
-          ? ' Use an id returned by addBox() of this world.'
-          : code === 'OutOfMemory'
-            ? ' The wasm module reached its memory limit (2 GB); remove boxes or dispose unused worlds.'
-            : '';
-    throw new SweepPruneError(code === 'Ok' ? 'InvalidArgument' : code, `${what}: ${text}.${hint}`, boxId);
   }
 
   #engine(what: string): RawExports {
@@ -309,31 +173,10 @@ export class World<T = unknown> {
     return raw;
   }
 
-  #writeBox(raw: RawExports, what: string, min: ArrayLike<number>, max: ArrayLike<number>): void {
-    const d = this.dimensions;
-    checkNumberArray(what, 'min', min, d);
-    checkNumberArray(what, 'max', max, d);
-    const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
-    for (let a = 0; a < d; a++) {
-      const lo = min[a]!;
-      const hi = max[a]!;
-      for (const [name, v] of [
-        ['min', lo],
-        ['max', hi],
-      ] as const) {
-        if (!isFloat32(v)) {
-          throw new SweepPruneError(
-            'InvalidBounds',
-            `${what}: ${name}[${a}] ${describeBad(v)}; bounds must be numbers within the float32 range (for an unbounded box use ±3.4028234663852886e38)`,
-          );
-        }
-      }
-      if (!(lo <= hi)) {
-        throw new SweepPruneError('InvertedBounds', `${what}: min[${a}] (${lo}) must be <= max[${a}] (${hi})`);
-      }
-      f[SCRATCH_MIN / 4 + a] = lo;
-      f[SCRATCH_MAX / 4 + a] = hi;
-    }
+  // A call that may allocate: views that a growth of memory ended are dealt with first, then the result checked.
+  #grown(raw: RawExports, result: number, what: string): void {
+    this.#views.afterGrowth(what);
+    check(raw, result, what);
   }
 
   /**
@@ -344,11 +187,10 @@ export class World<T = unknown> {
    */
   addBox(min: ArrayLike<number>, max: ArrayLike<number>, data?: T): BoxId {
     const raw = this.#engine('addBox');
-    this.#writeBox(raw, 'addBox', min, max);
-    const r = raw.sp_add_box(this.#id);
-    const id = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
-    this.#views.afterGrowth('addBox');
-    if (r !== 0) World.#fail(raw, r, 'addBox');
+    writeBox(raw, this.#scratch, this.dimensions, 'addBox', min, max);
+    const result = raw.sp_add_box(this.#id);
+    const id = outputs(raw, this.#scratch, 1)[0]!; // read before afterGrowth, which uses the scratch outputs
+    this.#grown(raw, result, 'addBox');
     const slot = id >>> GENERATION_BITS;
     this.#data[slot] = data;
     this.#owner[slot] = id;
@@ -380,7 +222,7 @@ export class World<T = unknown> {
     if (result !== 0) {
       throw (
         (result === 1 || result === 2 ? badBoxError('addBoxes', bounds, n, d) : undefined) ??
-        World.#fail(raw, result, 'addBoxes')
+        fail(raw, result, 'addBoxes')
       );
     }
     // No data, and #owner left as it is: a reused slot's data went to #removedData and its owner to 0 when its box
@@ -413,8 +255,7 @@ export class World<T = unknown> {
         `setBoxes: bounds holds ${n} boxes (${2 * d} numbers each) for ${ids.length} ids; give one box per id`,
       );
     }
-    const badId = (i: number, result: number): never =>
-      World.#fail(raw, result, `setBoxes: ids[${i}] (${ids[i]})`, ids[i]);
+    const badId = (i: number, result: number): never => fail(raw, result, `setBoxes: ids[${i}] (${ids[i]})`, ids[i]);
     if (!(ids instanceof Uint32Array)) {
       for (let i = 0; i < n; i++) {
         const id = ids[i]!;
@@ -432,7 +273,7 @@ export class World<T = unknown> {
     if (result !== 0) {
       throw (
         (result === 1 || result === 2 ? badBoxError('setBoxes', bounds, n, d) : undefined) ??
-        World.#fail(raw, result, 'setBoxes')
+        fail(raw, result, 'setBoxes')
       );
     }
   }
@@ -476,8 +317,7 @@ export class World<T = unknown> {
   removeBox(id: BoxId): void {
     const raw = this.#engine('removeBox');
     this.#checkId('removeBox', id);
-    const r = raw.sp_remove_box(this.#id, id);
-    if (r !== 0) World.#fail(raw, r, `removeBox(${id})`, id);
+    check(raw, raw.sp_remove_box(this.#id, id), `removeBox(${id})`, id);
     // kept for the forEach callbacks until this box's pairs have ended, even if addBox reuses the slot
     const slot = id >>> GENERATION_BITS;
     const data = this.#data[slot];
@@ -489,7 +329,7 @@ export class World<T = unknown> {
   #checkLive(raw: RawExports, what: string, id: BoxId): void {
     this.#checkId(what, id);
     if (!raw.sp_is_box_valid(this.#id, id)) {
-      World.#fail(raw, this.#whyInvalid(raw, id), `${what}(${id})`, id);
+      fail(raw, this.#whyInvalid(raw, id), `${what}(${id})`, id);
     }
   }
 
@@ -526,7 +366,7 @@ export class World<T = unknown> {
     const raw = this.#engine('getBoxFilter');
     this.#checkLive(raw, 'getBoxFilter', id);
     raw.sp_get_box_filter(this.#id, id);
-    const out = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 2);
+    const out = outputs(raw, this.#scratch, 2);
     return { category: out[0]!, mask: out[1]! };
   }
 
@@ -549,12 +389,6 @@ export class World<T = unknown> {
     return raw.sp_is_box_static(this.#id, id) !== 0;
   }
 
-  // out[0] ids, out[1] distances, out[2] count, out[3] a ray's blocker
-  #queryResult(raw: RawExports): [number, number, number, number] {
-    const out = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 4);
-    return [out[0]!, out[1]!, out[2]!, out[3]!];
-  }
-
   /**
    * Ids of the boxes overlapping the box `(min, max)` (closed intervals) whose category shares a bit with `mask`,
    * sorted by id. Answered from the sorted slabs of the last `update()` (O(log n + candidates)), as every query
@@ -563,22 +397,12 @@ export class World<T = unknown> {
    * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
    */
   queryBox(min: ArrayLike<number>, max: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
-    return this.#query('queryBox', min, max, mask);
+    return this.#queries.box('queryBox', min, max, mask);
   }
 
   /** Ids of the boxes containing `point` (closed), as `queryBox(point, point, mask)`. */
   queryPoint(point: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
-    return this.#query('queryPoint', point, point, mask);
-  }
-
-  // errors name the method the caller used
-  #query(what: string, min: ArrayLike<number>, max: ArrayLike<number>, mask: number): Uint32Array {
-    const raw = this.#engine(what);
-    this.#writeBox(raw, what, min, max);
-    const r = raw.sp_query_box(this.#id, mask >>> 0);
-    if (r !== 0) World.#fail(raw, r, what);
-    const [ptr, , count] = this.#queryResult(raw);
-    return new Uint32Array(raw.memory.buffer, ptr, count).slice();
+    return this.#queries.box('queryPoint', point, point, mask);
   }
 
   /**
@@ -600,15 +424,7 @@ export class World<T = unknown> {
     mask?: number,
   ): RayHits {
     const opts = typeof options === 'object' && options !== null ? options : { maxDistance: options, mask };
-    const raw = this.#ray('castRay', origin, direction, opts);
-    const [ids, distances, count, blocker] = this.#queryResult(raw);
-    const buffer = raw.memory.buffer;
-    const hits: RayHits = {
-      ids: new Uint32Array(buffer, ids, count).slice(),
-      distances: new Float32Array(buffer, distances, count).slice(),
-    };
-    if (blocker !== 0) hits.blocker = { id: blocker, distance: this.#blockerDistance(raw) };
-    return hits;
+    return this.#queries.castRay(origin, direction, opts);
   }
 
   /**
@@ -617,13 +433,7 @@ export class World<T = unknown> {
    * @throws SweepPruneError as `castRay`
    */
   firstHit(origin: ArrayLike<number>, direction: ArrayLike<number>, options: RayOptions = {}): RayHit | undefined {
-    const raw = this.#ray('firstHit', origin, direction, options, 1);
-    const [ids, distances, count, blocker] = this.#queryResult(raw);
-    if (count > 0) {
-      const buffer = raw.memory.buffer;
-      return { id: new Uint32Array(buffer, ids, 1)[0]!, distance: new Float32Array(buffer, distances, 1)[0]! };
-    }
-    return blocker !== 0 ? { id: blocker, distance: this.#blockerDistance(raw) } : undefined;
+    return this.#queries.firstHit(origin, direction, options);
   }
 
   /**
@@ -638,79 +448,7 @@ export class World<T = unknown> {
     fn: QueryCallback<T>,
     options: RayOptions = {},
   ): BoxId | undefined {
-    checkCallback('forEachOnRay', fn);
-    const raw = this.#ray('forEachOnRay', origin, direction, options);
-    const blocker = this.#queryResult(raw)[3];
-    this.#visit(raw, fn, true);
-    return blocker !== 0 ? blocker : undefined;
-  }
-
-  #blockerDistance(raw: RawExports): number {
-    return new Float32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT + 16, 1)[0]!;
-  }
-
-  // Validate a ray and its options, cast it; the result is in the scratch outputs.
-  #ray(
-    what: string,
-    origin: ArrayLike<number>,
-    direction: ArrayLike<number>,
-    options: RayOptions,
-    hitLimit?: number,
-  ): RawExports {
-    const raw = this.#engine(what);
-    if (options === null || typeof options !== 'object') {
-      throw new SweepPruneError(
-        'InvalidArgument',
-        `${what}: options must be an object like { maxHits: 1 }, got ${options}`,
-      );
-    }
-    checkOptions(what, options, RAY_OPTIONS);
-    const d = this.dimensions;
-    checkNumberArray(what, 'origin', origin, d);
-    checkNumberArray(what, 'direction', direction, d);
-    const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
-    let len = 0;
-    for (let a = 0; a < d; a++) {
-      const o = origin[a]!;
-      const v = direction[a]!;
-      for (const [name, x] of [
-        ['origin', o],
-        ['direction', v],
-      ] as const) {
-        if (!isFloat32(x)) {
-          throw new SweepPruneError(
-            'InvalidBounds',
-            `${what}: ${name}[${a}] ${describeBad(x)}; give numbers within the float32 range`,
-          );
-        }
-      }
-      len += v * v;
-      f[SCRATCH_MIN / 4 + a] = o;
-      f[SCRATCH_MAX / 4 + a] = v;
-    }
-    if (!(len > 0)) throw new SweepPruneError('InvalidBounds', `${what}: direction must not be the zero vector`);
-    const maxDistance = checkDistance(
-      what,
-      'maxDistance',
-      options.maxDistance ?? Infinity,
-      'Infinity for an unbounded ray',
-    );
-    const mask = checkMask(what, 'mask', options.mask ?? 0xffffffff);
-    const blockMask = checkMask(what, 'blockMask', options.blockMask ?? 0);
-    const ignore = options.ignore ?? 0;
-    if (!Number.isInteger(ignore) || ignore < 0 || ignore > 0xffffffff) {
-      throw new SweepPruneError('InvalidArgument', `${what}: ignore must be a box id (or 0 for none), got ${ignore}`);
-    }
-    const maxHits = hitLimit ?? options.maxHits ?? 0;
-    if (!Number.isInteger(maxHits) || maxHits < 0) {
-      throw new SweepPruneError(
-        'InvalidArgument',
-        `${what}: maxHits must be an integer >= 0 (0 for every hit), got ${maxHits}`,
-      );
-    }
-    const r = raw.sp_cast_ray(this.#id, maxDistance, mask, blockMask, ignore, Math.min(maxHits, 0x7fffffff));
-    if (r !== 0) World.#fail(raw, r, what);
-    return raw;
+    return this.#queries.forEachOnRay(origin, direction, fn, options);
   }
 
   /**
@@ -722,7 +460,7 @@ export class World<T = unknown> {
    * negative), `InvalidArgument` (k not an integer >= 0, a bad mask), `InvalidDimensions`, `OutOfMemory`, `Disposed`
    */
   nearest(point: ArrayLike<number>, k: number, maxDistance = Infinity, mask = 0xffffffff): DistanceHits {
-    return this.#copyHits(this.#nearest('nearest', point, k, maxDistance, mask));
+    return this.#queries.nearest('nearest', point, k, maxDistance, mask);
   }
 
   /**
@@ -733,7 +471,7 @@ export class World<T = unknown> {
    * `InvalidArgument` (a bad mask), `InvalidDimensions`, `OutOfMemory`, `Disposed`
    */
   queryRadius(center: ArrayLike<number>, radius: number, mask = 0xffffffff): DistanceHits {
-    return this.#copyHits(this.#nearest('queryRadius', center, undefined, radius, mask));
+    return this.#queries.nearest('queryRadius', center, undefined, radius, mask);
   }
 
   /**
@@ -748,8 +486,7 @@ export class World<T = unknown> {
     maxDistance = Infinity,
     mask = 0xffffffff,
   ): void {
-    checkCallback('forEachNearest', fn);
-    this.#visit(this.#nearest('forEachNearest', point, k, maxDistance, mask), fn, true);
+    this.#queries.forEachNearest('forEachNearest', point, k, maxDistance, mask, fn);
   }
 
   /**
@@ -758,8 +495,7 @@ export class World<T = unknown> {
    * @throws SweepPruneError as `queryRadius`, and `InvalidArgument` when fn is not a function
    */
   forEachInRadius(center: ArrayLike<number>, radius: number, fn: QueryCallback<T>, mask = 0xffffffff): void {
-    checkCallback('forEachInRadius', fn);
-    this.#visit(this.#nearest('forEachInRadius', center, undefined, radius, mask), fn, true);
+    this.#queries.forEachNearest('forEachInRadius', center, undefined, radius, mask, fn);
   }
 
   /**
@@ -768,79 +504,7 @@ export class World<T = unknown> {
    * @throws SweepPruneError as `queryBox`, and `InvalidArgument` when fn is not a function
    */
   forEachInBox(min: ArrayLike<number>, max: ArrayLike<number>, fn: QueryCallback<T>, mask = 0xffffffff): void {
-    checkCallback('forEachInBox', fn);
-    const raw = this.#engine('forEachInBox');
-    this.#writeBox(raw, 'forEachInBox', min, max);
-    const r = raw.sp_query_box(this.#id, checkMask('forEachInBox', 'mask', mask));
-    if (r !== 0) World.#fail(raw, r, 'forEachInBox');
-    this.#visit(raw, fn, false);
-  }
-
-  // k undefined: every box within `distance` (queryRadius). The result is in the scratch outputs.
-  #nearest(what: string, point: ArrayLike<number>, k: number | undefined, distance: number, mask: number): RawExports {
-    const raw = this.#engine(what);
-    const d = this.dimensions;
-    checkNumberArray(what, 'point', point, d);
-    const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
-    for (let a = 0; a < d; a++) {
-      const v = point[a]!;
-      if (!isFloat32(v)) {
-        throw new SweepPruneError(
-          'InvalidBounds',
-          `${what}: point[${a}] ${describeBad(v)}; give numbers within the float32 range`,
-        );
-      }
-      f[SCRATCH_MIN / 4 + a] = v;
-    }
-    if (k !== undefined && (!Number.isInteger(k) || k < 0)) {
-      throw new SweepPruneError(
-        'InvalidArgument',
-        `${what}: k must be an integer >= 0 (the number of boxes wanted), got ${k}`,
-      );
-    }
-    const limit = checkDistance(what, k === undefined ? 'radius' : 'maxDistance', distance, 'Infinity for no limit');
-    const r = raw.sp_nearest(
-      this.#id,
-      k === undefined ? -1 : Math.min(k, 0x7fffffff),
-      limit,
-      checkMask(what, 'mask', mask),
-    );
-    if (r !== 0) World.#fail(raw, r, what);
-    return raw;
-  }
-
-  #copyHits(raw: RawExports): DistanceHits {
-    const [ids, distances, count] = this.#queryResult(raw);
-    const buffer = raw.memory.buffer;
-    return {
-      ids: new Uint32Array(buffer, ids, count).slice(),
-      distances: new Float32Array(buffer, distances, count).slice(),
-    };
-  }
-
-  // Call fn for each result of the last query. The results are first copied into arrays the world keeps (a nested
-  // loop, from inside fn, gets its own), since fn may run queries, which replace the engine's result arrays.
-  #visit(raw: RawExports, fn: QueryCallback<T>, withDistances: boolean): void {
-    const [idsPtr, distancesPtr, count] = this.#queryResult(raw);
-    const nested = this.#visiting > 0;
-    let ids = nested ? new Uint32Array(count) : this.#visitIds;
-    let distances = nested ? new Float32Array(count) : this.#visitDistances;
-    if (ids.length < count) ids = this.#visitIds = new Uint32Array(Math.max(count, 2 * ids.length));
-    if (distances.length < count)
-      distances = this.#visitDistances = new Float32Array(Math.max(count, 2 * distances.length));
-    const buffer = raw.memory.buffer;
-    ids.set(new Uint32Array(buffer, idsPtr, count));
-    if (withDistances) distances.set(new Float32Array(buffer, distancesPtr, count));
-    else distances.fill(0, 0, count);
-    this.#visiting += 1;
-    try {
-      for (let i = 0; i < count; i++) {
-        const id = ids[i]!;
-        if (fn(id, this.#dataFor(id), distances[i]!) === false) break;
-      }
-    } finally {
-      this.#visiting -= 1;
-    }
+    this.#queries.forEachInBox(min, max, fn, mask);
   }
 
   /**
@@ -850,9 +514,8 @@ export class World<T = unknown> {
   setBox(id: BoxId, min: ArrayLike<number>, max: ArrayLike<number>): void {
     const raw = this.#engine('setBox');
     this.#checkLive(raw, 'setBox', id);
-    this.#writeBox(raw, `setBox(${id})`, min, max);
-    const r = raw.sp_set_box(this.#id, id);
-    if (r !== 0) World.#fail(raw, r, `setBox(${id})`, id);
+    writeBox(raw, this.#scratch, this.dimensions, `setBox(${id})`, min, max);
+    check(raw, raw.sp_set_box(this.#id, id), `setBox(${id})`, id);
   }
 
   /**
@@ -862,8 +525,7 @@ export class World<T = unknown> {
   getBox(id: BoxId): { min: number[]; max: number[] } {
     const raw = this.#engine('getBox');
     this.#checkId('getBox', id);
-    const r = raw.sp_get_box(this.#id, id);
-    if (r !== 0) World.#fail(raw, r, `getBox(${id})`, id);
+    check(raw, raw.sp_get_box(this.#id, id), `getBox(${id})`, id);
     const f = new Float32Array(raw.memory.buffer, this.#scratch, 8);
     const d = this.dimensions;
     return { min: Array.from(f.subarray(0, d)), max: Array.from(f.subarray(4, 4 + d)) };
@@ -906,9 +568,7 @@ export class World<T = unknown> {
         `reserve: capacity must be an integer from 0 to 4194304, got ${capacity}`,
       );
     }
-    const r = raw.sp_reserve(this.#id, capacity);
-    this.#views.afterGrowth('reserve');
-    if (r !== 0) World.#fail(raw, r, 'reserve');
+    this.#grown(raw, raw.sp_reserve(this.#id, capacity), 'reserve');
   }
 
   /**
@@ -980,12 +640,12 @@ export class World<T = unknown> {
   #failValidated(raw: RawExports, result: number, what: string): never {
     const box = raw.sp_last_invalid_box(this.#id) >>> 0;
     if (box === 0 || (RESULT_CODES[result] !== 'InvalidBounds' && RESULT_CODES[result] !== 'InvertedBounds')) {
-      World.#fail(raw, result, what);
+      fail(raw, result, what);
     }
     const o = this.offsetOf(box);
     const d = this.dimensions;
     const values = Array.from(this.bounds.subarray(o, o + 2 * d));
-    World.#fail(
+    fail(
       raw,
       result,
       `${what}: box ${box} has min [${values.slice(0, d).join(', ')}] and max [${values.slice(d).join(', ')}] ` +
@@ -999,14 +659,14 @@ export class World<T = unknown> {
     this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
     const buffer = raw.memory.buffer;
-    const count = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    const count = outputs(raw, this.#scratch, 1)[0]!;
     World.#pin(raw, ptr, what);
     return new Uint32Array(buffer, ptr, 2 * count);
   }
 
   // The engine keeps a block handed out as a view from reuse (c/wasm/quarantine.c, docs/views.md)
   static #pin(raw: RawExports, ptr: number, what: string): void {
-    if (raw.sp_pin(ptr) === 0) World.#fail(raw, 9, what);
+    if (raw.sp_pin(ptr) === 0) fail(raw, 9, what);
   }
 
   /**
@@ -1018,9 +678,8 @@ export class World<T = unknown> {
    */
   get pairs(): Uint32Array {
     const raw = this.#engine('pairs');
-    const r = raw.sp_copy_pairs(this.#id);
-    if (r !== 0) World.#fail(raw, r, 'pairs');
-    const [count, ptr] = new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 2);
+    check(raw, raw.sp_copy_pairs(this.#id), 'pairs');
+    const [count, ptr] = outputs(raw, this.#scratch, 2);
     World.#pin(raw, ptr!, 'pairs');
     return new Uint32Array(raw.memory.buffer, ptr!, 2 * count!);
   }
@@ -1042,7 +701,7 @@ export class World<T = unknown> {
   get pairCount(): number {
     const raw = this.#engine('pairCount');
     raw.sp_pairs(this.#id, PAIRS);
-    return new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    return outputs(raw, this.#scratch, 1)[0]!;
   }
 
   #needEvents(what: string): void {
@@ -1066,7 +725,7 @@ export class World<T = unknown> {
     }
     if (which !== PAIRS) this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
-    const n = 2 * new Uint32Array(raw.memory.buffer, this.#scratch + SCRATCH_OUT, 1)[0]!;
+    const n = 2 * outputs(raw, this.#scratch, 1)[0]!;
     let p = new Uint32Array(raw.memory.buffer, ptr, n);
     this.#iterating += 1;
     try {
@@ -1138,7 +797,7 @@ export class World<T = unknown> {
     const r = raw.sp_endpoints(this.#id, axis);
     if (r !== 0) this.#failValidated(raw, r, 'endpoints');
     const buffer = raw.memory.buffer;
-    const [valuesPtr, refsPtr, count] = new Uint32Array(buffer, this.#scratch + SCRATCH_OUT, 3);
+    const [valuesPtr, refsPtr, count] = outputs(raw, this.#scratch, 3);
     return {
       values: new Float32Array(buffer, valuesPtr!, count!).slice(),
       refs: new Uint32Array(buffer, refsPtr!, count!).slice(),
@@ -1153,8 +812,7 @@ export class World<T = unknown> {
    */
   slabs(statics = false): Slabs {
     const raw = this.#engine('slabs');
-    const r = raw.sp_slabs(this.#id, statics ? 1 : 0);
-    if (r !== 0) World.#fail(raw, r, 'slabs');
+    check(raw, raw.sp_slabs(this.#id, statics ? 1 : 0), 'slabs');
     const buffer = raw.memory.buffer;
     const [sweepAxis, slabAxis, slabCount, entryCount, floors, starts, ids] = new Int32Array(
       buffer,

@@ -2,7 +2,7 @@
 // through includes and calls, each file calls only files listed below it, every C file of c/include, c/src and c/wasm
 // is listed (and every listed file exists), and c/sources.txt names every source of c/src. Calls are read from the
 // text: a file calls another when it names a function that the other defines and does not make static.
-//   node web/scripts/check-c-map.mjs [--print]     (--print: every file with what it includes and calls)
+//   node tests/c/check-map.mjs [--print]     (--print: every file with what it includes and calls)
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +114,7 @@ function visit(file, path) {
   for (const next of [...includes.get(file), ...calls.get(file)]) {
     if (state.get(next) === 'open') {
       const cycle = [...path.slice(path.indexOf(next)), next];
-      const key = [...cycle.slice(0, -1)].sort().join(' ');
+      const key = [...cycle.slice(0, -1)].sort((a, b) => a.localeCompare(b)).join(' ');
       if (!reported.has(key)) {
         reported.add(key);
         problems.push(`cycle: ${cycle.join(' -> ')}`);
@@ -157,7 +157,7 @@ else {
   }
 }
 
-// The one source list of the builds (CMakeLists.txt and web/scripts/build-threads.sh read it).
+// The one source list of the builds (CMakeLists.txt and c/wasm/build-threads.sh read it).
 const listed = readFileSync(join(root, 'c/sources.txt'), 'utf8')
   .split('\n')
   .map((line) => line.trim())
@@ -177,10 +177,10 @@ if (process.argv.includes('--print')) {
   }
 }
 if (problems.length > 0) {
-  console.error(problems.map((p) => `check-c-map: ${p}`).join('\n'));
+  console.error(problems.map((p) => `check-map: ${p}`).join('\n'));
   process.exit(1);
 }
 const edges = files.reduce((n, f) => n + includes.get(f).size + calls.get(f).size, 0);
 console.log(
-  `check-c-map: ${files.length} C files, ${edges} includes and calls, no cycle; docs/design.md and c/sources.txt agree`,
+  `check-map: ${files.length} C files, ${edges} includes and calls, no cycle; docs/design.md and c/sources.txt agree`,
 );

@@ -5,7 +5,7 @@ cd "$(dirname "$0")/../.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
 echo "== the map of the C files (docs/design.md): no include or call cycle, callers listed above callees"
-node web/scripts/check-c-map.mjs
+node tests/c/check-map.mjs
 
 echo "== C tests, native (gcc, warnings as errors; the differential tests also on the slab-sort and SP_SIMD=0 engines)"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSP_WARNINGS_AS_ERRORS=ON >/dev/null
@@ -17,7 +17,7 @@ cmake --build build/wasm -j"$jobs" >/dev/null
 ctest --test-dir build/wasm -j"$jobs" --output-on-failure
 
 echo "== clang-tidy (c/.clang-tidy; any warning fails): the engine natively, then the engine and the wasm shim with"
-echo "   the threaded module's flags (web/scripts/build-threads.sh)"
+echo "   the threaded module's flags (c/wasm/build-threads.sh)"
 cmake -S . -B build/tidy -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
   -DSP_BUILD_TESTS=OFF -DSP_BUILD_BENCH=OFF -DSP_INSTALL=OFF >/dev/null
 run-clang-tidy -p build/tidy -quiet -j"$jobs" '/c/src/[^/]*[.]c$' >build/tidy/native.log 2>&1 ||

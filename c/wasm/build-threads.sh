@@ -3,7 +3,7 @@
 # linked over an imported shared memory. Emscripten 3.1.6 cannot link this (no -sSHARED_MEMORY; -pthread brings its
 # own JS runtime), so clang-14 and wasm-ld-14 (installed with Debian's emscripten) do, with Emscripten's libc and
 # malloc from its sysroot. Why that libc is safe here: docs/threads.md. Rebuilds only when a source is newer.
-#   bash web/scripts/build-threads.sh [out.wasm]
+#   bash c/wasm/build-threads.sh [out.wasm]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
