@@ -326,8 +326,7 @@ if (want('planck')) {
 // Phaser's Arcade Physics stepped with its own tree, without it, and on sweep-prune/phaser (tests/bench/phaser.mjs)
 if (want('phaser')) {
   const { benchPhaser } = await import('./phaser.mjs');
-  const [adapter, index] = [await importWrapper('adapters/phaser.js'), await importWrapper('adapters/arcade-index.js')];
-  results.push({ workload: 'phaser arcade', rows: await benchPhaser(adapter, index, { quick }) });
+  results.push({ workload: 'phaser arcade', rows: await benchPhaser({ quick }) });
   save();
 }
 // box-intersect on uniform boxes, then on a mesh's triangles (alone: npm run bench -- --only=mesh)

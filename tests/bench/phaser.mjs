@@ -1,25 +1,34 @@
 // npm run bench -- --only=phaser: Arcade Physics' World.update (the whole step: bodies moved, the tree, the colliders)
 // with Phaser's own tree, with `useTree: false`, and on sweep-prune/phaser, at 1 000 to 40 000 dynamic bodies (8 x 8
 // in a 6400 x 4800 world, as Phaser's "10000 World Bodies" examples). Each scene and size gets three identical
-// games, one per mode, that take turns step by step (each step another one goes first). Printed per row: the
-// median ms per step of each mode, ours against the faster of Phaser's two modes, the share of Phaser's tree-mode
-// step spent in its RTree (clear, load, search), and the ratio a broadphase costing nothing would reach: the faster
-// mode over the rest of our step (our step without the time in the sweep-prune index: Phaser's own work and the
-// loops' glue). The real phaser package from npm, in Node on its HEADLESS renderer (web/scripts/phaser-headless.mjs).
-// A mode predicted slower than LIMIT_MS per step from the size before is skipped, and one slower than SLOW_MS per
-// step runs fewer steps; the overlap scene's callbacks are counted in every mode and must agree.
+// games, one per mode, that take turns step by step (forward and backward in turn), each step after a minor garbage
+// collection (so that a step pays for its own garbage, not for the garbage of the one before it); each scene runs in
+// a process of its own.
+// Printed per row: the median ms per step of each mode; ours against the faster of Phaser's two modes (the ratio of
+// the medians, and the median of the step-by-step ratio); the share of Phaser's tree-mode step spent in its RTree
+// (clear, load, search); and the ratio a broadphase costing nothing would reach: the faster mode over the rest of our
+// step (our step without the time in the sweep-prune index: Phaser's own work and the loops' glue). The real phaser package from npm, in Node on
+// its HEADLESS renderer (web/scripts/phaser-headless.mjs). A mode predicted slower than LIMIT_MS per step from the
+// size before is skipped, and one slower than SLOW_MS per step runs fewer steps; the overlap scene's callbacks are
+// counted in every mode and must agree. PHASER_SCENE=<part of a scene's name> runs only the scenes it names.
+// On its own: `node tests/bench/phaser.mjs [--quick]` (after web/scripts/setup.sh has built the wasm).
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createGame, loadPhaser } from '../../web/scripts/phaser-headless.mjs';
+import { compileWrapper, importWrapper } from './compile.mjs';
 import { median } from './stats.mjs';
 
 const W = 6400;
 const H = 4800;
 const SIZES = [1000, 5000, 10000, 40000];
 const MODES = ['tree', 'no tree', 'sweep-prune'];
-const LIMIT_MS = 45000; // a mode predicted slower than this per step is not run
+const LIMIT_MS = 120000; // a mode predicted slower than this per step is not run
 const SLOW_MS = 1500; // a mode slower than this per step runs SLOW_STEPS timed steps
 const SLOW_STEPS = 2;
+const ONE_STEP_MS = 20000; // and one slower than this, a single step
 const ENEMIES = 300;
 const now = () => performance.now();
+const minorGc = globalThis.gc ? () => globalThis.gc({ type: 'minor' }) : () => {};
 
 /** Seeded scene builders: `build(scene, n, random, counter)` adds n dynamic bodies and the scene's colliders. */
 const scenes = {
@@ -83,6 +92,7 @@ async function makeWorld(Phaser, build, n, mode, usePhaserArcade) {
   const handle = mode === 'sweep-prune' ? usePhaserArcade(world) : undefined;
   let time = 0;
   const step = () => {
+    minorGc(); // each step pays for its own garbage, not for the garbage of the game that stepped before it
     const t = now();
     world.update(time, 1000 / 60);
     const ms = now() - t;
@@ -90,7 +100,7 @@ async function makeWorld(Phaser, build, n, mode, usePhaserArcade) {
     time += 1000 / 60;
     return ms;
   };
-  return { mode, game, world, handle, counter, step, times: [] };
+  return { mode, game, world, handle, counter, step, times: [], done: false };
 }
 
 // time spent in `fns` of `object` while `run` runs
@@ -148,106 +158,173 @@ function target(scene, n) {
   return undefined;
 }
 
+const warmupAt = (n, quick) => Math.max(quick ? 3 : 5, Math.round((quick ? 50000 : 200000) / n));
+const stepsAt = (n, quick) => Math.max(quick ? 6 : 15, Math.round((quick ? 125000 : 500000) / n));
+
 /**
- * Run every scene at every size. `adapter` is the compiled sweep-prune/phaser module and `index` the compiled
- * arcade-index module (after `init()`). Returns one row per scene and size.
+ * One scene at every size, in this process: the timed rows, then where the time goes (the functions timed there are
+ * wrapped, which changes how the optimising compiler treats them, so it comes after). `adapter` is the compiled
+ * sweep-prune/phaser module and `index` the compiled arcade-index module (after `init()`).
  */
-export async function benchPhaser(adapter, index, { quick = false, log = console.log } = {}) {
+async function runScene(name, adapter, index, quick, log) {
+  if (!scenes[name]) throw new Error(`phaser bench: no scene "${name}"; the scenes: ${Object.keys(scenes).join(', ')}`);
   const Phaser = await loadPhaser();
   const collect = globalThis.gc ?? (() => {});
-  const sizes = quick ? [1000, 10000] : SIZES;
-  // small worlds step fast: more steps there, for the optimising compiler and for a steady median
-  const warmupAt = (n) => Math.max(quick ? 3 : 5, Math.round((quick ? 10000 : 30000) / n));
-  const stepsAt = (n) => Math.max(quick ? 6 : 15, Math.round((quick ? 20000 : 60000) / n));
   const rows = [];
-  log(
-    `\n## Phaser ${Phaser.VERSION} Arcade Physics: World.update per step (median ms), three games taking turns, ` +
-      `${sizes.map((n) => `${stepsAt(n)} steps after ${warmupAt(n)} at ${n}`).join(', ')}`,
-  );
-  log(
-    '  scene                                              bodies      tree   no tree  sweep-prune  ' +
-      'vs faster  target     tree share  zero-cost bound',
-  );
-  for (const [name, build] of Object.entries(scenes)) {
-    const history = new Map(MODES.map((m) => [m, []]));
-    for (const n of sizes) {
-      const warmup = warmupAt(n);
-      const steps = stepsAt(n);
-      const row = { scene: name, bodies: n, ms: {}, notes: {} };
-      const worlds = [];
-      for (const mode of MODES) {
-        const predicted = predict(history.get(mode), n);
-        if (predicted > LIMIT_MS) {
-          row.notes[mode] = `skipped: about ${Math.round(predicted)} ms predicted`;
-          continue;
-        }
-        collect();
-        worlds.push(await makeWorld(Phaser, build, n, mode, adapter.usePhaserArcade));
-      }
-      // warm-up, then the timed steps; a slow mode stops early
-      for (let s = 0; s < warmup + steps; s++) {
-        const order = s % 2 ? worlds : [...worlds].reverse();
-        for (const w of order) {
-          if (w.done) continue;
-          const ms = w.step();
-          if (s >= warmup || ms > SLOW_MS) w.times.push(ms);
-          if (w.times.length >= SLOW_STEPS && ms > SLOW_MS) w.done = true;
-        }
-      }
-      for (const w of worlds) {
-        row.ms[w.mode] = median(w.times);
-        if (w.times.length < steps) row.notes[w.mode] = `${w.times.length} steps`;
-        history.get(w.mode).push([n, row.ms[w.mode]]);
-      }
-      // the overlap scene's callbacks: its bodies never move apart, so every mode must count the same
-      const counts = new Set(worlds.filter((w) => !w.done).map((w) => w.counter.count));
-      if (counts.size > 1) throw new Error(`${name} n=${n}: overlap callbacks differ between modes: ${[...counts]}`);
-      // the tree's share of Phaser's tree-mode step, and the time in our index
-      const tree = worlds.find((w) => w.mode === 'tree' && !w.done);
-      if (tree) {
-        let total = 0;
-        const inside = timeInside(tree.world.tree, ['clear', 'load', 'search'], () => {
-          for (let s = 0; s < 3; s++) total += tree.step();
-        });
-        row.treeShare = inside / total;
-      }
-      const ours = worlds.find((w) => w.mode === 'sweep-prune');
-      if (ours) {
-        let total = 0;
-        const inside = timeInside(index.ArcadeIndex.prototype, ['sync', 'meeting', 'candidates', 'nearBox'], () => {
-          for (let s = 0; s < 3; s++) total += ours.step();
-        });
-        row.oursRest = ((total - inside) / total) * row.ms['sweep-prune'];
-      }
-      const phaser = ['tree', 'no tree'].filter((m) => row.ms[m] !== undefined).map((m) => row.ms[m]);
-      row.faster = Math.min(...phaser);
-      row.x = row.faster / row.ms['sweep-prune'];
-      row.zeroCostX = row.oursRest ? row.faster / row.oursRest : undefined;
-      row.target = target(name, n);
-      row.met = row.target === undefined ? undefined : row.x >= row.target;
-      for (const w of worlds) {
-        w.handle?.stop();
-        w.game.destroy(true);
-        w.game.headlessStep(0, 0);
-      }
-      rows.push(row);
-      const cell = (mode) => {
-        const ms = row.ms[mode];
-        return (ms === undefined ? '-' : ms.toFixed(2)).padStart(mode === 'sweep-prune' ? 11 : 9);
-      };
-      const goal =
-        row.target === undefined
-          ? ''
-          : `${row.met ? 'met' : 'MISSED'} >= ${row.target.toFixed(row.target < 1 ? 2 : 0)}`;
-      const notes = Object.entries(row.notes).map(([m, note]) => `${m}: ${note}`);
-      log(
-        `  ${name.padEnd(50)} ${String(n).padStart(6)} ${cell('tree')} ${cell('no tree')} ${cell('sweep-prune')}  ` +
-          `${`x${row.x.toFixed(2)}`.padStart(9)}  ${goal.padEnd(10)} ` +
-          `${row.treeShare === undefined ? '      -' : `${(100 * row.treeShare).toFixed(0)}%`.padStart(7)}     ` +
-          `${row.zeroCostX === undefined ? '-' : `x${row.zeroCostX.toFixed(2)}`}` +
-          (notes.length ? `  (${notes.join('; ')})` : ''),
-      );
+  const make = async (n, mode) => {
+    collect();
+    return makeWorld(Phaser, scenes[name], n, mode, adapter.usePhaserArcade);
+  };
+  const drop = (worlds) => {
+    for (const w of worlds) {
+      w.handle?.stop();
+      w.game.destroy(true);
+      w.game.headlessStep(0, 0);
     }
+  };
+  const history = new Map(MODES.map((m) => [m, []]));
+  for (const n of quick ? [1000, 10000] : SIZES) {
+    const warmup = warmupAt(n, quick);
+    const steps = stepsAt(n, quick);
+    const row = { scene: name, bodies: n, ms: {}, notes: {} };
+    const worlds = [];
+    for (const mode of MODES) {
+      const predicted = predict(history.get(mode), n);
+      if (predicted > LIMIT_MS) row.notes[mode] = `skipped: about ${Math.round(predicted)} ms predicted`;
+      else worlds.push(await make(n, mode));
+    }
+    // warm-up, then the timed steps; a slow mode stops early
+    for (let s = 0; s < warmup + steps; s++) {
+      const order = s % 2 ? worlds : [...worlds].reverse();
+      for (const w of order) {
+        if (w.done) continue;
+        const ms = w.step();
+        if (s >= warmup || ms > SLOW_MS) w.times.push(ms);
+        if (ms > SLOW_MS && (w.times.length >= SLOW_STEPS || ms > ONE_STEP_MS)) w.done = true;
+      }
+    }
+    for (const w of worlds) {
+      row.ms[w.mode] = median(w.times);
+      if (w.times.length < steps) row.notes[w.mode] = `${w.times.length} steps`;
+      history.get(w.mode).push([n, row.ms[w.mode]]);
+    }
+    // the overlap scene's callbacks: its bodies never move apart, so every mode must count the same
+    const counts = new Set(worlds.filter((w) => !w.done).map((w) => w.counter.count));
+    if (counts.size > 1) throw new Error(`${name} n=${n}: overlap callbacks differ between modes: ${[...counts]}`);
+    const phaser = ['tree', 'no tree'].filter((m) => row.ms[m] !== undefined).map((m) => row.ms[m]);
+    row.faster = Math.min(...phaser);
+    row.x = row.faster / row.ms['sweep-prune'];
+    // the faster mode's steps over ours step by step (the two ran one after the other, in the same phase of this
+    // machine's load), their median; none when the faster mode ran only a few steps
+    const fasterWorld = worlds.find((w) => w.mode !== 'sweep-prune' && row.ms[w.mode] === row.faster);
+    const oursTimes = worlds.find((w) => w.mode === 'sweep-prune').times;
+    if (fasterWorld.times.length === oursTimes.length) {
+      row.stepX = median(oursTimes.map((t, i) => fasterWorld.times[i] / t));
+    }
+    row.target = target(name, n);
+    row.met = row.target === undefined ? undefined : row.x >= row.target;
+    row.treeSlow = worlds.find((w) => w.mode === 'tree')?.done !== false;
+    drop(worlds);
+    rows.push(row);
+    log(timedLine(row));
+  }
+  for (const row of rows) {
+    const warmup = Math.min(warmupAt(row.bodies, quick), 20);
+    if (!row.treeSlow) {
+      const tree = await make(row.bodies, 'tree');
+      for (let s = 0; s < warmup; s++) tree.step();
+      let total = 0;
+      const inside = timeInside(tree.world.tree, ['clear', 'load', 'search'], () => {
+        for (let s = 0; s < 5; s++) total += tree.step();
+      });
+      row.treeShare = inside / total;
+      drop([tree]);
+    }
+    const ours = await make(row.bodies, 'sweep-prune');
+    for (let s = 0; s < warmup; s++) ours.step();
+    let total = 0;
+    const inside = timeInside(index.ArcadeIndex.prototype, ['sync', 'meeting', 'candidates', 'nearBox'], () => {
+      for (let s = 0; s < 5; s++) total += ours.step();
+    });
+    drop([ours]);
+    row.zeroCostX = row.faster / (((total - inside) / total) * row.ms['sweep-prune']);
   }
   return rows;
+}
+
+function timedLine(row) {
+  const cell = (mode) => {
+    const ms = row.ms[mode];
+    return (ms === undefined ? '-' : ms.toFixed(2)).padStart(mode === 'sweep-prune' ? 11 : 9);
+  };
+  const goal =
+    row.target === undefined ? '' : `${row.met ? 'met' : 'MISSED'} >= ${row.target.toFixed(row.target < 1 ? 2 : 0)}`;
+  const notes = Object.entries(row.notes).map(([m, note]) => `${m}: ${note}`);
+  return (
+    `  ${row.scene.padEnd(50)} ${String(row.bodies).padStart(6)} ${cell('tree')} ${cell('no tree')} ` +
+    `${cell('sweep-prune')}  ${`x${row.x.toFixed(2)}`.padStart(9)}  ` +
+    `${(row.stepX ? `x${row.stepX.toFixed(2)}` : '-').padStart(12)}  ${goal.padEnd(12)}` +
+    (notes.length ? `  (${notes.join('; ')})` : '')
+  );
+}
+
+/**
+ * Every scene, each in a process of its own (a scene run after another measured differently: the optimising
+ * compiler's and the collector's state carried over), with the compiled wrapper of tests/bench/compile.mjs.
+ * Returns one row per scene and size.
+ */
+export async function benchPhaser({ quick = false, log = console.log } = {}) {
+  const Phaser = await loadPhaser();
+  const sizes = quick ? [1000, 10000] : SIZES;
+  log(
+    `\n## Phaser ${Phaser.VERSION} Arcade Physics: World.update per step (median ms), three games taking turns, ` +
+      `${sizes.map((n) => `${stepsAt(n, quick)} steps after ${warmupAt(n, quick)} at ${n}`).join(', ')}; ` +
+      'each scene in a process of its own',
+  );
+  log(
+    '  scene                                              bodies      tree   no tree  sweep-prune  vs faster  ' +
+      'step by step  target',
+  );
+  const only = process.env.PHASER_SCENE; // e.g. PHASER_SCENE=swarm: the scenes whose name has it
+  const rows = [];
+  for (const name of Object.keys(scenes).filter((k) => !only || k.includes(only))) {
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(import.meta.url), '--scene', name, ...(quick ? ['--quick'] : [])],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+    );
+    if (child.status !== 0) throw new Error(`phaser bench: the scene "${name}" failed (exit ${child.status})`);
+    rows.push(...JSON.parse(child.stdout));
+  }
+  log('\n  where the time goes: tree share = time in RTree clear/load/search over the tree-mode step;');
+  log('  zero-cost bound = the faster mode over our step without the time in the sweep-prune index');
+  log('  scene                                              bodies  tree share  zero-cost bound');
+  for (const row of rows) {
+    log(
+      `  ${row.scene.padEnd(50)} ${String(row.bodies).padStart(6)} ` +
+        `${row.treeShare === undefined ? '          -' : `${(100 * row.treeShare).toFixed(0)}%`.padStart(11)}  ` +
+        `x${row.zeroCostX.toFixed(2)}`,
+    );
+  }
+  return rows;
+}
+
+// on its own: every scene, each in a child (`--scene <name>`: timed lines on stderr, rows as JSON on stdout)
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const quick = process.argv.includes('--quick');
+  const at = process.argv.indexOf('--scene');
+  if (at < 0) {
+    compileWrapper(['index.ts', 'adapters/phaser.ts']);
+    await benchPhaser({ quick });
+  } else {
+    const sp = await importWrapper('index.js');
+    await sp.init();
+    const adapter = await importWrapper('adapters/phaser.js');
+    const index = await importWrapper('adapters/arcade-index.js');
+    const rows = await runScene(process.argv[at + 1], adapter, index, quick, (line) =>
+      process.stderr.write(`${line}\n`),
+    );
+    process.stdout.write(JSON.stringify(rows));
+  }
+  process.exit(0); // Phaser's destroyed games leave timers behind
 }

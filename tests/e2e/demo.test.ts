@@ -181,6 +181,20 @@ async function drag(from: { x: number; y: number }, to: { x: number; y: number }
   await page.mouse.up();
 }
 
+/**
+ * Pause the slab view's figure on a frame the engine cut into more than one slab: 150 moving balls usually are, but
+ * a frame may have one, and a busy machine runs frames between a poll and a click.
+ */
+async function pauseOnSlabs(figure: Locator): Promise<void> {
+  const slabs = figure.locator('.slab-readout');
+  for (let tries = 0; ; tries++) {
+    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+    if (Number(await slabs.getAttribute('data-slabs')) > 1) return;
+    expect(tries, 'frames with more than one slab').toBeLessThan(40);
+    await figure.locator('[data-action=play]').click();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
 describe('demo page in Chromium', () => {
   test('loads every chapter with no console error', async () => {
     // the chapters are the table of contents' entries: each links to a section that has a figure
@@ -796,14 +810,16 @@ describe('demo page in Chromium', () => {
     await mounted(figure);
     const out = figure.locator('.slab-readout');
     await expect.poll(() => out.getAttribute('data-slabs')).toMatch(/^\d+$/);
+    await pauseOnSlabs(figure); // 150 boxes: more than one slab; paused, so every number below is of one frame
     const d = await out.evaluate((e) => ({ ...(e as HTMLElement).dataset }));
-    expect(Number(d.slabs)).toBeGreaterThan(1); // 150 boxes: more than one slab
+    expect(Number(d.slabs)).toBeGreaterThan(1);
     expect(d.slabs).toBe(d.engineSlabs);
     expect(d.sweepAxis).toBe(d.engineSweepAxis);
     expect(['0', '1']).toContain(d.sweepAxis);
     const view = figure.locator('.view');
     expect(await stat(view, 'slabs')).toBe(d.engineSlabs);
     const rebuilt = d.rebuilt;
+    await figure.locator('[data-action=play]').click();
     await figure.locator('[data-action=scatter]').click();
     await expect.poll(() => out.getAttribute('data-rebuilt')).not.toBe(rebuilt);
     // the party with 25 balls: one slab, said plainly
@@ -940,8 +956,7 @@ describe('demo page in Chromium', () => {
     await figure.scrollIntoViewIfNeeded();
     await mounted(figure);
     const n = (await view.getAttribute('data-positions'))!.split(' ').length;
-    await expect.poll(() => figure.locator('.slab-readout').getAttribute('data-slabs')).not.toBe('1'); // 150 boxes
-    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+    await pauseOnSlabs(figure); // 150 boxes: more than one slab
     const said = figure.locator('.prune-readout');
     const canvas = view.locator('canvas.sim');
     /** Choose every ball in turn with the keyboard and add up the comparisons the page lists for it. */
@@ -1040,9 +1055,12 @@ describe('demo page in Chromium', () => {
       await expect.poll(async () => (await read())[0], { timeout: 30_000 }).toBeGreaterThanOrEqual(tunnels ? 8 : 2);
       if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
       const [crossings, plain, swept] = await read();
-      expect(swept, `speed ${speed}`).toBe(crossings);
+      // a box reaches the wall a frame or two before its centre crosses the wall's middle (a crossing), so a crossing
+      // under way when the figure paused is already reported: seen at most one ahead of the crossings
+      expect(swept! - crossings!, `speed ${speed}: swept box`).toBeGreaterThanOrEqual(0);
+      expect(swept! - crossings!, `speed ${speed}: swept box`).toBeLessThanOrEqual(1);
       if (tunnels) expect(plain).toBeLessThan(crossings!);
-      else expect(plain).toBe(crossings);
+      else expect([crossings, crossings! + 1]).toContain(plain);
       await figure.locator('[data-action=play]').click();
     }
   });

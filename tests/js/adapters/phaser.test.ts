@@ -236,6 +236,31 @@ const swarm =
     };
   };
 
+/**
+ * A crowd: two groups under gravity piling up in a pit, pushing each other about, colliding across the groups and
+ * the first group with itself passed twice (`collider(reds, reds)`): a body moved by one separation meets others
+ * later in the same collider.
+ */
+const crowd =
+  (count: number): Build =>
+  (scene, recorder, random) => {
+    scene.physics.world.setBounds(0, 0, 400, 600);
+    const reds = scene.physics.add.group();
+    const blues = scene.physics.add.group();
+    for (let i = 0; i < count; i++) {
+      const r = rect(scene, recorder, `c${i}`, 20 + random() * 360, random() * 500, 8 + (i % 3) * 3, 8 + (i % 4) * 2);
+      (i % 3 ? reds : blues).add(r);
+      r.body
+        .setVelocity((random() - 0.5) * 160, (random() - 0.5) * 60)
+        .setBounce(0.3, 0.2)
+        .setCollideWorldBounds(true);
+      if (i % 9 === 0) r.body.setImmovable(true);
+    }
+    scene.physics.add.collider(reds, blues, logger(recorder, 'red-blue'));
+    scene.physics.add.collider(reds, reds, logger(recorder, 'red-red'));
+    return () => {};
+  };
+
 /** A tilemap layer of `cells` (1 = solid) with 32 x 32 tiles, colliding on 1. */
 function tileLayer(scene: Scene, cells: number[][]): PhaserNs.Tilemaps.TilemapLayer {
   if (!scene.textures.exists('tiles')) scene.textures.createCanvas('tiles', 64, 32);
@@ -370,6 +395,11 @@ describe("sweep-prune/phaser against Phaser's own Arcade tree, two games side by
   test('enemies moved elsewhere inside callbacks are met where they are, as by an up-to-date tree', async () => {
     const events = await twins(bulletHell(1000, 300, true), arcade(), 90, true);
     expect(events).toBeGreaterThan(1000);
+  });
+
+  test('a crowd of two groups piling up: bodies moved by a separation are met where they are by the next ones', async () => {
+    const events = await twins(crowd(600), arcade(300), 120, true);
+    expect(events).toBeGreaterThan(5000);
   });
 
   test('a swarm colliding with itself: circles, checkCollision, immovable, events, bodies disabled and moved by hand', async () => {

@@ -105,8 +105,9 @@ export function collideSpriteVsGroup(
   const kind = group.physicsType === DYNAMIC_BODY ? DYNAMIC : STATIC;
   const syncs = index.syncs;
   const slotA = index.dynamicSlot(bodyA);
+  if (!index.mayMeet(slotA)) return; // most bodies of a sparse scene: nothing to search
   const from = index.top;
-  const to = index.meeting(kind, slotA, bodyA.left, bodyA.top, bodyA.right, bodyA.bottom);
+  const to = index.meetingOf(kind, slotA, bodyA);
   const bodies = index.bodies as Body[];
   try {
     for (let k = from; k < to; k++) {
@@ -192,11 +193,12 @@ export function collideSelf(
 class SelfPass {
   readonly #index: ArcadeIndex;
   readonly #bodies: readonly (Body | null)[];
-  // by member: its slot (-1: none), 1 if loose (looked at by every row), the last row it was put in
+  // by member: its slot (-1: none), 1 if its row looks around its box (a body the index does not hold as a trusted
+  // moving box, or one out of its fat box), the last row it was put in
   readonly #slot: Int32Array;
   readonly #loose: Uint8Array;
   readonly #seen: Uint32Array;
-  #looseList: number[] = [];
+  #looseList: number[] = []; // the members the index does not hold: every row looks at them
   #row = 0;
   // by slot: the member it is (valid where #memberStamp is this pass's stamp)
   #memberOf = new Int32Array(0);
@@ -244,18 +246,17 @@ class SelfPass {
     return this.#loose[i] === 1;
   }
 
-  /** After a call: member `i` becomes loose if its body left its fat box. */
+  /** After a call that may have moved member `i`'s body. */
   track(i: number): void {
-    if (this.#loose[i] === 1) return;
     const index = this.#index;
     if (index.syncs !== this.#syncs) {
       index.track(this.#bodies[i]!); // slots changed under this pass: the next map() sees the body's state
       return;
     }
-    if (index.trackSlot(this.#slot[i]!, this.#bodies[i]!)) {
-      this.#loose[i] = 1;
-      this.#looseList.push(i);
-    }
+    const slot = this.#slot[i]!;
+    if (slot < 0) return; // not held by the index: every row looks at it
+    // out of its fat box: its own row looks around it, and the index adds it to the lists of the boxes it meets
+    if (index.trackSlot(slot, this.#bodies[i]!)) this.#loose[i] = 1;
   }
 
   /** The members after `after` (and after `i`) whose box may meet member i's box: into `partners`, ascending. */

@@ -6,9 +6,11 @@
 // A sync (at most once per physics step, and only when a collider or a search needs it) writes every dynamic body's
 // box grown by a margin (its "fat" box), updates the World and lists each box's partners. Until the next sync a
 // body that stays inside its fat box needs nothing more: any body whose box meets it has a fat box that meets its
-// fat box, so it is among its partners. A body that a collider moves out of its fat box becomes "loose": it is
-// looked at, with its live box, by every question until the next sync (one comes early when many are loose).
-// Every answer is filtered by the bodies' live boxes, as Phaser's tree filters its leaves.
+// fat box, so it is among its partners. A body that a collider moves out of its fat box becomes "loose": it joins
+// the partners of every box it meets where it is now (again each time it moves), and a question about a loose body
+// looks at every loose body, until the next sync (one comes early when many are loose). Every answer is filtered by
+// the bodies' boxes, as Phaser's tree filters its leaves: the box the sync read while a body has not moved since,
+// else the body's own.
 import { SweepPruneError } from '../errors.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 import { World, slotOf } from '../world.js';
@@ -28,6 +30,7 @@ export const STATIC = 2;
 const DEAD = 1; // taken out of its tree: skipped by every answer; its box goes at the next sync
 const LOOSE = 2; // its box in the World is not to be trusted: looked at by every question until the next sync
 const PARKED = 4; // bounds not finite or inverted: never an answer (Phaser's tests are all false on NaN)
+const MOVED = 8; // moved by a collider since the sync, inside its fat box: its box is read from the body
 
 // a fat box grows each side by this share of the body's smaller side, plus MARGIN_MIN
 const MARGIN_SHARE = 0.25;
@@ -61,6 +64,9 @@ export class ArcadeIndex {
   // the order of answers: a dynamic body's place in the last `load`, a static body's last insertion
   #rank = new Float64Array(0);
   #fat = new Float32Array(0); // 4 per slot: the box in the World (a dynamic body's fat box), as stored there
+  // 4 per slot: the body's own box as the sync read it (exact until the body is MOVED or LOOSE): most answers are
+  // found here, without reading the bodies, which lie all over memory
+  #box = new Float64Array(0);
   #stamp = new Uint32Array(0);
   #stampValue = 0;
   // the partners of each slot at the last sync: #adj[#adjStart[s] .. #adjStart[s + 1])
@@ -68,6 +74,15 @@ export class ArcadeIndex {
   #adj = new Int32Array(0);
   #adjSlots = 0; // slots #adjStart covers
   #loose: number[] = [];
+  // loose bodies added to the partners of the boxes they meet, until the next sync: a list per slot in three typed
+  // arrays (its first entry, each entry's next one, each entry's slot), and the box each loose body was added with
+  #extraHead = new Int32Array(0);
+  #extraNext = new Int32Array(64);
+  #extraSlot = new Int32Array(64);
+  #extraCount = 0;
+  #extraHeads: number[] = []; // slots whose list is not empty
+  #added = new Float64Array(0);
+  #updated = false; // the World has been updated once: its index can be queried
 
   readonly #staticOf = new Map<ArcadeBody, number>();
   #dynamicSlots: number[] = []; // in load order
@@ -149,8 +164,10 @@ export class ArcadeIndex {
     this.#copies[slot]!++;
     this.#rank[slot] = ++this.#staticSeq;
     this.#writeStatic(slot, body);
-    // the World's index sees the new box from its next update: until then the body is looked at by every question
-    this.#makeLoose(slot);
+    // the World's index sees the new box from its next update: until then the body is loose
+    const o = slot << 2;
+    const box = this.#box;
+    this.#makeLoose(slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
   }
 
   removeStatic(body: ArcadeBody): void {
@@ -198,9 +215,23 @@ export class ArcadeIndex {
     return this.#kind.length;
   }
 
-  /** True if the slot's box in the World holds its body (a partner list for it can be trusted). */
+  /**
+   * True if the slot's box in the World holds its body (a partner list for it can be trusted): every move since
+   * the last sync was seen (a collider's, followed by `track`) or the index is `dirty`.
+   */
   isTrusted(slot: number): boolean {
     return (this.#state[slot]! & (DEAD | LOOSE | PARKED)) === 0;
+  }
+
+  /** False when a trusted dynamic slot has no partner: no body can meet it (its box is not even read). */
+  mayMeet(slot: number): boolean {
+    return (
+      slot < 0 ||
+      slot >= this.#adjSlots ||
+      !this.isTrusted(slot) ||
+      this.#extraHead[slot]! >= 0 ||
+      this.#adjStart[slot + 1]! > this.#adjStart[slot]!
+    );
   }
 
   // ---- sync
@@ -239,6 +270,10 @@ export class ArcadeIndex {
     this.#partners();
     for (const slot of this.#loose) this.#state[slot]! &= ~LOOSE;
     this.#loose.length = 0;
+    for (const slot of this.#extraHeads) this.#extraHead[slot] = -1;
+    this.#extraHeads.length = 0;
+    this.#extraCount = 0;
+    this.#updated = true;
     if (this.#top === 0) this.bodies.length = 0; // answers walked: no body kept alive by them
     this.dirty = false;
     this.syncs++;
@@ -340,6 +375,11 @@ export class ArcadeIndex {
     this.#copies = grow(this.#copies, (n) => new Uint32Array(n));
     this.#rank = grow(this.#rank, (n) => new Float64Array(n));
     this.#fat = grow(this.#fat, (n) => new Float32Array(n), 4);
+    this.#box = grow(this.#box, (n) => new Float64Array(n), 4);
+    this.#added = grow(this.#added, (n) => new Float64Array(n), 4);
+    const heads = new Int32Array(capacity).fill(-1);
+    heads.set(this.#extraHead);
+    this.#extraHead = heads;
     this.#stamp = grow(this.#stamp, (n) => new Uint32Array(n));
   }
 
@@ -364,9 +404,12 @@ export class ArcadeIndex {
     const minY = top - m;
     const maxX = right + m;
     const maxY = bottom + m;
+    const o = slot << 2;
+    put4(this.#box, o, left, top, right, bottom);
     if (w >= 0 && h >= 0 && minX > -NEAR && minY > -NEAR && maxX < NEAR && maxY < NEAR) {
-      if ((this.#state[slot]! & PARKED) !== 0) this.#unpark(slot);
-      const o = slot << 2;
+      const state = this.#state[slot]!;
+      if ((state & PARKED) !== 0) this.#unpark(slot);
+      this.#state[slot] = state & ~(MOVED | PARKED);
       const view = this.#view;
       const fat = this.#fat;
       view[o] = fat[o] = minX;
@@ -374,13 +417,17 @@ export class ArcadeIndex {
       view[o + 2] = fat[o + 2] = maxX;
       view[o + 3] = fat[o + 3] = maxY;
     } else {
+      this.#state[slot]! &= ~MOVED;
       this.#store(slot, minX, minY, maxX, maxY);
     }
   }
 
   #writeStatic(slot: number, body: ArcadeBody): void {
     this.#takeView();
-    this.#store(slot, body.left, body.top, body.right, body.bottom);
+    const o = slot << 2;
+    const box = this.#box;
+    put4(box, o, body.left, body.top, body.right, body.bottom);
+    this.#store(slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
   }
 
   // a box rounded outward to float32 (bounds not finite, or inverted, park it)
@@ -454,20 +501,59 @@ export class ArcadeIndex {
 
   trackSlot(slot: number, body: ArcadeBody): boolean {
     const state = this.#state[slot]!;
-    if ((state & (LOOSE | DEAD | PARKED)) !== 0) return (state & LOOSE) !== 0;
+    if ((state & (DEAD | PARKED)) !== 0) return false;
     const o = slot << 2;
-    const fat = this.#fat;
-    if (body.left >= fat[o]! && body.top >= fat[o + 1]! && body.right <= fat[o + 2]! && body.bottom <= fat[o + 3]!) {
-      return false;
+    const left = body.left;
+    const top = body.top;
+    const right = body.right;
+    const bottom = body.bottom;
+    if ((state & LOOSE) !== 0) {
+      const added = this.#added;
+      if (left !== added[o] || top !== added[o + 1] || right !== added[o + 2] || bottom !== added[o + 3]) {
+        this.#addToPartners(slot, left, top, right, bottom); // moved again: met where it is now
+      }
+      return true;
     }
-    this.#makeLoose(slot);
+    const box = this.#box;
+    if (left === box[o] && top === box[o + 1] && right === box[o + 2] && bottom === box[o + 3]) return false;
+    this.#state[slot] = state | MOVED;
+    const fat = this.#fat;
+    if (left >= fat[o]! && top >= fat[o + 1]! && right <= fat[o + 2]! && bottom <= fat[o + 3]!) return false;
+    this.#makeLoose(slot, left, top, right, bottom);
     return true;
   }
 
-  #makeLoose(slot: number): void {
-    if ((this.#state[slot]! & LOOSE) !== 0) return;
-    this.#state[slot]! |= LOOSE;
-    this.#loose.push(slot);
+  #makeLoose(slot: number, left: number, top: number, right: number, bottom: number): void {
+    if ((this.#state[slot]! & LOOSE) === 0) {
+      this.#state[slot]! |= LOOSE;
+      this.#loose.push(slot);
+    }
+    this.#addToPartners(slot, left, top, right, bottom);
+  }
+
+  // a loose body joins the partner lists of the boxes in the World that meet its box (a NaN box meets none)
+  #addToPartners(slot: number, left: number, top: number, right: number, bottom: number): void {
+    put4(this.#added, slot << 2, left, top, right, bottom);
+    if (!this.#updated || !(left === left && top === top && right === right && bottom === bottom)) return;
+    const ids = this.#query(left, top, right, bottom);
+    for (let k = 0; k < ids.length; k++) {
+      const s = slotOf(ids[k]!);
+      if (s === slot) continue;
+      if (this.#extraCount === this.#extraNext.length) {
+        const next = new Int32Array(2 * this.#extraCount);
+        next.set(this.#extraNext);
+        this.#extraNext = next;
+        const slots = new Int32Array(2 * this.#extraCount);
+        slots.set(this.#extraSlot);
+        this.#extraSlot = slots;
+      }
+      const e = this.#extraCount++;
+      const head = this.#extraHead[s]!;
+      if (head < 0) this.#extraHeads.push(s);
+      this.#extraNext[e] = head;
+      this.#extraSlot[e] = slot;
+      this.#extraHead[s] = e;
+    }
   }
 
   // ---- questions
@@ -506,23 +592,23 @@ export class ArcadeIndex {
       slot >= 0 &&
       slot < this.#adjSlots &&
       (this.#state[slot]! & (DEAD | LOOSE | PARKED)) === 0 &&
-      (this.#kind[slot] === DYNAMIC || kind === DYNAMIC) &&
-      this.#inside(slot, left, top, right, bottom)
+      (this.#kind[slot] === DYNAMIC || kind === DYNAMIC)
     ) {
       const adj = this.#adj;
       const end = this.#adjStart[slot + 1]!;
       for (let k = this.#adjStart[slot]!; k < end; k++)
         this.#consider(adj[k]!, kind, stampValue, left, top, right, bottom);
+      const next = this.#extraNext;
+      const slots = this.#extraSlot;
+      for (let e = this.#extraHead[slot]!; e >= 0; e = next[e]!)
+        this.#consider(slots[e]!, kind, stampValue, left, top, right, bottom);
     } else {
       if (!(left === left && top === top && right === right && bottom === bottom)) return from; // NaN meets nothing
-      const ids = this.world.queryBox(
-        [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
-        [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
-      );
+      const ids = this.#query(left, top, right, bottom);
       for (let k = 0; k < ids.length; k++) this.#consider(slotOf(ids[k]!), kind, stampValue, left, top, right, bottom);
+      const loose = this.#loose;
+      for (let k = 0; k < loose.length; k++) this.#consider(loose[k]!, kind, stampValue, left, top, right, bottom);
     }
-    const loose = this.#loose;
-    for (let k = 0; k < loose.length; k++) this.#consider(loose[k]!, kind, stampValue, left, top, right, bottom);
     const to = this.#top;
     this.#sortByRank(from, to);
     const stack = this.#stack;
@@ -531,17 +617,39 @@ export class ArcadeIndex {
     return to;
   }
 
-  #inside(slot: number, left: number, top: number, right: number, bottom: number): boolean {
+  /** `meeting` for a body's own box: the box the sync read while the body has not moved, else the body's. */
+  meetingOf(kind: number, slot: number, body: ArcadeBody): number {
+    if (slot >= 0 && (this.#state[slot]! & (LOOSE | MOVED | DEAD | PARKED)) === 0) {
+      const o = slot << 2;
+      const box = this.#box;
+      return this.meeting(kind, slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
+    }
+    return this.meeting(kind, slot, body.left, body.top, body.right, body.bottom);
+  }
+
+  /** True if the slot's box in the World (a dynamic body's fat box) meets the box (closed intervals). */
+  fatMeets(slot: number, left: number, top: number, right: number, bottom: number): boolean {
     const o = slot << 2;
     const fat = this.#fat;
-    return left >= fat[o]! && top >= fat[o + 1]! && right <= fat[o + 2]! && bottom <= fat[o + 3]!;
+    return fat[o]! <= right && fat[o + 1]! <= bottom && fat[o + 2]! >= left && fat[o + 3]! >= top;
   }
 
   #consider(s: number, kind: number, stampValue: number, l: number, t: number, r: number, b: number): void {
-    if (this.#kind[s] !== kind || this.#stamp[s] === stampValue || (this.#state[s]! & (DEAD | PARKED)) !== 0) return;
+    const state = this.#state[s]!;
+    if (this.#kind[s] !== kind || this.#stamp[s] === stampValue || (state & (DEAD | PARKED)) !== 0) return;
     this.#stamp[s] = stampValue;
-    const body = this.#bodyBy[s]!;
-    if (body.left <= r && body.top <= b && body.right >= l && body.bottom >= t) {
+    let meets: boolean;
+    if ((state & (LOOSE | MOVED)) === 0) {
+      const o = s << 2;
+      const box = this.#box;
+      meets = box[o]! <= r && box[o + 1]! <= b && box[o + 2]! >= l && box[o + 3]! >= t; // the body's box, exactly
+    } else if ((state & LOOSE) === 0 && !this.fatMeets(s, l, t, r, b)) {
+      meets = false; // inside a fat box that does not meet
+    } else {
+      const body = this.#bodyBy[s]!;
+      meets = body.left <= r && body.top <= b && body.right >= l && body.bottom >= t;
+    }
+    if (meets) {
       const copies = kind === STATIC ? this.#copies[s]! : 1;
       for (let c = 0; c < copies; c++) this.#push(s);
     }
@@ -563,16 +671,18 @@ export class ArcadeIndex {
   }
 
   /**
-   * Partners of a trusted slot (fat boxes meeting at the last sync), and every loose slot, pushed on the stack
-   * unsorted and unfiltered except for dead and parked ones. For a loose or untracked body, use `nearBox`.
+   * Partners of a trusted slot (fat boxes meeting at the last sync, and loose bodies that met its fat box where they
+   * went), pushed on the stack unsorted and unfiltered except for dead and parked ones. For a loose or untracked
+   * body, use `nearBox`.
    */
   candidates(slot: number): number {
     const stampValue = ++this.#stampValue;
     const adj = this.#adj;
     const end = this.#adjStart[slot + 1]!;
     for (let k = this.#adjStart[slot]!; k < end; k++) this.#candidate(adj[k]!, stampValue);
-    const loose = this.#loose;
-    for (let k = 0; k < loose.length; k++) this.#candidate(loose[k]!, stampValue);
+    const next = this.#extraNext;
+    const slots = this.#extraSlot;
+    for (let e = this.#extraHead[slot]!; e >= 0; e = next[e]!) this.#candidate(slots[e]!, stampValue);
     return this.#top;
   }
 
@@ -580,15 +690,20 @@ export class ArcadeIndex {
   nearBox(left: number, top: number, right: number, bottom: number): number {
     const stampValue = ++this.#stampValue;
     if (left === left && top === top && right === right && bottom === bottom) {
-      const ids = this.world.queryBox(
-        [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
-        [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
-      );
+      const ids = this.#query(left, top, right, bottom);
       for (let k = 0; k < ids.length; k++) this.#candidate(slotOf(ids[k]!), stampValue);
     }
     const loose = this.#loose;
     for (let k = 0; k < loose.length; k++) this.#candidate(loose[k]!, stampValue);
     return this.#top;
+  }
+
+  // the ids of the boxes in the World that meet the box (rounded outward; an inverted box as its min and max)
+  #query(left: number, top: number, right: number, bottom: number): Uint32Array {
+    return this.world.queryBox(
+      [roundDown(Math.min(left, right)), roundDown(Math.min(top, bottom))],
+      [roundUp(Math.max(left, right)), roundUp(Math.max(top, bottom))],
+    );
   }
 
   #candidate(s: number, stampValue: number): void {
@@ -607,6 +722,13 @@ export class ArcadeIndex {
     this.#dynamicSlots = [];
     this.#loose = [];
   }
+}
+
+function put4(array: Float64Array, o: number, a: number, b: number, c: number, d: number): void {
+  array[o] = a;
+  array[o + 1] = b;
+  array[o + 2] = c;
+  array[o + 3] = d;
 }
 
 /** Throws `InvalidBounds` unless `bbox` is `{ minX, minY, maxX, maxY }` of numbers that are not NaN. */

@@ -273,7 +273,7 @@ interface RTreeLike {
 
 /**
  * Run an Arcade Physics world (`scene.physics.world`, Phaser 3.60 or later) on sweep-prune, from its next step on:
- * the same collisions, overlaps and callbacks as with Phaser's own tree (README "Phaser"). Returns the handle;
+ * the same collisions, overlaps and callbacks as with Phaser's own tree (docs/phaser.md). Returns the handle;
  * `handle.stop()` gives Phaser its tree back. `await init()` (from `sweep-prune`) first.
  * @throws SweepPruneError `NotInitialized`, `InvalidArgument` (not an Arcade world), `AlreadyRegistered`
  */
