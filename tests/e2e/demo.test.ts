@@ -510,7 +510,9 @@ describe('demo page in Chromium', () => {
     expect(await out.getAttribute('data-nearest')).toMatch(/^(red|blue) \d+$/);
     // drag the eye (ball 0 of the view): the ray starts from where it is dropped
     expect(await out.textContent()).toContain('castRay from (300, 60)');
-    await drag(await ballAt(view, 0), { x: box.x + (450 * box.width) / 600, y: box.y + (200 * box.height) / 390 });
+    const eye = await ballAt(view, 0); // may scroll the canvas into sight: measure it again for the drop
+    const now = (await canvas.boundingBox())!;
+    await drag(eye, { x: now.x + (450 * now.width) / 600, y: now.y + (200 * now.height) / 390 });
     await expect.poll(() => out.textContent()).toMatch(/castRay from \((449|450|451), (199|200|201)\)/);
     await figure.locator('[data-action=play]').click();
     expect(await figure.getAttribute('data-state')).toBe('playing');
@@ -521,6 +523,7 @@ describe('demo page in Chromium', () => {
     const view = figure.locator('.view');
     const door = view.locator('.event-summary');
     await figure.scrollIntoViewIfNeeded();
+    if ((await figure.getAttribute('data-state')) !== 'playing') await figure.locator('[data-action=play]').click();
     await expect.poll(async () => Number(await stat(view, 'frame'))).toBeGreaterThan(0);
     expect(await stat(view, 'staticBoxes')).toBe('250');
     // the door moves for 30 frames at a time: within 40 steps there are still frames
