@@ -6,6 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   copyFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { readmeExamples } from './readme-examples';
+import { readmeExamples, type Example } from './readme-examples';
 import { readmeSizes, type Measured } from './readme-sizes';
 import { serveStatic } from './static-server';
 
@@ -364,24 +365,25 @@ describe('sweep-prune/phaser', () => {
 
 describe("the README's examples, run against the installed package", () => {
   const headless = join(root, 'web', 'scripts', 'phaser-headless.mjs');
+  let examples: Promise<Example[]> | undefined; // the README read and its blocks made into programs once
+  const readme = (): Promise<Example[]> => (examples ??= readmeExamples(readFileSync(join(root, 'README.md'), 'utf8')));
   const runExample = async (name: string): Promise<Record<string, unknown>> => {
-    const example = (await readmeExamples(readFileSync(join(root, 'README.md'), 'utf8'))).find((e) => e.name === name);
+    const example = (await readme()).find((e) => e.name === name);
     if (example === undefined) throw new Error(`the README has no ${name} example`);
     const file = join(app, `readme-${name.replace(/\W+/g, '-')}.mjs`);
     writeFileSync(file, example.program);
     // matter-js and planck are optional peers the consumer does not install: given the repo's copies, as p2-es and
     // cannon-es are
     for (const engine of ['matter-js', 'planck']) {
-      try {
-        symlinkSync(join(root, 'node_modules', engine), join(app, 'node_modules', engine), 'dir');
-      } catch {}
+      const link = join(app, 'node_modules', engine);
+      if (!existsSync(link)) symlinkSync(join(root, 'node_modules', engine), link, 'dir');
     }
     const out = run(process.execPath, [file, headless], app).trim().split('\n');
     return JSON.parse(out[out.length - 1]!);
   };
 
   test('every js and ts block of the README is one of the examples run here', async () => {
-    const names = (await readmeExamples(readFileSync(join(root, 'README.md'), 'utf8'))).map((e) => e.name);
+    const names = (await readme()).map((e) => e.name);
     expect(names).toEqual([
       'Usage',
       'the game loop',
