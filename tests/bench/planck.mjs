@@ -26,6 +26,8 @@ import { mulberry32 } from './scenes.mjs';
 import { median } from './stats.mjs';
 
 const require = createRequire(import.meta.url);
+// the canonical pair order (the package test's planck scene uses it too)
+const { canonical } = require('../package/app/planck-scene.cjs');
 const now = () => performance.now();
 const dt = 1 / 60;
 
@@ -164,21 +166,6 @@ function worlds(adapter, scene) {
   adapter.useSweepPrune(made['sweep-prune']);
   if (scene.canonical) for (const world of Object.values(made)) canonical(world);
   return made;
-}
-
-/** Hand createContact each updatePairs' new pairs sorted by (lower, higher) proxy id, each once. */
-function canonical(world) {
-  const bp = world.m_broadPhase;
-  const updatePairs = bp.updatePairs.bind(bp);
-  bp.updatePairs = (callback) => {
-    const pairs = [];
-    updatePairs((a, b) => pairs.push(a.proxyId < b.proxyId ? [a, b] : [b, a]));
-    pairs.sort((x, y) => x[0].proxyId - y[0].proxyId || x[1].proxyId - y[1].proxyId);
-    for (let i = 0; i < pairs.length; i++) {
-      if (i > 0 && pairs[i - 1][0] === pairs[i][0] && pairs[i - 1][1] === pairs[i][1]) continue;
-      callback(pairs[i][0], pairs[i][1]);
-    }
-  };
 }
 
 /** Every body's position, angle and velocities, as a string (equal for bit-identical worlds). */

@@ -1,20 +1,25 @@
 // A small planck scene stepped in two worlds, one on planck's own broadphase and one on sweep-prune/planck, each
 // handing its new pairs to createContact sorted by proxy id: the bodies must end bit-identical. Shared by
 // node-planck.mjs and node-planck.cjs; `planck` and the adapter's functions are passed in.
+/**
+ * Hand createContact each updatePairs' new pairs sorted by (lower, higher) proxy id, each once: the order
+ * sweep-prune/planck uses, so two worlds step alike. Also used by tests/bench/planck.mjs.
+ */
+function canonical(world) {
+  const bp = world.m_broadPhase;
+  const updatePairs = bp.updatePairs.bind(bp);
+  bp.updatePairs = (callback) => {
+    const pairs = [];
+    updatePairs((a, b) => pairs.push(a.proxyId < b.proxyId ? [a, b] : [b, a]));
+    pairs.sort((x, y) => x[0].proxyId - y[0].proxyId || x[1].proxyId - y[1].proxyId);
+    pairs.forEach((p, i) => {
+      if (i === 0 || pairs[i - 1][0] !== p[0] || pairs[i - 1][1] !== p[1]) callback(p[0], p[1]);
+    });
+  };
+}
+
 function runPlanckScene(planck, useSweepPrune, stopSweepPrune) {
   const { World, Vec2, Box, Edge } = planck;
-  const canonical = (world) => {
-    const bp = world.m_broadPhase;
-    const updatePairs = bp.updatePairs.bind(bp);
-    bp.updatePairs = (callback) => {
-      const pairs = [];
-      updatePairs((a, b) => pairs.push(a.proxyId < b.proxyId ? [a, b] : [b, a]));
-      pairs.sort((x, y) => x[0].proxyId - y[0].proxyId || x[1].proxyId - y[1].proxyId);
-      pairs.forEach((p, i) => {
-        if (i === 0 || pairs[i - 1][0] !== p[0] || pairs[i - 1][1] !== p[1]) callback(p[0], p[1]);
-      });
-    };
-  };
   const worlds = [new World({ gravity: new Vec2(0, -10) }), new World({ gravity: new Vec2(0, -10) })];
   const ours = useSweepPrune(worlds[1]);
   const states = [];
@@ -41,4 +46,4 @@ function runPlanckScene(planck, useSweepPrune, stopSweepPrune) {
   stopSweepPrune(worlds[1]);
   return { same: states[0] === states[1], contacts, found, disposed: ours.disposed };
 }
-module.exports = { runPlanckScene };
+module.exports = { runPlanckScene, canonical };
