@@ -240,14 +240,14 @@ describe("the same pairs as planck's BroadPhase, call by call (planck's own pair
 
 // ---- (2) two identical worlds, the new pairs in one canonical order
 
-/** Hand createContact the new pairs of each updatePairs sorted by (lower, higher) proxy id, each once. */
+/** Hand createContact the new pairs of each updatePairs sorted by higher, then lower proxy id, descending, each once. */
 function canonical(world: World): void {
   const bp = internals(world).m_broadPhase;
   const updatePairs = bp.updatePairs.bind(bp);
   bp.updatePairs = (callback) => {
     const pairs: [Proxy, Proxy][] = [];
     updatePairs((a, b) => pairs.push(a.proxyId < b.proxyId ? [a, b] : [b, a]));
-    pairs.sort((x, y) => x[0].proxyId - y[0].proxyId || x[1].proxyId - y[1].proxyId);
+    pairs.sort((x, y) => y[1].proxyId - x[1].proxyId || y[0].proxyId - x[0].proxyId);
     for (let i = 0; i < pairs.length; i++) {
       const [a, b] = pairs[i]!;
       if (i > 0 && pairs[i - 1]![0] === a && pairs[i - 1]![1] === b) continue;

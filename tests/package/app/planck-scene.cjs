@@ -2,8 +2,8 @@
 // handing its new pairs to createContact sorted by proxy id: the bodies must end bit-identical. Shared by
 // node-planck.mjs and node-planck.cjs; `planck` and the adapter's functions are passed in.
 /**
- * Hand createContact each updatePairs' new pairs sorted by (lower, higher) proxy id, each once: the order
- * sweep-prune/planck uses, so two worlds step alike. Also used by tests/bench/planck.mjs.
+ * Hand createContact each updatePairs' new pairs (lower proxy id first) sorted by higher id, then lower id, both
+ * descending, each once: the order sweep-prune/planck uses, so two worlds step alike.
  */
 function canonical(world) {
   const bp = world.m_broadPhase;
@@ -11,7 +11,7 @@ function canonical(world) {
   bp.updatePairs = (callback) => {
     const pairs = [];
     updatePairs((a, b) => pairs.push(a.proxyId < b.proxyId ? [a, b] : [b, a]));
-    pairs.sort((x, y) => x[0].proxyId - y[0].proxyId || x[1].proxyId - y[1].proxyId);
+    pairs.sort((x, y) => y[1].proxyId - x[1].proxyId || y[0].proxyId - x[0].proxyId);
     pairs.forEach((p, i) => {
       if (i === 0 || pairs[i - 1][0] !== p[0] || pairs[i - 1][1] !== p[1]) callback(p[0], p[1]);
     });

@@ -530,7 +530,7 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
   /**
    * Report to `callback` (planck's `World.createContact`) every pair of proxies whose fat boxes overlap, one of them
    * buffered since the last call, that has no contact yet; then empty the move buffer. Lower proxy id first, the
-   * pairs sorted by (lower id, higher id).
+   * pairs sorted by higher id, then lower id, both descending.
    */
   updatePairs(callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
     const index = this.#live('updatePairs');
@@ -560,16 +560,18 @@ export class SweepPruneBroadPhase implements PlanckBroadPhaseLike {
     this.#dispatch(found, callback);
   }
 
-  // Hand the found pairs to the callback sorted by (lower id, higher id). planck puts each new contact first in the
-  // world's and the bodies' lists, and the solver walks them in that order: pairs in proxy creation order keep
-  // neighbouring contacts together (as planck's tree walk does; pairs from a hash set in its order made the solver's
-  // walk slower, about 15% of the step on 20 pyramids), and the order is one for a given run of calls.
+  // Hand the found pairs to the callback sorted by higher id, then lower id, both descending: planck's own order
+  // groups them the same way (its move buffer is taken from the end, newest proxy first, and each proxy's query
+  // reports its pairs with older ones). planck puts each new contact first in the world's and the bodies' lists and
+  // the solver walks them in that order: pairs grouped by proxy keep neighbouring contacts together (the order of a
+  // hash set made 20 pyramids' step about 15% slower), and in AddPair's cloud planck's and this order resolve the
+  // overlaps alike, where ascending order left 25% more contacts after 90 steps.
   #dispatch(found: number[], callback: (a: PlanckFixtureProxy, b: PlanckFixtureProxy) => void): void {
     const n = found.length >> 1;
     const order = this.#order;
     order.length = n;
     for (let i = 0; i < n; i++) order[i] = 2 * i;
-    order.sort((i, j) => found[i]! - found[j]! || found[i + 1]! - found[j + 1]!);
+    order.sort((i, j) => found[j + 1]! - found[i + 1]! || found[j]! - found[i]!);
     const data = this.#data;
     const checked = this.#checked;
     try {
