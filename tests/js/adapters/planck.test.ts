@@ -8,6 +8,7 @@
 //     number proxies in creation order, so the sort is the same): the same contacts at every step, the same
 //     begin-contact and end-contact events in the same order, and bit-identical bodies;
 // (3) queryAABB and rayCast on random probes, against planck's own on the identical world of (2).
+import { createRequire } from 'node:module';
 import * as planck from 'planck';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -240,21 +241,10 @@ describe("the same pairs as planck's BroadPhase, call by call (planck's own pair
 
 // ---- (2) two identical worlds, the new pairs in one canonical order
 
-/** Hand createContact the new pairs of each updatePairs sorted by higher, then lower proxy id, descending, each once. */
-function canonical(world: World): void {
-  const bp = internals(world).m_broadPhase;
-  const updatePairs = bp.updatePairs.bind(bp);
-  bp.updatePairs = (callback) => {
-    const pairs: [Proxy, Proxy][] = [];
-    updatePairs((a, b) => pairs.push(a.proxyId < b.proxyId ? [a, b] : [b, a]));
-    pairs.sort((x, y) => y[1].proxyId - x[1].proxyId || y[0].proxyId - x[0].proxyId);
-    for (let i = 0; i < pairs.length; i++) {
-      const [a, b] = pairs[i]!;
-      if (i > 0 && pairs[i - 1]![0] === a && pairs[i - 1]![1] === b) continue;
-      callback(a, b);
-    }
-  };
-}
+// the order sweep-prune/planck hands new pairs over, imposed on a world (shared with the package test's scene)
+const { canonical } = createRequire(import.meta.url)('../../package/app/planck-scene.cjs') as {
+  canonical: (world: World) => void;
+};
 
 /** begin-contact and end-contact events of the world, in order, named alike in both worlds. */
 function recordEvents(world: World): string[] {

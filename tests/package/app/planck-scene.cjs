@@ -1,6 +1,7 @@
 // A small planck scene stepped in two worlds, one on planck's own broadphase and one on sweep-prune/planck, each
 // handing its new pairs to createContact sorted by proxy id: the bodies must end bit-identical. Shared by
-// node-planck.mjs and node-planck.cjs; `planck` and the adapter's functions are passed in.
+// node-planck.mjs and node-planck.cjs; `planck` and the adapter's functions are passed in. `canonical` is also the
+// order tests/js/adapters/planck.test.ts imposes on its twin worlds.
 /**
  * Hand createContact each updatePairs' new pairs (lower proxy id first) sorted by higher id, then lower id, both
  * descending, each once: the order sweep-prune/planck uses, so two worlds step alike.
