@@ -349,7 +349,7 @@ describe('sweep-prune/phaser', () => {
   // the repo's headless runner
   const args = [join(root, 'node_modules', 'phaser'), join(root, 'web', 'scripts', 'phaser-headless.mjs')];
 
-  test("import: the same callbacks and bodies as Phaser's own Arcade trees every frame", () => {
+  test("import: the same callbacks, in order, and bodies as Phaser with useTree: false every frame", () => {
     const result = JSON.parse(run(process.execPath, ['node-phaser.mjs', ...args], app));
     expect(result).toMatchObject({ same: true, stopped: true });
     expect(result.events).toBeGreaterThan(100);

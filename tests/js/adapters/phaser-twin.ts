@@ -1,11 +1,11 @@
-// Two identical Phaser games stepped side by side, one on Phaser's own Arcade trees (the oracle) and one on
-// sweep-prune/phaser, each recording what a player of the game sees: the callbacks and events of every frame, and
-// every body's position and velocity after it.
+// Two identical Phaser games stepped side by side, one on Phaser's own Arcade Physics with `useTree: false` (the
+// oracle: its colliders walk every pair, groups in their children's order) and one on sweep-prune/phaser, each
+// recording what a player of the game sees: the callbacks and events of every frame, and every body's position and
+// velocity after it. Nothing is sorted: the order of the callbacks is compared as Phaser makes it.
 //
-// The one thing made canonical: the order of a tree search's results. Phaser's RTree returns bodies in the order of
-// its nodes, and when a collider separates a body from several others that order moves bodies differently; the
-// oracle's searches are sorted here into the order sweep-prune/phaser documents (a dynamic body's place in
-// `world.bodies` at the step's load, a static body's last insertion). Which bodies each search finds is Phaser's.
+// One thing differs by design: `overlapRect` and `overlapCirc`. With `useTree: false` Phaser scans `world.bodies`
+// with its `intersects` (open intervals, and it throws on a circle body); sweep-prune/phaser answers as Phaser's
+// tree does (closed intervals) in the order of `world.bodies`. The oracle's answer there is that, by brute force.
 import type PhaserNs from 'phaser';
 import { usePhaserArcade, type ArcadeSweepPrune } from '../../../web/src/adapters/phaser.js';
 import { mulberry32 } from '../oracle.js';
@@ -44,42 +44,34 @@ export interface Game {
 }
 
 /**
- * The oracle's trees give their search results in the documented order (see the file's opening comment). `live`:
- * the dynamic tree's searches are answered by brute force over the tree's bodies at their boxes now, as by a tree
- * kept up to date (Phaser's finds a body moved during a step only near where its node was at the step's start).
+ * The oracle's `overlapRect` and `overlapCirc`: Phaser's own code, with the dynamic bodies found by brute force over
+ * `world.bodies` in its order (closed intervals, as Phaser's tree tests its leaves) and the static ones by Phaser's
+ * static tree.
  */
-function canonicalTrees(world: ArcadeWorld, live: boolean): void {
-  const tree = world.tree as unknown as Record<string, (...args: unknown[]) => unknown>;
-  let loaded = new Map<unknown, number>();
-  const load = tree.load!;
-  tree.load = function (data: unknown) {
-    loaded = new Map((data as unknown[]).map((body, i) => [body, i]));
-    return load.call(this, data);
-  };
-  const search = tree.search!;
-  tree.search = function (bbox: unknown) {
-    if (live) {
-      const q = bbox as { minX: number; minY: number; maxX: number; maxY: number };
-      const found = (tree.all!() as ArcadeBody[]).filter(
+function bruteForceRegions(scene: Scene, world: ArcadeWorld): void {
+  const physics = scene.physics as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const w = world as unknown as { tree: unknown; useTree: boolean };
+  const tree = {
+    search(q: { minX: number; minY: number; maxX: number; maxY: number }): ArcadeBody[] {
+      return Array.from(world.bodies).filter(
         (b) => b.left <= q.maxX && b.top <= q.maxY && b.right >= q.minX && b.bottom >= q.minY,
       );
-      return found.sort((a, b) => loaded.get(a)! - loaded.get(b)!);
-    }
-    return (search.call(this, bbox) as unknown[]).sort((a, b) => loaded.get(a)! - loaded.get(b)!);
+    },
   };
-  const staticTree = world.staticTree as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const inserted = new Map<unknown, number>();
-  let sequence = 0;
-  for (const body of world.staticBodies) inserted.set(body, ++sequence); // those added before: in their order
-  const insert = staticTree.insert!;
-  staticTree.insert = function (body: unknown) {
-    inserted.set(body, ++sequence);
-    return insert.call(this, body);
-  };
-  const staticSearch = staticTree.search!;
-  staticTree.search = function (bbox: unknown) {
-    return (staticSearch.call(this, bbox) as unknown[]).sort((a, b) => inserted.get(a)! - inserted.get(b)!);
-  };
+  for (const name of ['overlapRect', 'overlapCirc']) {
+    const original = physics[name]!;
+    physics[name] = function (this: unknown, ...args: unknown[]) {
+      const saved = w.tree;
+      w.useTree = true;
+      w.tree = tree;
+      try {
+        return original.apply(this, args);
+      } finally {
+        w.useTree = false;
+        w.tree = saved;
+      }
+    };
+  }
 }
 
 export async function makeGame(
@@ -87,14 +79,14 @@ export async function makeGame(
   build: Build,
   physics: PhaserNs.Types.Core.PhysicsConfig,
   ours: boolean,
-  live = false,
   seed = 1,
 ): Promise<Game> {
   const recorder: Recorder = { frame: 0, log: [], tracked: [] };
   const random = mulberry32(seed);
   let tick: (frame: number) => void = () => {};
+  const config = ours ? physics : { ...physics, arcade: { ...physics.arcade, useTree: false } };
   const made = (await createGame(Phaser, {
-    physics,
+    physics: config,
     width: 800,
     height: 600,
     create: (scene: Scene) => {
@@ -104,7 +96,7 @@ export async function makeGame(
   const world = made.scene.physics.world;
   let handle: ArcadeSweepPrune | undefined;
   if (ours) handle = usePhaserArcade(world);
-  else canonicalTrees(world, live);
+  else bruteForceRegions(made.scene, world);
   return { ...made, world, recorder, handle, tick };
 }
 

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The two collider loops of Arcade Physics that ask the broadphase, on an ArcadeIndex:
-// - a body against a group (`collideSpriteVsGroup`, which `collider(g1, g2)` and `overlap(g1, g2)` run for each
-//   body of g1): Phaser's own loop over a search of its tree, with the search answered by the index;
-// - a group against itself (`collider(group)`): Phaser runs `collideSpriteVsSprite` on every pair i < j of the
-//   group's children, in that order; here only on the pairs whose boxes meet when their turn comes, in the same
-//   order, so every call that can do anything is made, and in Phaser's order.
-import { type ArcadeBody, type ArcadeIndex, DYNAMIC, STATIC } from './arcade-index.js';
+// The collider loops of Arcade Physics that ask the broadphase, as Phaser runs them with `useTree: false`, on an
+// ArcadeIndex. Phaser's loops call `separate` (or `collideSpriteVsSprite`) on every pair they walk, and a call on
+// two bodies whose boxes do not meet does nothing (Phaser's `intersects` needs the boxes to meet); here the calls
+// are made only for the pairs whose boxes may meet when their turn comes, in the loops' own order, so every call
+// that can do anything is made, in the same order, with the same arguments:
+// - a body against a dynamic group (`collideSpriteVsGroup`, which `collider(g1, g2)` and `overlap(g1, g2)` run for
+//   each child of g1): the group's children in their order (`group.getChildren()`);
+// - an array (a group's children, a plain group's, an array of sprites) against itself (i < j) or against another
+//   array (every i, then every j), as `collideObjects` walks them.
+// A static group is searched in Phaser's own static tree, as Phaser does in both of its modes.
+import type { ArcadeBody, ArcadeIndex } from './arcade-index.js';
+import type { GroupOrder, GroupOrders } from './arcade-groups.js';
 
-/** Phaser's `CONST.DYNAMIC_BODY` and `CONST.STATIC_BODY`. */
-const DYNAMIC_BODY = 0;
+/** Phaser's `CONST.STATIC_BODY`. */
 const STATIC_BODY = 1;
 
 /** A callback of `collider`/`overlap`, as Phaser calls it. */
@@ -20,6 +24,7 @@ export interface Body extends ArcadeBody {
   checkCollision: { none: boolean };
   gameObject?: unknown;
   isBody?: boolean;
+  isCircle?: boolean;
   physicsType?: number;
 }
 
@@ -39,6 +44,7 @@ export interface Collidable {
 /** The members of an Arcade `World` the loops call (Phaser's own functions, or the user's patches of them). */
 export interface WorldCalls {
   useTree: boolean;
+  staticTree: { search(bbox: { minX: number; minY: number; maxX: number; maxY: number }): Body[] };
   _total: number;
   canCollide?: (a: unknown, b: unknown) => boolean;
   separate(a: Body, b: Body, process: ArcadeCallback, context: unknown, overlapOnly: boolean): boolean;
@@ -64,14 +70,18 @@ export function bodyOf(object: unknown): Body | null {
   return o.isBody ? (o as unknown as Body) : (o.body ?? null);
 }
 
+// the stack of a row's candidates: by rank (a child's place in its group, or a column) with its body
+let rowRanks = new Float64Array(64);
+let rowBodies: (Body | undefined)[] = [];
+
 /**
- * Phaser's `collideSpriteVsGroup`, its search of the tree answered by the index: the bodies of the group's kind
- * whose box meets the sprite's box as the loop starts, in the index's order (the order of `world.bodies` for
- * dynamic bodies, of insertion for static ones). `phaser` is Phaser's own function, for what the index does not
- * answer (a dynamic group with `useTree` off).
+ * Phaser's `collideSpriteVsGroup` as `useTree: false` runs it for a dynamic group: `separate` with each child of the
+ * group in order, here with the children whose body may meet the sprite's body when their turn comes. `phaser` is
+ * Phaser's own function, for a static group (its static tree) and for a world whose `useTree` was set to false.
  */
 export function collideSpriteVsGroup(
   index: ArcadeIndex,
+  orders: GroupOrders,
   phaser: SpriteVsGroup,
   world: WorldCalls,
   sprite: Collidable,
@@ -82,6 +92,16 @@ export function collideSpriteVsGroup(
   overlapOnly: boolean,
 ): void {
   const bodyA = bodyOf(sprite);
+  if (!world.useTree || group.physicsType === STATIC_BODY) {
+    phaser.call(world, sprite, group, collide, process, context, overlapOnly);
+    // its separations moved the sprite (a static body never moves), or any child of a dynamic group
+    if (group.physicsType === STATIC_BODY) {
+      if (bodyA) index.track(bodyA);
+    } else {
+      index.dirty = true;
+    }
+    return;
+  }
   const canCollide = world.canCollide;
   // the test Phaser makes first: 3.70 and later added collision categories and getLength
   if (typeof canCollide === 'function') {
@@ -97,126 +117,201 @@ export function collideSpriteVsGroup(
   } else if (group.length === 0 || !bodyA || !bodyA.enable || bodyA.checkCollision.none) {
     return;
   }
-  if (!world.useTree && group.physicsType !== STATIC_BODY) {
-    phaser.call(world, sprite, group, collide, process, context, overlapOnly);
-    return;
-  }
+  const order = orders.of(group);
+  const version = orders.version; // the children as getChildren() gives them now
   index.prepare();
-  const kind = group.physicsType === DYNAMIC_BODY ? DYNAMIC : STATIC;
-  const syncs = index.syncs;
-  const slotA = index.dynamicSlot(bodyA);
-  if (!index.mayMeet(slotA)) return; // most bodies of a sparse scene: nothing to search
-  const from = index.top;
-  const to = index.meetingOf(kind, slotA, bodyA);
-  const bodies = index.bodies as Body[];
+  orders.enter();
   try {
-    for (let k = from; k < to; k++) {
-      const bodyB = bodies[k]!;
-      if (bodyA === bodyB || !bodyB.enable || bodyB.checkCollision.none || !group.contains!(bodyB.gameObject)) {
-        continue;
+    let after = -1; // the rank of the last child walked
+    for (;;) {
+      // the children after `after` whose body may meet bodyA where it is now
+      const start = new RowStart(index, bodyA);
+      const { left, top, right, bottom } = start;
+      const from = index.top;
+      const to = start.trusted ? index.candidates(start.slot) : index.nearBox(left, top, right, bottom);
+      const stack = index.stack;
+      let count = 0;
+      for (let k = from; k < to; k++) {
+        count = addChild(order, version, index.bodyAt(stack[k]!) as Body, after, count);
       }
-      if (world.separate(bodyA, bodyB, process, context, overlapOnly)) {
-        if (collide) collide.call(context, bodyA.gameObject, bodyB.gameObject);
-        world._total++;
+      index.release(from);
+      if (order.statics > 0) {
+        const found = world.staticTree.search({ minX: left, minY: top, maxX: right, maxY: bottom });
+        for (const body of found) count = addChild(order, version, body, after, count);
       }
-      // a callback may have synced the index (its slots then name other bodies)
-      if (slotA >= 0 && index.syncs === syncs) index.trackSlot(slotA, bodyA);
-      else index.track(bodyA);
-      index.track(bodyB);
+      const ranks = rowRanks.slice(0, count);
+      const bodies = rowBodies.slice(0, count);
+      sortRow(ranks, bodies);
+      let again = false;
+      for (let k = 0; k < count && !again; k++) {
+        const bodyB = bodies[k]!;
+        after = ranks[k]!;
+        // as Phaser's loop (separate would refuse them too)
+        if (bodyB === bodyA || !bodyB.enable || apart(bodyA, bodyB)) continue;
+        if (world.separate(bodyA, bodyB, process, context, overlapOnly)) {
+          if (collide) collide.call(context, bodyA.gameObject, bodyB.gameObject);
+          world._total++;
+        }
+        index.track(bodyB);
+        again = start.lookAgain(index, bodyA);
+      }
+      if (!again) return;
     }
   } finally {
-    index.release(from);
+    orders.leave();
+  }
+}
+
+/** What a row's search of the index covered: the body's slot if trusted, its box, the sync. */
+class RowStart {
+  readonly syncs: number;
+  readonly slot: number;
+  readonly trusted: boolean;
+  readonly left: number;
+  readonly top: number;
+  readonly right: number;
+  readonly bottom: number;
+
+  constructor(index: ArcadeIndex, body: Body) {
+    this.syncs = index.syncs;
+    this.slot = index.dynamicSlot(body);
+    this.trusted = this.slot >= 0 && index.isTrusted(this.slot);
+    this.left = body.left;
+    this.top = body.top;
+    this.right = body.right;
+    this.bottom = body.bottom;
+  }
+
+  /**
+   * After a call that may have moved the row's body: true if the rest of the row is to be looked for again, when
+   * the body left what the search covered (its fat box; its box, for a search around it) or a callback synced the
+   * index (its fat boxes are new).
+   */
+  lookAgain(index: ArcadeIndex, body: Body): boolean {
+    if (index.syncs !== this.syncs) return true;
+    if (this.trusted) return index.trackSlot(this.slot, body);
+    index.track(body);
+    return body.left !== this.left || body.top !== this.top || body.right !== this.right || body.bottom !== this.bottom;
   }
 }
 
 /**
- * Phaser's loop of a group (or array) against itself: `spriteVsSprite(members[i], members[j])` for i < j, here for
- * the pairs whose boxes meet when their turn comes, in the same order. `members` is not changed.
+ * True if two rectangles are strictly apart on an axis: Phaser's `intersects` is then false and `separate` does
+ * nothing. A NaN bound is never apart (Phaser's rectangle test finds NaN boxes meeting); a circle never is either,
+ * as Phaser tests it from its centre, whose rounding can make it touch a box its bounds stay a hair away from.
  */
-export function collideSelf(
+function apart(a: Body, b: Body): boolean {
+  return (b.left > a.right || b.top > a.bottom || b.right < a.left || b.bottom < a.top) && !a.isCircle && !b.isCircle;
+}
+
+// a candidate into the row when it is a child of the group (as the loop began) after `after`
+function addChild(order: GroupOrder, version: number, body: Body, after: number, count: number): number {
+  const child = body.gameObject as Collidable | undefined;
+  if (child === undefined || child.body !== body) return count;
+  const rank = order.rankAt(child, version);
+  if (rank <= after) return count;
+  if (count === rowRanks.length) {
+    const grown = new Float64Array(2 * count);
+    grown.set(rowRanks);
+    rowRanks = grown;
+  }
+  rowRanks[count] = rank;
+  rowBodies[count] = body;
+  return count + 1;
+}
+
+// ranks ascending, bodies alongside (rows are short: insertion, else a sort of indices)
+function sortRow(ranks: Float64Array, bodies: (Body | undefined)[]): void {
+  const n = ranks.length;
+  if (n > 32) {
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ranks[a]! - ranks[b]!);
+    const r = order.map((i) => ranks[i]!);
+    const b = order.map((i) => bodies[i]);
+    ranks.set(r);
+    for (let i = 0; i < n; i++) bodies[i] = b[i];
+    return;
+  }
+  for (let i = 1; i < n; i++) {
+    const r = ranks[i]!;
+    const body = bodies[i];
+    let j = i - 1;
+    while (j >= 0 && ranks[j]! > r) {
+      ranks[j + 1] = ranks[j]!;
+      bodies[j + 1] = bodies[j];
+      j--;
+    }
+    ranks[j + 1] = r;
+    bodies[j + 1] = body;
+  }
+}
+
+/**
+ * Phaser's loops over arrays in `collideObjects`: `spriteVsSprite(rows[i], cols[j])` for every i, then every j
+ * (`self`: the same array, j > i), here for the pairs whose bodies may meet when their turn comes, in the same
+ * order. The arrays are not changed.
+ */
+export function collidePairs(
   index: ArcadeIndex,
   spriteVsSprite: SpriteVsSprite,
   world: WorldCalls,
-  members: readonly unknown[],
+  rows: readonly unknown[],
+  cols: readonly unknown[],
+  self: boolean,
   collide: ArcadeCallback,
   process: ArcadeCallback,
   context: unknown,
   overlapOnly: boolean,
 ): void {
-  const n = members.length;
-  const bodies: (Body | null)[] = new Array<Body | null>(n);
-  for (let i = 0; i < n; i++) bodies[i] = bodyOf(members[i]);
+  const rowBodiesOf: (Body | null)[] = rows.map(bodyOf);
+  const colBodies: (Body | null)[] = self ? rowBodiesOf : cols.map(bodyOf);
   index.prepare();
-  const self = new SelfPass(index, bodies);
-  for (let i = 0; i < n; i++) {
-    const bodyI = bodies[i];
+  const pass = new PairPass(index, colBodies);
+  for (let i = 0; i < rows.length; i++) {
+    const bodyI = rowBodiesOf[i];
     if (!bodyI) continue;
     index.prepare(); // a sync when many bodies are loose
-    self.map();
-    let rowEnd = self.row(i, -1);
-    if (rowEnd === 0) continue; // most rows: the body's own box is not even read
-    let rowStart = 0;
-    let left = bodyI.left;
-    let top = bodyI.top;
-    let right = bodyI.right;
-    let bottom = bodyI.bottom;
-    while (rowStart < rowEnd) {
-      const j = self.partners[rowStart++]!;
-      const bodyJ = bodies[j]!;
-      const l = bodyI.left;
-      const t = bodyI.top;
-      const r = bodyI.right;
-      const b = bodyI.bottom;
-      // every call that can do anything passes Phaser's intersects(), which needs the boxes to meet (closed)
-      if (!(bodyJ.left <= r && bodyJ.top <= b && bodyJ.right >= l && bodyJ.bottom >= t)) continue;
-      spriteVsSprite.call(world, members[i], members[j], collide, process, context, overlapOnly);
-      self.track(j);
-      self.track(i);
-      // body i left its fat box, or moved while loose: the rest of its row is looked for again around its new box
-      if (
-        self.isLoose(i) &&
-        (bodyI.left !== left || bodyI.top !== top || bodyI.right !== right || bodyI.bottom !== bottom)
-      ) {
-        left = bodyI.left;
-        top = bodyI.top;
-        right = bodyI.right;
-        bottom = bodyI.bottom;
-        self.map();
-        rowEnd = self.row(i, j);
-        rowStart = 0;
+    let after = self ? i : -1;
+    for (;;) {
+      pass.map();
+      const start = new RowStart(index, bodyI);
+      const count = pass.row(bodyI, start.trusted ? start.slot : -1, after);
+      if (count === 0) break; // most rows: nothing near
+      const partners = pass.partners.slice(0, count);
+      let again = false;
+      for (let k = 0; k < count && !again; k++) {
+        const j = partners[k]!;
+        after = j;
+        const bodyJ = colBodies[j]!;
+        if (apart(bodyI, bodyJ)) continue;
+        spriteVsSprite.call(world, rows[i], cols[j], collide, process, context, overlapOnly);
+        index.track(bodyJ);
+        again = start.lookAgain(index, bodyI);
       }
+      if (!again) break;
     }
   }
 }
 
-/** The state of one group-against-itself loop: which member each slot is, which members are loose. */
-class SelfPass {
+/** The columns of one array loop: which column each slot is, which columns every row looks at. */
+class PairPass {
   readonly #index: ArcadeIndex;
   readonly #bodies: readonly (Body | null)[];
-  // by member: its slot (-1: none), 1 if its row looks around its box (a body the index does not hold as a trusted
-  // moving box, or one out of its fat box), the last row it was put in
-  readonly #slot: Int32Array;
-  readonly #loose: Uint8Array;
   readonly #seen: Uint32Array;
-  #looseList: number[] = []; // the members the index does not hold: every row looks at them
   #row = 0;
-  // by slot: the member it is (valid where #memberStamp is this pass's stamp)
-  #memberOf = new Int32Array(0);
+  #looseList: number[] = []; // columns the index does not hold (or holds twice): every row looks at them
+  #memberOf = new Int32Array(0); // by slot: its column (-1: none)
   #syncs = -1;
-  /** The partners of the current row, ascending. */
+  /** The columns of the current row, ascending. */
   partners: Int32Array;
 
   constructor(index: ArcadeIndex, bodies: readonly (Body | null)[]) {
     this.#index = index;
     this.#bodies = bodies;
-    const n = bodies.length;
-    this.#slot = new Int32Array(n);
-    this.#loose = new Uint8Array(n);
-    this.#seen = new Uint32Array(n);
+    this.#seen = new Uint32Array(bodies.length);
     this.partners = new Int32Array(16);
   }
 
-  /** Map slots to members (again after a sync, which may have given slots to other bodies). */
+  /** Map slots to columns (again after a sync, which may have given slots to other bodies). */
   map(): void {
     const index = this.#index;
     if (this.#syncs === index.syncs) return;
@@ -224,50 +319,24 @@ class SelfPass {
     const bodies = this.#bodies;
     const memberOf = new Int32Array(index.slotCount).fill(-1);
     this.#looseList = [];
-    for (let i = 0; i < bodies.length; i++) {
-      const body = bodies[i];
-      this.#slot[i] = -1;
-      this.#loose[i] = 0;
+    for (let j = 0; j < bodies.length; j++) {
+      const body = bodies[j];
       if (!body) continue;
       const slot = index.dynamicSlot(body);
-      // a body twice in the array, or one the index does not hold as a trusted moving box, is looked at by every row
-      if (slot >= 0 && index.isTrusted(slot) && memberOf[slot] === -1) {
-        memberOf[slot] = i;
-        this.#slot[i] = slot;
-      } else {
-        this.#loose[i] = 1;
-        this.#looseList.push(i);
-      }
+      if (slot >= 0 && memberOf[slot] === -1) memberOf[slot] = j;
+      else this.#looseList.push(j);
     }
     this.#memberOf = memberOf;
   }
 
-  isLoose(i: number): boolean {
-    return this.#loose[i] === 1;
-  }
-
-  /** After a call that may have moved member `i`'s body. */
-  track(i: number): void {
+  /**
+   * The columns after `after` whose body may meet `body` (its slot when trusted, else -1: looked for around its
+   * box): into `partners`, ascending. Returns their count.
+   */
+  row(body: Body, slot: number, after: number): number {
     const index = this.#index;
-    if (index.syncs !== this.#syncs) {
-      index.track(this.#bodies[i]!); // slots changed under this pass: the next map() sees the body's state
-      return;
-    }
-    const slot = this.#slot[i]!;
-    if (slot < 0) return; // not held by the index: every row looks at it
-    // out of its fat box: its own row looks around it, and the index adds it to the lists of the boxes it meets
-    if (index.trackSlot(slot, this.#bodies[i]!)) this.#loose[i] = 1;
-  }
-
-  /** The members after `after` (and after `i`) whose box may meet member i's box: into `partners`, ascending. */
-  row(i: number, after: number): number {
-    const index = this.#index;
-    const body = this.#bodies[i]!;
     const from = index.top;
-    const to =
-      this.#loose[i] === 0
-        ? index.candidates(this.#slot[i]!)
-        : index.nearBox(body.left, body.top, body.right, body.bottom);
+    const to = slot >= 0 ? index.candidates(slot) : index.nearBox(body.left, body.top, body.right, body.bottom);
     const stack = index.stack;
     const memberOf = this.#memberOf;
     const looseList = this.#looseList;
@@ -277,12 +346,10 @@ class SelfPass {
     const partners = this.partners;
     const stamp = ++this.#row;
     const seen = this.#seen;
-    const bodies = this.#bodies;
-    const min = after > i ? after : i;
     let count = 0;
     for (let k = from; k < to + looseList.length; k++) {
       const j = k < to ? memberOf[stack[k]!]! : looseList[k - to]!;
-      if (j <= min || seen[j] === stamp || !bodies[j]) continue;
+      if (j <= after || seen[j] === stamp) continue;
       seen[j] = stamp;
       // insertion into the sorted partners (rows are short)
       let p = count++;

@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: MIT
-// The bodies of a Phaser Arcade Physics world as the boxes of one sweep-prune World: the dynamic tree's bodies as
-// moving boxes, the static tree's as static boxes, and what a collider asks of them, "the bodies of this kind whose
-// box meets this body's box now", answered from the World's pairs.
+// The dynamic bodies of a Phaser Arcade Physics world as the boxes of one sweep-prune World, and what a collider
+// asks of them: "the bodies whose box may meet this body's box now", a superset that Phaser's own `separate` then
+// decides on.
 //
 // A sync (at most once per physics step, and only when a collider or a search needs it) writes every dynamic body's
 // box grown by a margin (its "fat" box), updates the World and lists each box's partners. Until the next sync a
 // body that stays inside its fat box needs nothing more: any body whose box meets it has a fat box that meets its
 // fat box, so it is among its partners. A body that a collider moves out of its fat box becomes "loose": it joins
 // the partners of every box it meets where it is now (again each time it moves), and a question about a loose body
-// looks at every loose body, until the next sync (one comes early when many are loose). Every answer is filtered by
-// the bodies' boxes, as Phaser's tree filters its leaves: the box the sync read while a body has not moved since,
-// else the body's own.
+// looks at every loose body, until the next sync (one comes early when many are loose).
+//
+// Bodies with exactly the same box (a pool of bullets parked at one spot) share one box in the World: its first
+// body leads, the others follow it, and an answer that holds a leader holds its followers. A pile of n coincident
+// bodies then costs the World one box, not n * (n - 1) / 2 pairs. A body whose box is not finite or is inverted is
+// "wild": it has no box and is in every answer (Phaser's tests decide on it as they would anyway).
 import { SweepPruneError } from '../errors.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 import { World, slotOf } from '../world.js';
 
-/** The fields of an Arcade `Body` or `StaticBody` the index reads (Phaser's tree reads the same four). */
+/** The fields of an Arcade `Body` the index reads (Phaser's tree reads the same four). */
 export interface ArcadeBody {
   readonly left: number;
   readonly top: number;
@@ -23,13 +26,10 @@ export interface ArcadeBody {
   readonly bottom: number;
 }
 
-export const DYNAMIC = 1;
-export const STATIC = 2;
-
 // state bits by slot
-const DEAD = 1; // taken out of its tree: skipped by every answer; its box goes at the next sync
+const DEAD = 1; // taken out of the tree: skipped by every answer; its slot goes at the next sync
 const LOOSE = 2; // its box in the World is not to be trusted: looked at by every question until the next sync
-const PARKED = 4; // bounds not finite or inverted: never an answer (Phaser's tests are all false on NaN)
+const WILD = 4; // bounds not finite, or inverted: no box, in every answer
 const MOVED = 8; // moved by a collider since the sync, inside its fat box: its box is read from the body
 
 // a fat box grows each side by this share of the body's smaller side, plus MARGIN_MIN
@@ -40,12 +40,17 @@ const LOOSE_MAX = 32;
 // within ±2^22 a float32 is within 0.25 of the float64 it stores, less than MARGIN_MIN: a fat box stored as it is
 // still holds its body (beyond, it is rounded outward)
 const NEAR = 4194304;
+// coincident bodies are looked for while the last sync found many pairs a box (or some coincident bodies)
+const PAIRS_PER_BOX = 4;
 // a dynamic body's slot, kept on the body (a map lookup per body per step cost more than the rest of the answer)
 const SLOT = Symbol('sweep-prune/phaser.slot');
 
 type Slotted = ArcadeBody & { [SLOT]?: number };
 
-/** The bodies of one tree, as Phaser gave them, in the order its answers keep. */
+const hashScratch = new Float64Array(4);
+const hashWords = new Int32Array(hashScratch.buffer);
+
+/** The dynamic bodies of one Arcade world, as Phaser's tree holds them, in `world.bodies` order. */
 export class ArcadeIndex {
   readonly world: World;
   /** Syncs so far (a question that keeps slots across callbacks checks that none came between). */
@@ -55,25 +60,29 @@ export class ArcadeIndex {
   /** From the dynamic tree's load (a step's start) to the step's end: the colliders of the step are running. */
   inStep = false;
 
-  // by slot
+  // by slot (the index's own numbering; a slot's box in the World, if any, is #boxId)
   #bodyBy: (ArcadeBody | undefined)[] = [];
-  #ids = new Uint32Array(0);
-  #kind = new Uint8Array(0);
+  #boxId = new Uint32Array(0); // 0: no box (a follower, a wild body, a slot not in use)
   #state = new Uint8Array(0);
-  #copies = new Uint32Array(0); // a static body inserted twice is answered twice, as by Phaser's tree
-  // the order of answers: a dynamic body's place in the last `load`, a static body's last insertion
-  #rank = new Float64Array(0);
-  #fat = new Float32Array(0); // 4 per slot: the box in the World (a dynamic body's fat box), as stored there
+  #rank = new Float64Array(0); // the body's place in the last `load` (the order of `world.bodies`)
+  #fat = new Float32Array(0); // 4 per slot: the fat box, as stored in the World (a follower: its leader's)
   // 4 per slot: the body's own box as the sync read it (exact until the body is MOVED or LOOSE): most answers are
   // found here, without reading the bodies, which lie all over memory
   #box = new Float64Array(0);
   #stamp = new Uint32Array(0);
   #stampValue = 0;
+  #leader = new Int32Array(0); // a follower's leader, else -1
+  #followHead = new Int32Array(0); // a leader's first follower, else -1
+  #followNext = new Int32Array(0); // a follower's next one, else -1
+  #freeSlots: number[] = [];
+  #slotCount = 0;
+  #slotOfBox = new Int32Array(0); // by World slot: the index slot whose box it is
   // the partners of each slot at the last sync: #adj[#adjStart[s] .. #adjStart[s + 1])
   #adjStart = new Int32Array(1);
   #adj = new Int32Array(0);
   #adjSlots = 0; // slots #adjStart covers
   #loose: number[] = [];
+  #wild: number[] = [];
   // loose bodies added to the partners of the boxes they meet, until the next sync: a list per slot in three typed
   // arrays (its first entry, each entry's next one, each entry's slot), and the box each loose body was added with
   #extraHead = new Int32Array(0);
@@ -83,15 +92,14 @@ export class ArcadeIndex {
   #extraHeads: number[] = []; // slots whose list is not empty
   #added = new Float64Array(0);
   #updated = false; // the World has been updated once: its index can be queried
+  #coincident = true; // look for coincident bodies at the next sync
+  #table = new Int32Array(0); // the sync's hash table of boxes (slot + 1)
 
-  readonly #staticOf = new Map<ArcadeBody, number>();
   #dynamicSlots: number[] = []; // in load order
   #items: ArcadeBody[] = []; // the dynamic tree's bodies (the last load, then inserts)
   #itemsChanged = false;
   #removedSince = new Set<ArcadeBody>(); // removed from the dynamic tree since #items was last reconciled
   #deadDynamic = 0;
-  #deadStatic: number[] = []; // static slots whose boxes go at the next sync
-  #staticSeq = 0;
   #view: Float32Array = new Float32Array(0);
   #ints: Int32Array = new Int32Array(0);
   // answers, as slots, on a stack: a callback may ask again while an answer is being walked
@@ -104,7 +112,7 @@ export class ArcadeIndex {
     this.world = new World({ dimensions: 2, events: false });
   }
 
-  // ---- the trees' contents
+  // ---- the tree's contents
 
   /** The dynamic tree becomes `bodies` (Phaser: `clear()` then `load(Array.from(world.bodies))` every step). */
   load(bodies: readonly ArcadeBody[], append: boolean): void {
@@ -124,20 +132,20 @@ export class ArcadeIndex {
     this.#itemsChanged = true;
   }
 
-  insertDynamic(body: ArcadeBody): void {
+  insert(body: ArcadeBody): void {
     this.#items = this.#items.concat(body);
     this.#removedSince.delete(body);
     this.#itemsChanged = true;
     this.dirty = true;
   }
 
-  // the body's slot as a dynamic body of this index, or -1
+  // the body's slot in this index, or -1
   #slotOf(body: ArcadeBody): number {
     const slot = (body as Slotted)[SLOT];
-    return slot !== undefined && this.#bodyBy[slot] === body && this.#kind[slot] === DYNAMIC ? slot : -1;
+    return slot !== undefined && this.#bodyBy[slot] === body ? slot : -1;
   }
 
-  removeDynamic(body: ArcadeBody): void {
+  remove(body: ArcadeBody): void {
     this.#removedSince.add(body);
     this.#itemsChanged = true;
     const slot = this.#slotOf(body);
@@ -147,72 +155,28 @@ export class ArcadeIndex {
     }
   }
 
-  insertStatic(body: ArcadeBody): void {
-    let slot = this.#staticOf.get(body);
-    if (slot === undefined) {
-      slot = this.#addBoxes(1)[0]!;
-      this.#kind[slot] = STATIC;
-      this.#bodyBy[slot] = body;
-      this.#state[slot] = 0;
-      this.#copies[slot] = 0;
-      this.world.setBoxStatic(this.#ids[slot]!, true);
-      this.#staticOf.set(body, slot);
-    } else if ((this.#state[slot]! & DEAD) !== 0) {
-      this.#state[slot]! &= ~DEAD;
-      this.#copies[slot] = 0;
-    }
-    this.#copies[slot]!++;
-    this.#rank[slot] = ++this.#staticSeq;
-    this.#writeStatic(slot, body);
-    // the World's index sees the new box from its next update: until then the body is loose
-    const o = slot << 2;
-    const box = this.#box;
-    this.#makeLoose(slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
+  /** The tree's bodies, in answer order. */
+  all(): ArcadeBody[] {
+    if (!this.#itemsChanged) return this.#dynamicSlots.map((s) => this.#bodyBy[s]!);
+    // not reconciled yet (that waits for a sync: slots stay as the colliders' answers left them)
+    const removed = this.#removedSince;
+    return [...new Set(this.#items)].filter((body) => !removed.has(body));
   }
 
-  removeStatic(body: ArcadeBody): void {
-    const slot = this.#staticOf.get(body);
-    if (slot === undefined || (this.#state[slot]! & DEAD) !== 0) return;
-    if (--this.#copies[slot]! > 0) return;
-    this.#state[slot]! |= DEAD;
-    this.#deadStatic.push(slot);
-  }
-
-  clearDynamic(): void {
-    this.load([], false);
-  }
-
-  clearStatic(): void {
-    for (const slot of this.#staticOf.values()) {
-      if ((this.#state[slot]! & DEAD) === 0) {
-        this.#copies[slot] = 1;
-        this.removeStatic(this.#bodyBy[slot]!);
-      }
-    }
-  }
-
-  /** The members of a tree, in answer order (each static body as many times as it was inserted). */
-  all(kind: number): ArcadeBody[] {
-    if (kind === DYNAMIC) {
-      if (!this.#itemsChanged) return this.#dynamicSlots.map((s) => this.#bodyBy[s]!);
-      // not reconciled yet (that waits for a sync: slots stay as the colliders' answers left them)
-      const removed = this.#removedSince;
-      return [...new Set(this.#items)].filter((body) => !removed.has(body));
-    }
-    const slots = [...this.#staticOf.values()].filter((s) => (this.#state[s]! & DEAD) === 0);
-    slots.sort((a, b) => this.#rank[a]! - this.#rank[b]!);
-    return slots.flatMap((s) => new Array<ArcadeBody>(this.#copies[s]!).fill(this.#bodyBy[s]!));
-  }
-
-  /** The slot of a body of the dynamic tree (after a sync), or -1. */
+  /** The slot of a body of the tree (after a sync), or -1. */
   dynamicSlot(body: ArcadeBody): number {
     const slot = this.#slotOf(body);
     return slot < 0 || (this.#state[slot]! & DEAD) !== 0 ? -1 : slot;
   }
 
+  /** The body of a slot an answer gave. */
+  bodyAt(slot: number): ArcadeBody {
+    return this.#bodyBy[slot]!;
+  }
+
   /** Slots the per-slot arrays cover. */
   get slotCount(): number {
-    return this.#kind.length;
+    return this.#state.length;
   }
 
   /**
@@ -220,18 +184,7 @@ export class ArcadeIndex {
    * the last sync was seen (a collider's, followed by `track`) or the index is `dirty`.
    */
   isTrusted(slot: number): boolean {
-    return (this.#state[slot]! & (DEAD | LOOSE | PARKED)) === 0;
-  }
-
-  /** False when a trusted dynamic slot has no partner: no body can meet it (its box is not even read). */
-  mayMeet(slot: number): boolean {
-    return (
-      slot < 0 ||
-      slot >= this.#adjSlots ||
-      !this.isTrusted(slot) ||
-      this.#extraHead[slot]! >= 0 ||
-      this.#adjStart[slot + 1]! > this.#adjStart[slot]!
-    );
+    return slot < this.#adjSlots && (this.#state[slot]! & (DEAD | LOOSE | WILD)) === 0;
   }
 
   // ---- sync
@@ -243,31 +196,24 @@ export class ArcadeIndex {
     }
   }
 
-  /** Before a question about static bodies alone: a sync only when many are loose (moving boxes do not matter). */
-  prepareStatic(): void {
-    if (this.#loose.length > LOOSE_MAX + (this.#dynamicSlots.length >> 9)) this.sync();
-  }
-
   /** Write every box, update the World and list each box's partners. */
   sync(): void {
     if (this.#itemsChanged) this.#reconcile();
-    const world = this.world;
-    for (const slot of this.#deadStatic) {
-      if ((this.#state[slot]! & DEAD) === 0) continue; // inserted again since
-      world.removeBox(this.#ids[slot]!);
-      this.#staticOf.delete(this.#bodyBy[slot]!);
-      this.#free(slot);
-    }
-    this.#deadStatic.length = 0;
-    this.#takeView();
     const slots = this.#dynamicSlots;
-    const bodyBy = this.#bodyBy;
+    this.#cluster(slots);
+    this.#takeView();
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
-      this.#writeDynamic(slot, bodyBy[slot]!);
+      if (this.#boxId[slot] !== 0) this.#writeFat(slot);
     }
-    world.update();
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      const leader = this.#leader[slot]!;
+      if (leader >= 0) this.#fat.copyWithin(slot << 2, leader << 2, (leader << 2) + 4);
+    }
+    this.world.update();
     this.#partners();
+    this.#coincident = this.#coincident || this.world.pairs.length > PAIRS_PER_BOX * 2 * slots.length + 128;
     for (const slot of this.#loose) this.#state[slot]! &= ~LOOSE;
     this.#loose.length = 0;
     for (const slot of this.#extraHeads) this.#extraHead[slot] = -1;
@@ -279,52 +225,31 @@ export class ArcadeIndex {
     this.syncs++;
   }
 
-  // #items into boxes: new bodies get one, bodies no longer there lose theirs; ranks follow #items' order
+  // #items into slots: new bodies get one, bodies no longer there lose theirs; ranks follow #items' order
   #reconcile(): void {
     const stampValue = ++this.#stampValue;
     const items = this.#items;
     const removed = this.#removedSince;
     const slots: number[] = [];
-    const fresh: ArcadeBody[] = [];
-    const freshRank: number[] = [];
     for (let i = 0; i < items.length; i++) {
       const body = items[i]!;
       if (removed.size !== 0 && removed.has(body)) continue;
-      const slot = this.#slotOf(body);
+      let slot = this.#slotOf(body);
       if (slot < 0) {
-        fresh.push(body);
-        freshRank.push(i);
-        continue;
+        slot = this.#newSlot();
+        (body as Slotted)[SLOT] = slot;
+        this.#bodyBy[slot] = body;
+        this.#state[slot] = 0;
+      } else if (this.#stamp[slot] === stampValue) {
+        continue; // listed twice: one slot
       }
-      if (this.#stamp[slot] === stampValue) continue; // listed twice: one box
       this.#stamp[slot] = stampValue;
       this.#state[slot]! &= ~DEAD;
       this.#rank[slot] = i;
       slots.push(slot);
     }
     for (const slot of this.#dynamicSlots) {
-      if (this.#stamp[slot] === stampValue) continue;
-      this.world.removeBox(this.#ids[slot]!);
-      this.#free(slot);
-    }
-    if (fresh.length > 0) {
-      const added = this.#addBoxes(fresh.length);
-      for (let k = 0; k < fresh.length; k++) {
-        const slot = added[k]!;
-        const body = fresh[k]!;
-        if (this.#slotOf(body) >= 0) {
-          this.world.removeBox(this.#ids[slot]!); // listed twice, both new: one box
-          this.#ids[slot] = 0;
-          continue;
-        }
-        (body as Slotted)[SLOT] = slot;
-        this.#bodyBy[slot] = body;
-        this.#kind[slot] = DYNAMIC;
-        this.#state[slot] = 0;
-        this.#rank[slot] = freshRank[k]!;
-        this.#stamp[slot] = stampValue;
-        slots.push(slot);
-      }
+      if (this.#stamp[slot] !== stampValue) this.#free(slot);
     }
     this.#dynamicSlots = slots;
     this.#items = items.length === slots.length ? items : slots.map((s) => this.#bodyBy[s]!);
@@ -334,33 +259,133 @@ export class ArcadeIndex {
     this.dirty = true;
   }
 
-  // `count` new boxes (bounds written later): their slots
-  #addBoxes(count: number): number[] {
-    const ids = this.world.addBoxes(new Float32Array(4 * count));
-    let top = 0;
-    for (let k = 0; k < count; k++) top = Math.max(top, slotOf(ids[k]!));
-    this.#reserve(top + 1);
-    const slots: number[] = [];
-    for (let k = 0; k < count; k++) {
-      const slot = slotOf(ids[k]!);
-      this.#ids[slot] = ids[k]!;
-      slots.push(slot);
-    }
-    this.#view = new Float32Array(0); // wasm memory may have moved
-    return slots;
+  #newSlot(): number {
+    const slot = this.#freeSlots.length > 0 ? this.#freeSlots.pop()! : this.#slotCount++;
+    this.#reserve(slot + 1);
+    this.#boxId[slot] = 0;
+    this.#leader[slot] = -1;
+    this.#followHead[slot] = -1;
+    return slot;
   }
 
   #free(slot: number): void {
+    const body = this.#bodyBy[slot] as Slotted | undefined;
+    if (body !== undefined && body[SLOT] === slot) body[SLOT] = undefined;
+    if (this.#boxId[slot] !== 0) this.world.removeBox(this.#boxId[slot]!);
+    this.#boxId[slot] = 0;
     this.#bodyBy[slot] = undefined;
-    this.#kind[slot] = 0;
     this.#state[slot] = 0;
-    this.#ids[slot] = 0;
+    this.#freeSlots.push(slot);
+  }
+
+  /**
+   * Read every body's box; mark wild bodies; while coincident bodies are looked for, make each body whose box is
+   * exactly an earlier body's its follower. Then every other body has a box in the World and followers have none.
+   */
+  #cluster(slots: readonly number[]): void {
+    const n = slots.length;
+    const look = this.#coincident;
+    this.#coincident = false;
+    let table = this.#table;
+    let mask = 0;
+    if (look) {
+      let size = 16;
+      while (size < 2 * n) size <<= 1;
+      if (table.length !== size) this.#table = table = new Int32Array(size);
+      else table.fill(0);
+      mask = size - 1;
+    }
+    const bodyBy = this.#bodyBy;
+    const box = this.#box;
+    const state = this.#state;
+    const leaderOf = this.#leader;
+    const followHead = this.#followHead;
+    const followNext = this.#followNext;
+    const wild = this.#wild;
+    wild.length = 0;
+    const fresh: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i]!;
+      const body = bodyBy[slot]!;
+      const left = body.left;
+      const top = body.top;
+      const right = body.right;
+      const bottom = body.bottom;
+      const o = slot << 2;
+      box[o] = left;
+      box[o + 1] = top;
+      box[o + 2] = right;
+      box[o + 3] = bottom;
+      followHead[slot] = -1;
+      let leader = -1;
+      // finite and not inverted (NaN fails too)
+      if (!(right - left >= 0 && bottom - top >= 0 && right - left < Infinity && bottom - top < Infinity)) {
+        state[slot] = (state[slot]! & ~MOVED) | WILD;
+        wild.push(slot);
+      } else {
+        state[slot]! &= ~(MOVED | WILD);
+        if (look) {
+          hashScratch[0] = left;
+          hashScratch[1] = top;
+          hashScratch[2] = right;
+          hashScratch[3] = bottom;
+          let h = 0;
+          for (let k = 0; k < 8; k++) h = Math.imul(h ^ hashWords[k]!, 0x9e3779b1);
+          let at = (h ^ (h >>> 15)) & mask;
+          for (;;) {
+            const other = table[at]! - 1;
+            if (other < 0) {
+              table[at] = slot + 1;
+              break;
+            }
+            const p = other << 2;
+            if (box[p] === left && box[p + 1] === top && box[p + 2] === right && box[p + 3] === bottom) {
+              leader = other;
+              break;
+            }
+            at = (at + 1) & mask;
+          }
+        }
+      }
+      leaderOf[slot] = leader;
+      if (leader >= 0) {
+        this.#coincident = true;
+        followNext[slot] = followHead[leader]!;
+        followHead[leader] = slot;
+        if (this.#boxId[slot] !== 0) {
+          this.world.removeBox(this.#boxId[slot]!);
+          this.#boxId[slot] = 0;
+        }
+      } else if ((state[slot]! & WILD) !== 0) {
+        if (this.#boxId[slot] !== 0) {
+          this.world.removeBox(this.#boxId[slot]!);
+          this.#boxId[slot] = 0;
+        }
+      } else if (this.#boxId[slot] === 0) {
+        fresh.push(slot);
+      }
+    }
+    if (fresh.length > 0) {
+      const ids = this.world.addBoxes(new Float32Array(4 * fresh.length));
+      let top = 0;
+      for (let k = 0; k < ids.length; k++) top = Math.max(top, slotOf(ids[k]!));
+      if (this.#slotOfBox.length <= top) {
+        const grown = new Int32Array(Math.max(top + 1, 2 * this.#slotOfBox.length, 64));
+        grown.set(this.#slotOfBox);
+        this.#slotOfBox = grown;
+      }
+      for (let k = 0; k < fresh.length; k++) {
+        this.#boxId[fresh[k]!] = ids[k]!;
+        this.#slotOfBox[slotOf(ids[k]!)] = fresh[k]!;
+      }
+      this.#view = new Float32Array(0); // wasm memory may have moved
+    }
   }
 
   #reserve(count: number): void {
-    if (count <= this.#kind.length) return;
-    const capacity = Math.max(count, this.#kind.length + (this.#kind.length >> 1), 64);
-    const grow = <A extends Uint8Array | Uint32Array | Float32Array | Float64Array>(
+    if (count <= this.#state.length) return;
+    const capacity = Math.max(count, this.#state.length + (this.#state.length >> 1), 64);
+    const grow = <A extends Uint8Array | Uint32Array | Int32Array | Float32Array | Float64Array>(
       old: A,
       make: (n: number) => A,
       per = 1,
@@ -369,14 +394,15 @@ export class ArcadeIndex {
       next.set(old);
       return next;
     };
-    this.#ids = grow(this.#ids, (n) => new Uint32Array(n));
-    this.#kind = grow(this.#kind, (n) => new Uint8Array(n));
+    this.#boxId = grow(this.#boxId, (n) => new Uint32Array(n));
     this.#state = grow(this.#state, (n) => new Uint8Array(n));
-    this.#copies = grow(this.#copies, (n) => new Uint32Array(n));
     this.#rank = grow(this.#rank, (n) => new Float64Array(n));
     this.#fat = grow(this.#fat, (n) => new Float32Array(n), 4);
     this.#box = grow(this.#box, (n) => new Float64Array(n), 4);
     this.#added = grow(this.#added, (n) => new Float64Array(n), 4);
+    this.#leader = grow(this.#leader, (n) => new Int32Array(n));
+    this.#followHead = grow(this.#followHead, (n) => new Int32Array(n));
+    this.#followNext = grow(this.#followNext, (n) => new Int32Array(n));
     const heads = new Int32Array(capacity).fill(-1);
     heads.set(this.#extraHead);
     this.#extraHead = heads;
@@ -391,12 +417,14 @@ export class ArcadeIndex {
     }
   }
 
-  // a dynamic body's fat box; bounds not finite (or inverted) park it
-  #writeDynamic(slot: number, body: ArcadeBody): void {
-    const left = body.left;
-    const top = body.top;
-    const right = body.right;
-    const bottom = body.bottom;
+  // a body's fat box into the World (its box as read by #cluster: finite, not inverted)
+  #writeFat(slot: number): void {
+    const o = slot << 2;
+    const box = this.#box;
+    const left = box[o]!;
+    const top = box[o + 1]!;
+    const right = box[o + 2]!;
+    const bottom = box[o + 3]!;
     const w = right - left;
     const h = bottom - top;
     const m = MARGIN_SHARE * (w < h ? w : h) + MARGIN_MIN;
@@ -404,83 +432,42 @@ export class ArcadeIndex {
     const minY = top - m;
     const maxX = right + m;
     const maxY = bottom + m;
-    const o = slot << 2;
-    put4(this.#box, o, left, top, right, bottom);
-    if (w >= 0 && h >= 0 && minX > -NEAR && minY > -NEAR && maxX < NEAR && maxY < NEAR) {
-      const state = this.#state[slot]!;
-      if ((state & PARKED) !== 0) this.#unpark(slot);
-      this.#state[slot] = state & ~(MOVED | PARKED);
-      const view = this.#view;
-      const fat = this.#fat;
-      view[o] = fat[o] = minX;
-      view[o + 1] = fat[o + 1] = minY;
-      view[o + 2] = fat[o + 2] = maxX;
-      view[o + 3] = fat[o + 3] = maxY;
-    } else {
-      this.#state[slot]! &= ~MOVED;
-      this.#store(slot, minX, minY, maxX, maxY);
-    }
-  }
-
-  #writeStatic(slot: number, body: ArcadeBody): void {
-    this.#takeView();
-    const o = slot << 2;
-    const box = this.#box;
-    put4(box, o, body.left, body.top, body.right, body.bottom);
-    this.#store(slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
-  }
-
-  // a box rounded outward to float32 (bounds not finite, or inverted, park it)
-  #store(slot: number, minX: number, minY: number, maxX: number, maxY: number): void {
-    if (!(maxX - minX >= 0 && maxY - minY >= 0 && maxX - minX < Infinity && maxY - minY < Infinity)) {
-      this.#park(slot);
-      return;
-    }
-    if ((this.#state[slot]! & PARKED) !== 0) this.#unpark(slot);
-    const o = slot << 2;
+    const b = slotOf(this.#boxId[slot]!) << 2;
     const view = this.#view;
-    const ints = this.#ints;
-    storeDown(view, ints, o, minX);
-    storeDown(view, ints, o + 1, minY);
-    storeUp(view, ints, o + 2, maxX);
-    storeUp(view, ints, o + 3, maxY);
-    this.#fat.set(view.subarray(o, o + 4), o);
-  }
-
-  #unpark(slot: number): void {
-    this.#state[slot]! &= ~PARKED;
-    this.world.setBoxFilter(this.#ids[slot]!, 1, 0xffffffff);
-    this.#takeView();
-  }
-
-  #park(slot: number): void {
-    if ((this.#state[slot]! & PARKED) === 0) {
-      this.#state[slot]! |= PARKED;
-      this.world.setBoxFilter(this.#ids[slot]!, 0, 0);
-      this.#takeView();
+    const fat = this.#fat;
+    if (minX > -NEAR && minY > -NEAR && maxX < NEAR && maxY < NEAR) {
+      view[b] = fat[o] = minX;
+      view[b + 1] = fat[o + 1] = minY;
+      view[b + 2] = fat[o + 2] = maxX;
+      view[b + 3] = fat[o + 3] = maxY;
+    } else {
+      const ints = this.#ints;
+      storeDown(view, ints, b, minX);
+      storeDown(view, ints, b + 1, minY);
+      storeUp(view, ints, b + 2, maxX);
+      storeUp(view, ints, b + 3, maxY);
+      fat.set(view.subarray(b, b + 4), o);
     }
-    const o = slot << 2;
-    this.#view[o] = this.#view[o + 1] = this.#view[o + 2] = this.#view[o + 3] = 0;
-    this.#fat.fill(NaN, o, o + 4);
   }
 
-  // each slot's partners, from the World's pairs
+  // each slot's partners (leaders and single bodies), from the World's pairs
   #partners(): void {
     const ids = this.world.pairs;
-    const slots = this.#kind.length;
+    const slots = this.#state.length;
+    const slotOfBox = this.#slotOfBox;
     if (this.#adjStart.length < slots + 1) this.#adjStart = new Int32Array(slots + 1);
     const start = this.#adjStart;
     start.fill(0, 0, slots + 1);
     const pairs = ids.length;
-    for (let i = 0; i < pairs; i++) start[(ids[i]! >>> 10) + 1]!++;
+    for (let i = 0; i < pairs; i++) start[slotOfBox[ids[i]! >>> 10]! + 1]!++;
     for (let s = 0; s < slots; s++) start[s + 1]! += start[s]!;
     if (this.#adj.length < pairs) this.#adj = new Int32Array(Math.max(pairs, this.#adj.length * 2));
     const adj = this.#adj;
     // filled from the back of each list: start[s] ends where it began
     for (let s = 0; s < slots; s++) start[s] = start[s + 1]!;
     for (let i = pairs - 2; i >= 0; i -= 2) {
-      const a = ids[i]! >>> 10;
-      const b = ids[i + 1]! >>> 10;
+      const a = slotOfBox[ids[i]! >>> 10]!;
+      const b = slotOfBox[ids[i + 1]! >>> 10]!;
       adj[--start[a]!] = b;
       adj[--start[b]!] = a;
     }
@@ -501,7 +488,8 @@ export class ArcadeIndex {
 
   trackSlot(slot: number, body: ArcadeBody): boolean {
     const state = this.#state[slot]!;
-    if ((state & (DEAD | PARKED)) !== 0) return false;
+    if ((state & DEAD) !== 0 || slot >= this.#adjSlots) return false;
+    if ((state & WILD) !== 0) return true;
     const o = slot << 2;
     const left = body.left;
     const top = body.top;
@@ -519,16 +507,10 @@ export class ArcadeIndex {
     this.#state[slot] = state | MOVED;
     const fat = this.#fat;
     if (left >= fat[o]! && top >= fat[o + 1]! && right <= fat[o + 2]! && bottom <= fat[o + 3]!) return false;
-    this.#makeLoose(slot, left, top, right, bottom);
-    return true;
-  }
-
-  #makeLoose(slot: number, left: number, top: number, right: number, bottom: number): void {
-    if ((this.#state[slot]! & LOOSE) === 0) {
-      this.#state[slot]! |= LOOSE;
-      this.#loose.push(slot);
-    }
+    this.#state[slot]! |= LOOSE;
+    this.#loose.push(slot);
     this.#addToPartners(slot, left, top, right, bottom);
+    return true;
   }
 
   // a loose body joins the partner lists of the boxes in the World that meet its box (a NaN box meets none)
@@ -536,8 +518,9 @@ export class ArcadeIndex {
     put4(this.#added, slot << 2, left, top, right, bottom);
     if (!this.#updated || !(left === left && top === top && right === right && bottom === bottom)) return;
     const ids = this.#query(left, top, right, bottom);
+    const slotOfBox = this.#slotOfBox;
     for (let k = 0; k < ids.length; k++) {
-      const s = slotOf(ids[k]!);
+      const s = slotOfBox[slotOf(ids[k]!)]!;
       if (s === slot) continue;
       if (this.#extraCount === this.#extraNext.length) {
         const next = new Int32Array(2 * this.#extraCount);
@@ -581,83 +564,42 @@ export class ArcadeIndex {
   }
 
   /**
-   * The bodies of `kind` whose live box meets the box (closed intervals, as Phaser's tree tests its leaves) of
-   * `body` (or the box given), pushed on the stack as slots, sorted by rank. Returns the stack position after them.
-   * `slot`: the body's own slot when it has one (-1 otherwise); its partner list is used when it can be trusted.
+   * The bodies whose live box meets the box (closed intervals, as Phaser's tree tests its leaves), pushed on the
+   * stack as slots sorted by rank (the order of `world.bodies`), and into `bodies` at the same places. Returns the
+   * stack position after them.
    */
-  meeting(kind: number, slot: number, left: number, top: number, right: number, bottom: number): number {
-    const stampValue = ++this.#stampValue;
+  meeting(left: number, top: number, right: number, bottom: number): number {
     const from = this.#top;
-    if (
-      slot >= 0 &&
-      slot < this.#adjSlots &&
-      (this.#state[slot]! & (DEAD | LOOSE | PARKED)) === 0 &&
-      (this.#kind[slot] === DYNAMIC || kind === DYNAMIC)
-    ) {
-      const adj = this.#adj;
-      const end = this.#adjStart[slot + 1]!;
-      for (let k = this.#adjStart[slot]!; k < end; k++)
-        this.#consider(adj[k]!, kind, stampValue, left, top, right, bottom);
-      const next = this.#extraNext;
-      const slots = this.#extraSlot;
-      for (let e = this.#extraHead[slot]!; e >= 0; e = next[e]!)
-        this.#consider(slots[e]!, kind, stampValue, left, top, right, bottom);
-    } else {
-      if (!(left === left && top === top && right === right && bottom === bottom)) return from; // NaN meets nothing
-      const ids = this.#query(left, top, right, bottom);
-      for (let k = 0; k < ids.length; k++) this.#consider(slotOf(ids[k]!), kind, stampValue, left, top, right, bottom);
-      const loose = this.#loose;
-      for (let k = 0; k < loose.length; k++) this.#consider(loose[k]!, kind, stampValue, left, top, right, bottom);
-    }
-    const to = this.#top;
-    this.#sortByRank(from, to);
+    if (!(left === left && top === top && right === right && bottom === bottom)) return from; // NaN meets nothing
+    const to = this.nearBox(left, top, right, bottom);
     const stack = this.#stack;
-    const bodies = this.bodies;
-    for (let k = from; k < to; k++) bodies[k] = this.#bodyBy[stack[k]!]!;
-    return to;
-  }
-
-  /** `meeting` for a body's own box: the box the sync read while the body has not moved, else the body's. */
-  meetingOf(kind: number, slot: number, body: ArcadeBody): number {
-    if (slot >= 0 && (this.#state[slot]! & (LOOSE | MOVED | DEAD | PARKED)) === 0) {
-      const o = slot << 2;
-      const box = this.#box;
-      return this.meeting(kind, slot, box[o]!, box[o + 1]!, box[o + 2]!, box[o + 3]!);
-    }
-    return this.meeting(kind, slot, body.left, body.top, body.right, body.bottom);
-  }
-
-  /** True if the slot's box in the World (a dynamic body's fat box) meets the box (closed intervals). */
-  fatMeets(slot: number, left: number, top: number, right: number, bottom: number): boolean {
-    const o = slot << 2;
-    const fat = this.#fat;
-    return fat[o]! <= right && fat[o + 1]! <= bottom && fat[o + 2]! >= left && fat[o + 3]! >= top;
-  }
-
-  #consider(s: number, kind: number, stampValue: number, l: number, t: number, r: number, b: number): void {
-    const state = this.#state[s]!;
-    if (this.#kind[s] !== kind || this.#stamp[s] === stampValue || (state & (DEAD | PARKED)) !== 0) return;
-    this.#stamp[s] = stampValue;
-    let meets: boolean;
-    if ((state & (LOOSE | MOVED)) === 0) {
+    let kept = from;
+    for (let k = from; k < to; k++) {
+      const s = stack[k]!;
+      const body = this.#bodyBy[s]!;
       const o = s << 2;
       const box = this.#box;
-      meets = box[o]! <= r && box[o + 1]! <= b && box[o + 2]! >= l && box[o + 3]! >= t; // the body's box, exactly
-    } else if ((state & LOOSE) === 0 && !this.fatMeets(s, l, t, r, b)) {
-      meets = false; // inside a fat box that does not meet
-    } else {
-      const body = this.#bodyBy[s]!;
-      meets = body.left <= r && body.top <= b && body.right >= l && body.bottom >= t;
+      const meets =
+        (this.#state[s]! & (LOOSE | MOVED | WILD)) === 0
+          ? box[o]! <= right && box[o + 1]! <= bottom && box[o + 2]! >= left && box[o + 3]! >= top
+          : body.left <= right && body.top <= bottom && body.right >= left && body.bottom >= top;
+      if (meets) stack[kept++] = s;
     }
-    if (meets) {
-      const copies = kind === STATIC ? this.#copies[s]! : 1;
-      for (let c = 0; c < copies; c++) this.#push(s);
-    }
+    this.#top = kept;
+    this.#sortByRank(from, kept);
+    const bodies = this.bodies;
+    for (let k = from; k < kept; k++) bodies[k] = this.#bodyBy[stack[k]!]!;
+    return kept;
   }
 
   #sortByRank(from: number, to: number): void {
     const stack = this.#stack;
     const rank = this.#rank;
+    if (to - from > 32) {
+      const part = Array.from(stack.subarray(from, to)).sort((a, b) => rank[a]! - rank[b]!);
+      stack.set(part, from);
+      return;
+    }
     for (let i = from + 1; i < to; i++) {
       const s = stack[i]!;
       const r = rank[s]!;
@@ -671,31 +613,48 @@ export class ArcadeIndex {
   }
 
   /**
-   * Partners of a trusted slot (fat boxes meeting at the last sync, and loose bodies that met its fat box where they
-   * went), pushed on the stack unsorted and unfiltered except for dead and parked ones. For a loose or untracked
-   * body, use `nearBox`.
+   * Every body that may meet a trusted slot's body (its fellows in a pile, its partners and theirs, loose bodies
+   * that met its fat box where they went, wild bodies), pushed on the stack unsorted and unfiltered except for dead
+   * ones. For a loose or untracked body, use `nearBox`.
    */
   candidates(slot: number): number {
     const stampValue = ++this.#stampValue;
+    this.#stamp[slot] = stampValue; // not its own candidate
+    const own = this.#leader[slot]! >= 0 ? this.#leader[slot]! : slot;
+    this.#withFollowers(own, stampValue);
     const adj = this.#adj;
-    const end = this.#adjStart[slot + 1]!;
-    for (let k = this.#adjStart[slot]!; k < end; k++) this.#candidate(adj[k]!, stampValue);
+    const end = this.#adjStart[own + 1]!;
+    for (let k = this.#adjStart[own]!; k < end; k++) this.#withFollowers(adj[k]!, stampValue);
     const next = this.#extraNext;
     const slots = this.#extraSlot;
-    for (let e = this.#extraHead[slot]!; e >= 0; e = next[e]!) this.#candidate(slots[e]!, stampValue);
+    for (let e = this.#extraHead[own]!; e >= 0; e = next[e]!) this.#candidate(slots[e]!, stampValue);
+    this.#wildOnes(stampValue);
     return this.#top;
   }
 
-  /** Slots whose box in the World meets the box, and every loose slot, pushed on the stack unsorted. */
+  /** Slots whose box in the World meets the box, their followers, and every loose and wild slot, unsorted. */
   nearBox(left: number, top: number, right: number, bottom: number): number {
     const stampValue = ++this.#stampValue;
-    if (left === left && top === top && right === right && bottom === bottom) {
+    if (this.#updated && left === left && top === top && right === right && bottom === bottom) {
       const ids = this.#query(left, top, right, bottom);
-      for (let k = 0; k < ids.length; k++) this.#candidate(slotOf(ids[k]!), stampValue);
+      const slotOfBox = this.#slotOfBox;
+      for (let k = 0; k < ids.length; k++) this.#withFollowers(slotOfBox[slotOf(ids[k]!)]!, stampValue);
     }
     const loose = this.#loose;
     for (let k = 0; k < loose.length; k++) this.#candidate(loose[k]!, stampValue);
+    this.#wildOnes(stampValue);
     return this.#top;
+  }
+
+  #wildOnes(stampValue: number): void {
+    const wild = this.#wild;
+    for (let k = 0; k < wild.length; k++) this.#candidate(wild[k]!, stampValue);
+  }
+
+  #withFollowers(leader: number, stampValue: number): void {
+    this.#candidate(leader, stampValue);
+    const next = this.#followNext;
+    for (let f = this.#followHead[leader]!; f >= 0; f = next[f]!) this.#candidate(f, stampValue);
   }
 
   // the ids of the boxes in the World that meet the box (rounded outward; an inverted box as its min and max)
@@ -707,7 +666,7 @@ export class ArcadeIndex {
   }
 
   #candidate(s: number, stampValue: number): void {
-    if (this.#stamp[s] === stampValue || (this.#state[s]! & (DEAD | PARKED)) !== 0) return;
+    if (this.#stamp[s] === stampValue || (this.#state[s]! & DEAD) !== 0) return;
     this.#stamp[s] = stampValue;
     this.#push(s);
   }
@@ -717,10 +676,10 @@ export class ArcadeIndex {
     this.world.dispose();
     for (const slot of this.#dynamicSlots) (this.#bodyBy[slot] as Slotted)[SLOT] = undefined;
     this.#bodyBy = [];
-    this.#staticOf.clear();
     this.#items = [];
     this.#dynamicSlots = [];
     this.#loose = [];
+    this.#wild = [];
   }
 }
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// sweep-prune/phaser: Arcade Physics (Phaser 3.60+ and 4) on a sweep-prune World. One call puts the World in place
-// of the Arcade world's two RTrees (`world.tree`, rebuilt by Phaser every step, and `world.staticTree`) and of its
-// broadphase loops: a body against a group (each search of the tree) and a group against itself (all pairs).
+// sweep-prune/phaser: Arcade Physics (Phaser 3.60+ and 4) on a sweep-prune World. One call gives an Arcade world
+// the results of Phaser's own `useTree: false` mode (its colliders walk groups in their children's order) at the
+// speed of a broadphase: the World stands in for the dynamic RTree (`world.tree`, rebuilt by Phaser every step) and
+// for the loops that walk every pair (a body against a dynamic group, arrays against themselves or each other).
 // Phaser's own code still decides every collision: `separate`, the process and collide callbacks, `checkCollision`,
-// categories, world bounds and tilemaps are Phaser's, called in Phaser's order. Phaser is never imported: users who
-// do not import this file pay nothing.
+// categories, world bounds, tilemaps and the static tree are Phaser's, called in Phaser's order. Phaser is never
+// imported: users who do not import this file pay nothing.
 import { SweepPruneError } from '../errors.js';
 import type { World } from '../world.js';
 import { type ArcadeBody, ArcadeIndex } from './arcade-index.js';
@@ -15,10 +16,11 @@ import {
   type SpriteVsSprite,
   type WorldCalls,
   bodyOf,
-  collideSelf,
+  collidePairs,
   collideSpriteVsGroup,
 } from './arcade-colliders.js';
-import { DynamicTree, StaticTree } from './arcade-trees.js';
+import { GroupOrders } from './arcade-groups.js';
+import { DynamicTree } from './arcade-trees.js';
 import { requireInit } from './body-boxes.js';
 
 /**
@@ -52,41 +54,44 @@ const finalizer =
     ? new FinalizationRegistry<ArcadeIndex>((index) => index.dispose())
     : undefined;
 
-/** The members of a group or array that Phaser's group-against-itself loop walks, or undefined for another path. */
-function selfMembers(object1: Collidable | unknown[], object2: unknown): unknown[] | undefined {
-  let list: unknown;
-  const group = object1 as Collidable;
-  if (group.isParent && (group.physicsType === undefined || object2 === undefined || object1 === object2)) {
-    const children = group.children as { entries?: unknown[] } & Iterable<unknown>;
-    list = Array.isArray(children.entries) ? children.entries.slice() : Array.from(children); // Phaser 3 : 4
-  } else if (Array.isArray(object1)) {
-    list = object1;
-  } else {
-    return undefined;
-  }
-  if (object2) return undefined; // Phaser's loop of an array against itself runs when object2 is falsy
-  const members = list as unknown[];
-  // Phaser's loop calls collideHandler(a, b): a member without a body that is a group or a tilemap takes another
-  // path there; such arrays are left to Phaser
-  for (const m of members) {
-    const c = m as Collidable | null | undefined;
-    if (c && !(c.body || c.isBody) && (c.isParent || c.isTilemap)) return undefined;
-  }
-  return members;
+/**
+ * What `collideObjects` walks as arrays of sprites, as Phaser turns its arguments into them: the rows, the columns
+ * and whether it is one array against itself; undefined when a member takes another path in Phaser's
+ * `collideHandler` (a group, a tilemap, a member without a body), or when neither argument is an array.
+ */
+function arrays(object1: unknown, object2: unknown): { rows: unknown[]; cols: unknown[]; self: boolean } | undefined {
+  let a = object1 as Collidable | unknown[];
+  let b = object2 as Collidable | unknown[] | null | undefined;
+  const g = a as Collidable;
+  if (g.isParent && (g.physicsType === undefined || b === undefined || a === b)) a = childrenOf(g);
+  if (b && (b as Collidable).isParent && (b as Collidable).physicsType === undefined) b = childrenOf(b as Collidable);
+  const aIsArray = Array.isArray(a);
+  const bIsArray = Array.isArray(b);
+  if (!aIsArray && !bIsArray) return undefined; // one collideHandler call: Phaser's own
+  if (aIsArray && !b)
+    return sprites(a as unknown[]) ? { rows: a as unknown[], cols: a as unknown[], self: true } : undefined;
+  const rows = aIsArray ? (a as unknown[]) : [a];
+  const cols = bIsArray ? (b as unknown[]) : [b];
+  return sprites(rows) && sprites(cols) ? { rows, cols, self: false } : undefined;
 }
 
-/** The bodies of a Phaser RTree, each as often as it holds it, ordered as `set` (Phaser 4's Set, Phaser 3's own). */
-function inOrder(tree: unknown, set: unknown): ArcadeBody[] {
-  const held = new Map<ArcadeBody, number>();
-  for (const body of (tree as { all(): ArcadeBody[] }).all()) held.set(body, (held.get(body) ?? 0) + 1);
-  const s = set as { entries?: unknown } & Iterable<ArcadeBody>;
-  const order = Array.isArray(s.entries) ? (s.entries as ArcadeBody[]) : Array.from(s);
-  const bodies: ArcadeBody[] = [];
-  for (const body of [...order, ...held.keys()]) {
-    for (let k = held.get(body) ?? 0; k > 0; k--) bodies.push(body);
-    held.delete(body);
+function childrenOf(group: Collidable): unknown[] {
+  return membersOf(group.children);
+}
+
+// a Set's members in order: Phaser 4's native Set, Phaser 3's own (its `entries`)
+function membersOf(set: unknown): unknown[] {
+  const s = set as { entries?: unknown } & Iterable<unknown>;
+  return Array.isArray(s.entries) ? s.entries.slice() : Array.from(s);
+}
+
+// every member goes to collideSpriteVsSprite in Phaser's collideHandler, or to nothing (null, no body)
+function sprites(members: readonly unknown[]): boolean {
+  for (const m of members) {
+    const c = m as Collidable | null | undefined;
+    if (c && !(c.body || c.isBody) && (c.isParent || c.isTilemap)) return false;
   }
-  return bodies;
+  return true;
 }
 
 /**
@@ -97,7 +102,8 @@ function inOrder(tree: unknown, set: unknown): ArcadeBody[] {
 export class ArcadeSweepPrune {
   #world: ArcadeWorldLike | undefined;
   readonly #index: ArcadeIndex;
-  readonly #trees: { tree: unknown; staticTree: unknown; useTree: boolean };
+  readonly #orders = new GroupOrders();
+  readonly #trees: { tree: unknown; useTree: boolean };
   readonly #saved = new Map<string, PropertyDescriptor | undefined>();
   readonly #onStep = (): void => {
     this.#index.dirty = true; // user code between steps may move bodies by hand
@@ -131,10 +137,11 @@ export class ArcadeSweepPrune {
     }
     this.#world = world;
     this.#index = new ArcadeIndex();
-    this.#trees = { tree: world.tree, staticTree: world.staticTree, useTree: world.useTree };
+    this.#trees = { tree: world.tree, useTree: world.useTree };
     try {
       this.#install(world);
     } catch (error) {
+      this.#orders.dispose();
       this.#index.dispose();
       throw error;
     }
@@ -143,14 +150,11 @@ export class ArcadeSweepPrune {
 
   #install(world: ArcadeWorldLike): void {
     const index = this.#index;
+    const orders = this.#orders;
     const w = world as unknown as Record<string | symbol, unknown>;
     const phaser = Object.fromEntries(REPLACED.map((name) => [name, w[name] as Fn]));
-    // the bodies Phaser's trees hold now (its last load, its static bodies), in the order of world.bodies and
-    // world.staticBodies
     const dynamicTree = new DynamicTree(index);
-    const staticTree = new StaticTree(index);
-    staticTree.load(inOrder(this.#trees.staticTree, world.staticBodies));
-    dynamicTree.load(inOrder(this.#trees.tree, world.bodies));
+    dynamicTree.load(membersOf(world.bodies) as ArcadeBody[]); // what Phaser's next step loads
     const spriteVsSprite = phaser.collideSpriteVsSprite as unknown as SpriteVsSprite;
     const spriteVsGroup = phaser.collideSpriteVsGroup as unknown as SpriteVsGroup;
     const collideObjects = phaser.collideObjects as unknown as (this: unknown, ...args: unknown[]) => boolean;
@@ -170,15 +174,16 @@ export class ArcadeSweepPrune {
     ) {
       // called by the scene's code rather than by a step's colliders: bodies may have been moved by hand since
       if (!index.inStep) index.dirty = true;
-      const members = object1 == null ? undefined : selfMembers(object1, object2);
+      const walk = object1 == null ? undefined : arrays(object1, object2);
       // eslint-disable-next-line prefer-rest-params
-      if (members === undefined) return collideObjects.apply(this, arguments as unknown as unknown[]);
+      if (walk === undefined) return collideObjects.apply(this, arguments as unknown as unknown[]);
       this._total = 0;
-      collideSelf(index, spriteVsSprite, this, members, collide, process, context, overlapOnly);
+      const { rows, cols, self } = walk;
+      collidePairs(index, sprites, this, rows, cols, self, collide, process, context, overlapOnly);
       return this._total > 0;
     };
     const group: SpriteVsGroup = function (sprite, group, collide, process, context, overlapOnly) {
-      collideSpriteVsGroup(index, spriteVsGroup, this, sprite, group, collide, process, context, overlapOnly);
+      collideSpriteVsGroup(index, orders, spriteVsGroup, this, sprite, group, collide, process, context, overlapOnly);
     };
     // Phaser's own loops that move bodies: the moves are looked at afterwards (a body out of its fat box)
     const sprites: SpriteVsSprite = function (a, b, collide, process, context, overlapOnly) {
@@ -210,7 +215,6 @@ export class ArcadeSweepPrune {
     }
     Object.defineProperty(w, ACTIVE, { value: this, configurable: true });
     world.tree = dynamicTree;
-    world.staticTree = staticTree;
     world.useTree = true; // Phaser then loads the tree every step, which tells the index a step began
     world.on('worldstep', this.#onStep as Fn);
   }
@@ -231,8 +235,8 @@ export class ArcadeSweepPrune {
   }
 
   /**
-   * Give the Arcade world back its own RTrees (holding its bodies as they are now), its `useTree` setting and its
-   * own functions, and free the wasm memory. Idempotent.
+   * Give the Arcade world back its own dynamic RTree (holding its bodies as they are now), its `useTree` setting
+   * and its own functions, and free the wasm memory. Idempotent.
    */
   stop(): void {
     const world = this.#world;
@@ -246,17 +250,15 @@ export class ArcadeSweepPrune {
       else Object.defineProperty(w, name, descriptor);
     }
     delete w[ACTIVE];
-    const ours = { tree: world.tree as DynamicTree, staticTree: world.staticTree as StaticTree };
-    const trees = this.#trees as { tree: RTreeLike; staticTree: RTreeLike; useTree: boolean };
+    const ours = world.tree as DynamicTree;
+    const trees = this.#trees as { tree: RTreeLike; useTree: boolean };
     try {
       trees.tree.clear();
-      trees.tree.load(ours.tree.all());
-      trees.staticTree.clear();
-      trees.staticTree.load(ours.staticTree.all());
+      trees.tree.load(ours.all());
     } finally {
       world.tree = trees.tree;
-      world.staticTree = trees.staticTree;
       world.useTree = trees.useTree;
+      this.#orders.dispose();
       this.#index.dispose();
     }
   }
