@@ -43,6 +43,24 @@ describe('before init()', () => {
   test('useSweepPrune throws NotInitialized naming init()', () => {
     expectCode(() => useSweepPrune(new World()), 'NotInitialized', /await init\(\)/);
   });
+
+  test('with the CommonJS copy initialised in the same program, the error names sweep-prune/planck', () => {
+    // what the CommonJS copy's init() records in the realm (a program that imports and requires the package)
+    const copies = ((globalThis as { [k: symbol]: Set<string> | undefined })[
+      Symbol.for('sweep-prune/loaded-copies')
+    ] ??= new Set());
+    const had = copies.has('CommonJS');
+    copies.add('CommonJS');
+    try {
+      expectCode(
+        () => useSweepPrune(new World()),
+        'NotInitialized',
+        /^useSweepPrune: the ES module copy of sweep-prune \(import from 'sweep-prune\/planck', .*The CommonJS copy/,
+      );
+    } finally {
+      if (!had) copies.delete('CommonJS');
+    }
+  });
 });
 
 const STEPS = 240;

@@ -279,7 +279,7 @@ export class SweepPruneDetector<
    * @throws SweepPruneError `NotInitialized` before `await init()`; `InvalidArgument` if `Matter` is not the module.
    */
   constructor(Matter: MatterModule<B, P, C>) {
-    if (!isInitialized()) throw notInitialized('new SweepPruneDetector');
+    if (!isInitialized()) throw notInitialized('new SweepPruneDetector', 'matter');
     const m = Matter as Partial<MatterModule<B, P, C>> | null | undefined;
     if (
       m == null ||

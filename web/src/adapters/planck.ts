@@ -794,7 +794,7 @@ function internals(what: string, world: PlanckWorldLike): WorldInternals {
  * @throws SweepPruneError `NotInitialized`, `InvalidArgument` (not a planck 1.x world), `Busy` (inside a step)
  */
 export function useSweepPrune(world: PlanckWorldLike): SweepPruneBroadPhase {
-  requireInit('useSweepPrune');
+  requireInit('useSweepPrune', 'planck');
   const w = internals('useSweepPrune', world);
   if (w.m_broadPhase instanceof SweepPruneBroadPhase) return w.m_broadPhase;
   const bp = attach(w);
