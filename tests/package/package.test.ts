@@ -322,13 +322,20 @@ describe('sweep-prune/matter', () => {
 
 describe('import and require in one program: two copies, each with its own engine', () => {
   const matter = join(root, 'node_modules', 'matter-js');
+  const planck = join(root, 'node_modules', 'planck');
 
   test("init() from an import, then require('sweep-prune/matter'): the error names the CommonJS copy and its init", () => {
-    const result = JSON.parse(run(process.execPath, ['node-mixed.mjs', matter], app));
+    const result = JSON.parse(run(process.execPath, ['node-mixed.mjs', matter, planck], app));
     expect(result.error.code).toBe('NotInitialized');
     expect(result.error.message).toMatch(
-      /^new SweepPruneDetector: the CommonJS copy of sweep-prune .* is not initialised/,
+      /^new SweepPruneDetector: the CommonJS copy of sweep-prune \(require\('sweep-prune\/matter'\), .*\) is not initialised/,
     );
+    // every entry names itself: sweep-prune/planck too
+    expect(result.planckError.code).toBe('NotInitialized');
+    expect(result.planckError.message).toMatch(
+      /^useSweepPrune: the CommonJS copy of sweep-prune \(require\('sweep-prune\/planck'\), .*\) is not initialised/,
+    );
+    expect(result.planckError.message).toContain("call `await require('sweep-prune').init()` once");
     expect(result.error.message).toContain("call `await require('sweep-prune').init()` once");
     expect(result.error.message).toMatch(/The ES module copy \(import from 'sweep-prune'\) is initialised/);
     expect(result.after).toBe(true); // following the message worked

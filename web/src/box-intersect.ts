@@ -192,7 +192,7 @@ function checkList(name: string, list: unknown): void {
 }
 
 function intersect<R>(red: ArrayLike<Box>, blue: ArrayLike<Box> | undefined, visit: Visitor<R> | undefined): Result<R> {
-  const raw = getEngine('boxIntersect');
+  const raw = getEngine('boxIntersect', 'box-intersect');
   const empty = visit === undefined ? [] : undefined;
   checkList('boxes', red);
   const n = red.length;

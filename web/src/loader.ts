@@ -277,20 +277,28 @@ export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
   return pending;
 }
 
+// The entries that have a CommonJS copy beside the root one: each shares the engine of its copy's root entry.
+const ENTRIES = ['box-intersect', 'p2', 'cannon', 'matter', 'phaser', 'planck'];
+
 /**
- * The `NotInitialized` error for `what`: how to initialise this copy of the package and, when the other copy (ES
- * module or CommonJS) is initialised, that it does not share its engine with this one.
+ * The `NotInitialized` error for `what`, raised through `entry` (the root entry, or a subpath such as `planck`): how
+ * to initialise this copy of the package and, when the other copy (ES module or CommonJS) is initialised, that it
+ * does not share its engine with this one.
  */
-export function notInitialized(what: string): SweepPruneError {
+export function notInitialized(what: string, entry?: string): SweepPruneError {
   const cjs = COPY === 'CommonJS';
   const call = cjs
     ? "`await require('sweep-prune').init()`"
     : "`await init()` (import { init } from 'sweep-prune', or from sweep-prune/wasm or sweep-prune/threads)";
   const other = cjs ? 'ES module' : 'CommonJS';
   const otherHow = cjs ? "import from 'sweep-prune'" : "require('sweep-prune')";
-  const thisHow = cjs
-    ? "require('sweep-prune'), which require('sweep-prune/matter'), '/p2', '/cannon' and '/box-intersect' use"
-    : "import from 'sweep-prune' and its other entries";
+  const root = cjs ? "require('sweep-prune')" : "import from 'sweep-prune'";
+  const through = cjs ? `require('sweep-prune/${entry}')` : `import from 'sweep-prune/${entry}'`;
+  // the entry that raised it when known; else every entry, so the user finds the one in their code
+  const thisHow =
+    entry !== undefined
+      ? `${through}, which uses the engine of ${root}`
+      : `${root}, whose engine ${ENTRIES.map((e) => `'sweep-prune/${e}'`).join(', ')} use`;
   const message = loadedCopies().has(other)
     ? `${what}: the ${COPY} copy of sweep-prune (${thisHow}) is not initialised: call ${call} once. The ${other} ` +
       `copy (${otherHow}) is initialised, but the two copies do not share an engine.`
@@ -298,9 +306,12 @@ export function notInitialized(what: string): SweepPruneError {
   return new SweepPruneError('NotInitialized', message);
 }
 
-/** The loaded engine; throws `NotInitialized` (naming `what`) before `init()` has resolved. */
-export function getEngine(what = 'sweep-prune'): RawExports {
-  if (engine === undefined) throw notInitialized(what);
+/**
+ * The loaded engine; throws `NotInitialized` (naming `what`, and `entry` when the call came through a subpath entry)
+ * before `init()` has resolved.
+ */
+export function getEngine(what = 'sweep-prune', entry?: string): RawExports {
+  if (engine === undefined) throw notInitialized(what, entry);
   return engine;
 }
 

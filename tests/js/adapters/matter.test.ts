@@ -7,7 +7,7 @@
 import Matter from 'matter-js';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { SweepPruneDetector, useSweepPrune } from '../../../web/src/adapters/matter.js';
+import { SweepPruneDetector, useMatterDetector, useSweepPrune } from '../../../web/src/adapters/matter.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../../../web/src/float32.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';
@@ -553,6 +553,46 @@ describe('sweep-prune/matter', () => {
       expectCode(() => new SweepPruneDetector({} as never), 'InvalidArgument', /matter-js module/);
       expectCode(() => new SweepPruneDetector(null as never), 'InvalidArgument');
       expectCode(() => useSweepPrune(Matter, null as never), 'InvalidArgument', /useSweepPrune/);
+    });
+
+    test('Engine.create given the class instead of an instance throws InvalidArgument naming the fix', () => {
+      // matter would keep the class as the engine's detector and fail in its first update with a bare TypeError
+      expectCode(
+        () => Engine.create({ detector: SweepPruneDetector as never }),
+        'InvalidArgument',
+        /detector is the SweepPruneDetector class; pass an instance: .*new SweepPruneDetector\(Matter\)/,
+      );
+    });
+
+    test('a second useSweepPrune on an engine throws AlreadyRegistered and the engine keeps its detector', () => {
+      const engine = Engine.create();
+      scenes.stacks!(engine.world, mulberry32(5));
+      const first = useSweepPrune(Matter, engine);
+      detectors.push(first);
+      expectCode(() => useSweepPrune(Matter, engine), 'AlreadyRegistered', /useMatterDetector\(Matter, engine\)/);
+      const made = Engine.create({ detector: ours() });
+      expectCode(() => useSweepPrune(Matter, made), 'AlreadyRegistered');
+      expect(engine.detector).toBe(first);
+      for (let s = 0; s < 30; s++) Engine.update(engine, 1000 / 60);
+      expect(first.collisions.length).toBeGreaterThan(0);
+      // a disposed one is no longer in use: replacing it is how the engine gets a working detector again
+      first.dispose();
+      const second = useSweepPrune(Matter, engine);
+      detectors.push(second);
+      expect(engine.detector).toBe(second);
+      Engine.update(engine, 1000 / 60);
+      expect(second.collisions.length).toBeGreaterThan(0);
+    });
+
+    test("useMatterDetector on an engine never switched returns the engine's own detector, unchanged", () => {
+      const engine = Engine.create();
+      scenes.stacks!(engine.world, mulberry32(6));
+      Engine.update(engine, 1000 / 60);
+      const own = engine.detector;
+      const bodies = own.bodies;
+      expect(useMatterDetector(Matter, engine)).toBe(own);
+      expect(engine.detector).toBe(own);
+      expect(own.bodies).toBe(bodies);
     });
 
     test("matter's own detectors are untouched: a plain engine steps as before", () => {

@@ -8,6 +8,7 @@
 //     number proxies in creation order, so the sort is the same): the same contacts at every step, the same
 //     begin-contact and end-contact events in the same order, and bit-identical bodies;
 // (3) queryAABB and rayCast on random probes, against planck's own on the identical world of (2).
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as planck from 'planck';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -42,6 +43,24 @@ function expectCode(fn: () => unknown, code: string, message = /./): void {
 describe('before init()', () => {
   test('useSweepPrune throws NotInitialized naming init()', () => {
     expectCode(() => useSweepPrune(new World()), 'NotInitialized', /await init\(\)/);
+  });
+
+  test('with the CommonJS copy initialised in the same program, the error names sweep-prune/planck', () => {
+    // what the CommonJS copy's init() records in the realm (a program that imports and requires the package)
+    const copies = ((globalThis as { [k: symbol]: Set<string> | undefined })[
+      Symbol.for('sweep-prune/loaded-copies')
+    ] ??= new Set());
+    const had = copies.has('CommonJS');
+    copies.add('CommonJS');
+    try {
+      expectCode(
+        () => useSweepPrune(new World()),
+        'NotInitialized',
+        /^useSweepPrune: the ES module copy of sweep-prune \(import from 'sweep-prune\/planck', .*The CommonJS copy/,
+      );
+    } finally {
+      if (!had) copies.delete('CommonJS');
+    }
   });
 });
 
@@ -334,6 +353,43 @@ describe('two identical worlds: the same contacts, events and bodies at every st
     stepBoth(restored, 80, 200);
     stopSweepPrune(p.ours);
     stopSweepPrune(restored.ours);
+  });
+});
+
+describe("each world's own pair order: the same contacts, in another order, so a pile drifts", () => {
+  beforeAll(() => init());
+
+  test("without one order, the contact lists' order differs first, then the bodies", () => {
+    const scene = scenes.pyramids!;
+    const theirs = new World();
+    const ours = new World();
+    useSweepPrune(ours);
+    const drive = [scene(theirs, mulberry32(11)), scene(ours, mulberry32(11))];
+    let orderOnly = -1; // the first step whose contacts are the same set in another list order
+    let drift = -1;
+    for (let s = 0; s < STEPS && drift < 0; s++) {
+      drive[0]!(s);
+      drive[1]!(s);
+      theirs.step(dt);
+      ours.step(dt);
+      const [a, b] = [contacts(theirs), contacts(ours)];
+      if (orderOnly < 0 && a.join() !== b.join()) {
+        expect([...b].sort(), `the same contacts at step ${s}`).toEqual([...a].sort());
+        orderOnly = s;
+      }
+      if (bodies(ours).join() !== bodies(theirs).join()) drift = s;
+    }
+    expect(orderOnly).toBeGreaterThanOrEqual(0);
+    expect(drift).toBeGreaterThanOrEqual(orderOnly);
+    stopSweepPrune(ours);
+  });
+
+  test('docs/planck.md gives the recipe for one order that these tests use', () => {
+    const doc = readFileSync(new URL('../../../docs/planck.md', import.meta.url), 'utf8');
+    const block = /```js\n(function canonical\(world\) \{[\s\S]*?\n\})\n```/.exec(doc);
+    const flat = (code: string) => code.replace(/\s+/g, ' ');
+    expect(block, 'a js block defining canonical(world)').not.toBeNull();
+    expect(flat(block![1]!)).toBe(flat(canonical.toString()));
   });
 });
 

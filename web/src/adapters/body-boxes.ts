@@ -17,9 +17,12 @@ export type BodyReader<B> = (body: B, out: Float64Array) => void;
 const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<World>((world) => world.dispose()) : undefined;
 
-/** Throws `NotInitialized` naming the adapter's constructor when `init()` has not resolved. */
-export function requireInit(what: string): void {
-  if (!isInitialized()) throw notInitialized(what);
+/**
+ * Throws `NotInitialized` naming the adapter's call `what` and, when given, its package entry (`'planck'` for
+ * sweep-prune/planck) when `init()` has not resolved.
+ */
+export function requireInit(what: string, entry?: string): void {
+  if (!isInitialized()) throw notInitialized(what, entry);
 }
 
 /**

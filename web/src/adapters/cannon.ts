@@ -41,7 +41,7 @@ export class SweepPruneBroadphase extends Broadphase {
    * @throws SweepPruneError `NotInitialized` before `await init()`; `InvalidArgument` (not a world)
    */
   constructor(world?: CannonWorld) {
-    requireInit('new SweepPruneBroadphase()');
+    requireInit('new SweepPruneBroadphase()', 'cannon');
     super();
     this.useBoundingBoxes = true;
     this.#link = new Attachment<CannonWorld, Body>(this, 3, {

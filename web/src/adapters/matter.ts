@@ -242,6 +242,20 @@ export class SweepPruneDetector<
   /** The engine's pairs (set by `Engine.create`): `Collision.collides` reuses their collision records. */
   pairs: P | null = null;
 
+  /**
+   * `Engine.create({ detector: SweepPruneDetector })`, the class where an instance belongs, keeps the class as the
+   * engine's detector (matter copies `options.detector` as it is) and then sets its `pairs`: this setter is the one
+   * point the package is called before matter's own `Detector.collisions` fails on it with a bare TypeError.
+   * @throws SweepPruneError `InvalidArgument`, always
+   */
+  static set pairs(_: unknown) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      'Engine.create({ detector }): detector is the SweepPruneDetector class; pass an instance: ' +
+        '`Engine.create({ detector: new SweepPruneDetector(Matter) })`',
+    );
+  }
+
   readonly #matter: MatterModule<B, P, C>;
   readonly #hooks: HookState;
   #world: World | undefined;
@@ -279,7 +293,7 @@ export class SweepPruneDetector<
    * @throws SweepPruneError `NotInitialized` before `await init()`; `InvalidArgument` if `Matter` is not the module.
    */
   constructor(Matter: MatterModule<B, P, C>) {
-    if (!isInitialized()) throw notInitialized('new SweepPruneDetector');
+    if (!isInitialized()) throw notInitialized('new SweepPruneDetector', 'matter');
     const m = Matter as Partial<MatterModule<B, P, C>> | null | undefined;
     if (
       m == null ||
@@ -730,8 +744,10 @@ export interface MatterEngineLike<B, P, C> {
 
 /**
  * Give an existing engine a `SweepPruneDetector`: it takes over the engine's bodies and pairs, and the engine's
- * next `Engine.update` uses it. Returns the detector (dispose it when done with the engine).
- * @throws SweepPruneError `NotInitialized`, `InvalidArgument`
+ * next `Engine.update` uses it. Returns the detector (dispose it when done with the engine). An engine whose detector
+ * is already a `SweepPruneDetector` that is not disposed throws `AlreadyRegistered` and keeps it: a second detector
+ * would leave the first one's memory to a handle the engine no longer uses.
+ * @throws SweepPruneError `NotInitialized`, `InvalidArgument`, `AlreadyRegistered`
  */
 export function useSweepPrune<B extends MatterBodyLike, P, C>(
   Matter: MatterModule<B, P, C>,
@@ -741,6 +757,15 @@ export function useSweepPrune<B extends MatterBodyLike, P, C>(
     throw new SweepPruneError(
       'InvalidArgument',
       'useSweepPrune(Matter, engine): engine must be a matter engine (Matter.Engine.create())',
+    );
+  }
+  // a detector of this module, from the ES or the CommonJS copy
+  const current = engine.detector as { disposed?: boolean };
+  if (HOOK in current && current.disposed !== true) {
+    throw new SweepPruneError(
+      'AlreadyRegistered',
+      'useSweepPrune(Matter, engine): this engine already runs on a SweepPruneDetector (engine.detector); keep ' +
+        'using it, or call useMatterDetector(Matter, engine) first',
     );
   }
   const detector = new SweepPruneDetector(Matter);
@@ -760,7 +785,8 @@ export interface MatterDetectorModule {
  * bodies (`Detector.setBodies`) and pairs, as `Engine.create` makes it, and dispose the `SweepPruneDetector` the
  * engine had. The engine then steps as if this package had never been used. (`engine.detector =
  * Detector.create()` alone leaves it with no bodies, and so no collisions, until the world next changes.)
- * Returns the new detector; an engine already on a matter detector is left as it is.
+ * Returns the new detector. An engine already on a matter detector (never switched, or switched back) is left as it
+ * is and its detector returned, as `stopSweepPrune` does for planck: the way back can be called whatever the state.
  * @throws SweepPruneError `InvalidArgument`
  */
 export function useMatterDetector<B, P, C>(

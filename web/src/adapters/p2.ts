@@ -41,7 +41,7 @@ export class SweepPruneBroadphase extends Broadphase {
 
   /** @throws SweepPruneError `NotInitialized` before `await init()` */
   constructor() {
-    requireInit('new SweepPruneBroadphase()');
+    requireInit('new SweepPruneBroadphase()', 'p2');
     super(Broadphase.SAP);
     this.#link = new Attachment<P2World, Body>(this, 2, {
       name: 'SweepPruneBroadphase',

@@ -170,9 +170,14 @@ function contactIds(c: ContactLike): [number, number] | undefined {
 /**
  * planck's `BroadPhase` on a sweep-prune World: install it with `useSweepPrune(world)`. Keeps Box2D's contract (fat
  * boxes grown by `aabbExtension` and, when moved, by `aabbMultiplier` times the displacement; `updatePairs` reports
- * the fat-box overlaps of the proxies created, moved out of their fat box or touched since the last call), so the
- * world creates and ends the same contacts on the same steps as with planck's own. Pairs that already have a
- * contact are not reported (planck's `createContact` would reject them after walking a contact list).
+ * the fat-box overlaps of the proxies created, moved out of their fat box or touched since the last call), so on
+ * the same state the world has the same set of contacts as with planck's own. Pairs that already have a contact are
+ * not reported (planck's `createContact` would reject them after walking a contact list).
+ *
+ * The new pairs come in another order than planck's tree walk gives (see `#dispatch`), and planck's solver walks the
+ * contacts in the order they were created, so a world on this broadphase drifts away from the same world on planck's
+ * as with any change of broadphase: the same kinds of contacts, made at other moments. Two worlds step bit-identically
+ * only when both hand their new pairs to `createContact` in one order (docs/planck.md, "Pair order").
  *
  * Owns wasm memory: `stopSweepPrune(world)` gives the world planck's own broadphase back and frees it (otherwise it
  * is freed once the world is garbage-collected).
@@ -789,12 +794,13 @@ function internals(what: string, world: PlanckWorldLike): WorldInternals {
 
 /**
  * Give a planck world this package's broadphase: `world.m_broadPhase` becomes a `SweepPruneBroadPhase` holding the
- * world's proxies (fat boxes and move buffer as they were). Returns it; a world that has one already keeps it.
+ * world's proxies (fat boxes and move buffer as they were). Returns it; a world that has one already keeps it. The
+ * world then makes the same contacts on the same state, created in another order (see `SweepPruneBroadPhase`).
  * `await init()` from `sweep-prune` first.
  * @throws SweepPruneError `NotInitialized`, `InvalidArgument` (not a planck 1.x world), `Busy` (inside a step)
  */
 export function useSweepPrune(world: PlanckWorldLike): SweepPruneBroadPhase {
-  requireInit('useSweepPrune');
+  requireInit('useSweepPrune', 'planck');
   const w = internals('useSweepPrune', world);
   if (w.m_broadPhase instanceof SweepPruneBroadPhase) return w.m_broadPhase;
   const bp = attach(w);
