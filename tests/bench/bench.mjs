@@ -323,8 +323,12 @@ if (want('planck')) {
   results.push({ workload: 'planck', rows: await benchPlanck(await importWrapper('adapters/planck.js'), { quick }) });
   save();
 }
-// Phaser's Arcade Physics stepped with its own tree, without it, and on sweep-prune/phaser (tests/bench/phaser.mjs)
+// Phaser's Arcade Physics stepped with its own tree, without it, and on sweep-prune/phaser: scenes as its official
+// examples build them (tests/bench/phaser-examples.mjs), then the scaling scenes (tests/bench/phaser.mjs)
 if (want('phaser')) {
+  const { benchPhaserExamples } = await import('./phaser-examples.mjs');
+  results.push({ workload: 'phaser arcade examples', rows: await benchPhaserExamples({ quick }) });
+  save();
   const { benchPhaser } = await import('./phaser.mjs');
   results.push({ workload: 'phaser arcade', rows: await benchPhaser({ quick }) });
   save();

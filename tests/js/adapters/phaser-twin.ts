@@ -2,10 +2,6 @@
 // oracle: its colliders walk every pair, groups in their children's order) and one on sweep-prune/phaser, each
 // recording what a player of the game sees: the callbacks and events of every frame, and every body's position and
 // velocity after it. Nothing is sorted: the order of the callbacks is compared as Phaser makes it.
-//
-// One thing differs by design: `overlapRect` and `overlapCirc`. With `useTree: false` Phaser scans `world.bodies`
-// with its `intersects` (open intervals, and it throws on a circle body); sweep-prune/phaser answers as Phaser's
-// tree does (closed intervals) in the order of `world.bodies`. The oracle's answer there is that, by brute force.
 import type PhaserNs from 'phaser';
 import { usePhaserArcade, type ArcadeSweepPrune } from '../../../web/src/adapters/phaser.js';
 import { mulberry32 } from '../oracle.js';
@@ -43,37 +39,6 @@ export interface Game {
   game: PhaserNs.Game;
 }
 
-/**
- * The oracle's `overlapRect` and `overlapCirc`: Phaser's own code, with the dynamic bodies found by brute force over
- * `world.bodies` in its order (closed intervals, as Phaser's tree tests its leaves) and the static ones by Phaser's
- * static tree.
- */
-function bruteForceRegions(scene: Scene, world: ArcadeWorld): void {
-  const physics = scene.physics as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const w = world as unknown as { tree: unknown; useTree: boolean };
-  const tree = {
-    search(q: { minX: number; minY: number; maxX: number; maxY: number }): ArcadeBody[] {
-      return Array.from(world.bodies).filter(
-        (b) => b.left <= q.maxX && b.top <= q.maxY && b.right >= q.minX && b.bottom >= q.minY,
-      );
-    },
-  };
-  for (const name of ['overlapRect', 'overlapCirc']) {
-    const original = physics[name]!;
-    physics[name] = function (this: unknown, ...args: unknown[]) {
-      const saved = w.tree;
-      w.useTree = true;
-      w.tree = tree;
-      try {
-        return original.apply(this, args);
-      } finally {
-        w.useTree = false;
-        w.tree = saved;
-      }
-    };
-  }
-}
-
 export async function makeGame(
   Phaser: Phaser,
   build: Build,
@@ -96,7 +61,6 @@ export async function makeGame(
   const world = made.scene.physics.world;
   let handle: ArcadeSweepPrune | undefined;
   if (ours) handle = usePhaserArcade(world);
-  else bruteForceRegions(made.scene, world);
   return { ...made, world, recorder, handle, tick };
 }
 

@@ -8,7 +8,6 @@ import type PhaserNs from 'phaser';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { usePhaserArcade } from '../../../web/src/adapters/phaser.js';
 import { init } from '../../../web/src/index.js';
-import { mulberry32 } from '../oracle.js';
 import {
   type Build,
   type Game,
@@ -555,51 +554,21 @@ const drift: Build = (scene, recorder, random) => {
   return () => {};
 };
 
-const meets = (b: PhaserNs.Physics.Arcade.Body | PhaserNs.Physics.Arcade.StaticBody, q: BBox): boolean =>
-  b.left <= q.maxX && b.top <= q.maxY && b.right >= q.minX && b.bottom >= q.minY;
-
-interface BBox {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
-
 describe('usePhaserArcade: the handle and the trees', () => {
   beforeAll(() => init());
 
-  test("tree.search finds every body whose box meets the box, in the order of world.bodies; staticTree is Phaser's", async () => {
-    const before = await game(drift, arcade(), false);
+  test("while in use the world runs with useTree: false and keeps Phaser's own trees; stop() gives useTree back", async () => {
     const g = await game(drift, arcade(), true);
-    // the static tree stays Phaser's own RTree
-    expect(g.world.staticTree.constructor).toBe(before.world.staticTree.constructor);
-    const random = mulberry32(5);
-    for (let frame = 0; frame < 30; frame++) {
-      g.step(frame * (1000 / 60));
-      for (let k = 0; k < 20; k++) {
-        const x = random() * 800;
-        const y = random() * 600;
-        const q: BBox =
-          k === 0
-            ? { minX: -Infinity, minY: -Infinity, maxX: Infinity, maxY: Infinity }
-            : { minX: x, minY: y, maxX: x + random() * 150, maxY: y + random() * 150 };
-        // brute force: world.bodies in its order
-        const dynamic = [...g.world.bodies].filter((b) => meets(b, q));
-        expect(g.world.tree.search(q)).toEqual(dynamic);
-        expect(g.world.tree.collides(q)).toBe(dynamic.length > 0);
-      }
-    }
-    expect(g.world.tree.all()).toEqual([...g.world.bodies]);
-  });
-
-  test('a search box that is not four numbers, or has NaN, throws InvalidBounds; toJSON throws InvalidArgument', async () => {
-    const g = await game(drift, arcade(), true);
-    g.step(0);
-    const tree = g.world.tree as unknown as { search(b: unknown): unknown; toJSON(): unknown; fromJSON(): unknown };
-    expectCode(() => tree.search({ minX: NaN, minY: 0, maxX: 1, maxY: 1 }), 'InvalidBounds', /world\.tree\.search/);
-    expectCode(() => tree.search(undefined), 'InvalidBounds', /minX, minY, maxX, maxY/);
-    expectCode(() => tree.toJSON(), 'InvalidArgument', /stop\(\)/);
-    expectCode(() => tree.fromJSON(), 'InvalidArgument', /stop\(\)/);
+    const { tree, staticTree } = g.world;
+    expect(g.world.useTree).toBe(false);
+    for (let frame = 0; frame < 5; frame++) g.step(frame * (1000 / 60));
+    expect(g.world.tree).toBe(tree);
+    expect(g.world.staticTree).toBe(staticTree);
+    expect(tree.all()).toEqual([]); // Phaser builds no tree in this mode
+    g.handle!.stop();
+    expect(g.world.useTree).toBe(true);
+    g.step(5 * (1000 / 60));
+    expect(new Set(g.world.tree.all())).toEqual(g.world.bodies); // Phaser's own tree again, from its next step
   });
 
   test('what is not an Arcade world throws InvalidArgument; a second use of one world throws AlreadyRegistered', async () => {
@@ -611,30 +580,25 @@ describe('usePhaserArcade: the handle and the trees', () => {
     g.handle!.stop();
     const again = usePhaserArcade(g.world);
     g.step(0);
-    expect(g.world.tree.all().length).toBe(g.world.bodies.size);
+    expect(g.world.useTree).toBe(false);
     again.stop();
   });
 
-  test("stop() gives back Phaser's tree holding the bodies, useTree and the functions; the game goes on the same", async () => {
+  test("stop() gives back useTree and the functions mid-game; the game goes on the same as Phaser's", async () => {
     const physics = arcade(0, { useTree: false });
     const oracle = await game(swarm(300), physics, false);
     const ours = await game(swarm(300), physics, true);
-    const { tree, staticTree } = oracle.world; // Phaser's own, as the world made them
-    expect(ours.world.useTree).toBe(true);
     expect(runTwins(oracle, ours, 20).divergence).toBeUndefined();
     ours.handle!.stop();
     expect(ours.handle!.stopped).toBe(true);
     expectCode(() => ours.handle!.world, 'Disposed');
-    expect(ours.world.tree.constructor).toBe(tree.constructor);
-    expect(ours.world.staticTree.constructor).toBe(staticTree.constructor);
     expect(ours.world.useTree).toBe(false);
     for (const name of ['collideObjects', 'collideSpriteVsGroup', 'collideSpriteVsSprite', 'destroy']) {
       expect(Object.prototype.hasOwnProperty.call(ours.world, name), name).toBe(false);
     }
-    expect(new Set(ours.world.tree.all())).toEqual(ours.world.bodies);
-    expect(ours.handle!.stopped).toBe(true);
+    expect(Object.prototype.hasOwnProperty.call(ours.world.colliders, 'update')).toBe(false);
     ours.handle!.stop(); // idempotent
-    // the swarm's collider never searched the tree: from here both games run Phaser's own code alike
+    // from here both games run Phaser's own code alike
     expect(runTwins(oracle, ours, 20).divergence).toBeUndefined();
   });
 

@@ -74,6 +74,42 @@ export function bodyOf(object: unknown): Body | null {
 let rowRanks = new Float64Array(64);
 let rowBodies: (Body | undefined)[] = [];
 
+// a sync costs about as much as Phaser's walk of this many pairs per dynamic body
+const WALK_PER_BODY = 4;
+
+/**
+ * Whether a loop is answered by Phaser's own walk of every pair or by the index. A step whose loops walk few pairs
+ * in all (a player against a group, one enemy against a bullet pool) is cheaper walked than synced: Phaser walks
+ * while the pairs walked this step, and last step, stay under `WALK_PER_BODY` per dynamic body, and the index is not
+ * synced yet in this step (once it is, its answers cost less than any walk).
+ */
+export class WalkBudget {
+  #spent = 0;
+  #last = 0;
+  readonly #index: ArcadeIndex;
+  readonly #bodies: () => number;
+
+  /** `bodies`: the number of dynamic bodies in the world now. */
+  constructor(index: ArcadeIndex, bodies: () => number) {
+    this.#index = index;
+    this.#bodies = bodies;
+  }
+
+  /** At each step's start. */
+  stepBegan(): void {
+    this.#last = this.#spent;
+    this.#spent = 0;
+  }
+
+  /** True to let Phaser walk a loop of `pairs` pairs. */
+  walk(pairs: number): boolean {
+    this.#spent += pairs;
+    if (!this.#index.dirty) return false;
+    const budget = WALK_PER_BODY * this.#bodies();
+    return this.#spent <= budget && this.#last <= budget;
+  }
+}
+
 /**
  * Phaser's `collideSpriteVsGroup` as `useTree: false` runs it for a dynamic group: `separate` with each child of the
  * group in order, here with the children whose body may meet the sprite's body when their turn comes. `phaser` is
@@ -82,6 +118,7 @@ let rowBodies: (Body | undefined)[] = [];
 export function collideSpriteVsGroup(
   index: ArcadeIndex,
   orders: GroupOrders,
+  budget: WalkBudget,
   phaser: SpriteVsGroup,
   world: WorldCalls,
   sprite: Collidable,
@@ -92,14 +129,14 @@ export function collideSpriteVsGroup(
   overlapOnly: boolean,
 ): void {
   const bodyA = bodyOf(sprite);
-  if (!world.useTree || group.physicsType === STATIC_BODY) {
+  if (group.physicsType === STATIC_BODY) {
     phaser.call(world, sprite, group, collide, process, context, overlapOnly);
-    // its separations moved the sprite (a static body never moves), or any child of a dynamic group
-    if (group.physicsType === STATIC_BODY) {
-      if (bodyA) index.track(bodyA);
-    } else {
-      index.dirty = true;
-    }
+    if (bodyA) index.track(bodyA); // its separations moved the sprite (a static body never moves)
+    return;
+  }
+  const length = typeof group.getLength === 'function' ? group.getLength() : (group.length ?? 0);
+  if (budget.walk(length)) {
+    walk(world, () => phaser.call(world, sprite, group, collide, process, context, overlapOnly));
     return;
   }
   const canCollide = world.canCollide;
@@ -119,12 +156,12 @@ export function collideSpriteVsGroup(
   }
   const order = orders.of(group);
   const version = orders.version; // the children as getChildren() gives them now
-  index.prepare();
   orders.enter();
   try {
     let after = -1; // the rank of the last child walked
     for (;;) {
       // the children after `after` whose body may meet bodyA where it is now
+      index.prepare();
       const start = new RowStart(index, bodyA);
       const { left, top, right, bottom } = start;
       const from = index.top;
@@ -162,6 +199,17 @@ export function collideSpriteVsGroup(
   }
 }
 
+/** Run Phaser's own loop as `useTree: false` runs it (the world's setting while in use, unless changed since). */
+export function walk<R>(world: WorldCalls, run: () => R): R {
+  if (!world.useTree) return run();
+  world.useTree = false;
+  try {
+    return run();
+  } finally {
+    world.useTree = true;
+  }
+}
+
 /** What a row's search of the index covered: the body's slot if trusted, its box, the sync. */
 class RowStart {
   readonly syncs: number;
@@ -188,7 +236,7 @@ class RowStart {
    * index (its fat boxes are new).
    */
   lookAgain(index: ArcadeIndex, body: Body): boolean {
-    if (index.syncs !== this.syncs) return true;
+    if (index.syncs !== this.syncs || index.dirty) return true;
     if (this.trusted) return index.trackSlot(this.slot, body);
     index.track(body);
     return body.left !== this.left || body.top !== this.top || body.right !== this.right || body.bottom !== this.bottom;
@@ -269,9 +317,9 @@ export function collidePairs(
   for (let i = 0; i < rows.length; i++) {
     const bodyI = rowBodiesOf[i];
     if (!bodyI) continue;
-    index.prepare(); // a sync when many bodies are loose
     let after = self ? i : -1;
     for (;;) {
+      index.prepare(); // a sync when many bodies are loose
       pass.map();
       const start = new RowStart(index, bodyI);
       const count = pass.row(bodyI, start.trusted ? start.slot : -1, after);

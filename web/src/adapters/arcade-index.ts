@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The dynamic bodies of a Phaser Arcade Physics world as the boxes of one sweep-prune World, and what a collider
-// asks of them: "the bodies whose box may meet this body's box now", a superset that Phaser's own `separate` then
+// The dynamic bodies of a Phaser Arcade Physics world (`world.bodies`) as the boxes of one sweep-prune World, and
+// what a collider asks of them: "the bodies whose box may meet this body's box now", a superset that Phaser's own `separate` then
 // decides on.
 //
 // A sync (at most once per physics step, and only when a collider or a search needs it) writes every dynamic body's
@@ -14,7 +14,6 @@
 // body leads, the others follow it, and an answer that holds a leader holds its followers. A pile of n coincident
 // bodies then costs the World one box, not n * (n - 1) / 2 pairs. A body whose box is not finite or is inverted is
 // "wild": it has no box and is in every answer (Phaser's tests decide on it as they would anyway).
-import { SweepPruneError } from '../errors.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
 import { World, slotOf } from '../world.js';
 
@@ -27,7 +26,6 @@ export interface ArcadeBody {
 }
 
 // state bits by slot
-const DEAD = 1; // taken out of the tree: skipped by every answer; its slot goes at the next sync
 const LOOSE = 2; // its box in the World is not to be trusted: looked at by every question until the next sync
 const WILD = 4; // bounds not finite, or inverted: no box, in every answer
 const MOVED = 8; // moved by a collider since the sync, inside its fat box: its box is read from the body
@@ -50,21 +48,22 @@ type Slotted = ArcadeBody & { [SLOT]?: number };
 const hashScratch = new Float64Array(4);
 const hashWords = new Int32Array(hashScratch.buffer);
 
-/** The dynamic bodies of one Arcade world, as Phaser's tree holds them, in `world.bodies` order. */
+/** The dynamic bodies of one Arcade world. */
 export class ArcadeIndex {
   readonly world: World;
   /** Syncs so far (a question that keeps slots across callbacks checks that none came between). */
   syncs = 0;
-  /** Set when bodies may have moved since the last sync in ways no collider saw (a new step, user code). */
+  /**
+   * Set when bodies may have moved since the last sync in ways no collider saw (a new step, user code): the next
+   * question syncs, and moves are not tracked until then.
+   */
   dirty = true;
-  /** From the dynamic tree's load (a step's start) to the step's end: the colliders of the step are running. */
-  inStep = false;
+  readonly #readBodies: () => Iterable<ArcadeBody>;
 
   // by slot (the index's own numbering; a slot's box in the World, if any, is #boxId)
   #bodyBy: (ArcadeBody | undefined)[] = [];
   #boxId = new Uint32Array(0); // 0: no box (a follower, a wild body, a slot not in use)
   #state = new Uint8Array(0);
-  #rank = new Float64Array(0); // the body's place in the last `load` (the order of `world.bodies`)
   #fat = new Float32Array(0); // 4 per slot: the fat box, as stored in the World (a follower: its leader's)
   // 4 per slot: the body's own box as the sync read it (exact until the body is MOVED or LOOSE): most answers are
   // found here, without reading the bodies, which lie all over memory
@@ -95,48 +94,23 @@ export class ArcadeIndex {
   #coincident = true; // look for coincident bodies at the next sync
   #table = new Int32Array(0); // the sync's hash table of boxes (slot + 1)
 
-  #dynamicSlots: number[] = []; // in load order
-  #items: ArcadeBody[] = []; // the dynamic tree's bodies (the last load, then inserts)
-  #itemsChanged = false;
-  #removedSince = new Set<ArcadeBody>(); // removed from the dynamic tree since #items was last reconciled
-  #deadDynamic = 0;
+  #dynamicSlots: number[] = []; // in the order of #items
+  #items: ArcadeBody[] = []; // world.bodies at the last sync
   #view: Float32Array = new Float32Array(0);
   #ints: Int32Array = new Int32Array(0);
   // answers, as slots, on a stack: a callback may ask again while an answer is being walked
   #stack = new Int32Array(256);
   #top = 0;
-  /** The bodies of the slots on the stack, where `meeting` put them (a sync in a callback does not change them). */
-  readonly bodies: ArcadeBody[] = [];
 
-  constructor() {
+  /** `readBodies`: the world's dynamic bodies now (`world.bodies`), read at each sync. */
+  constructor(readBodies: () => Iterable<ArcadeBody>) {
     this.world = new World({ dimensions: 2, events: false });
+    this.#readBodies = readBodies;
   }
 
-  // ---- the tree's contents
-
-  /** The dynamic tree becomes `bodies` (Phaser: `clear()` then `load(Array.from(world.bodies))` every step). */
-  load(bodies: readonly ArcadeBody[], append: boolean): void {
-    this.dirty = true;
-    this.inStep = true;
-    const items = this.#items;
-    if (append) {
-      if (bodies.length === 0) return;
-      this.#items = items.concat(bodies);
-    } else {
-      let same = bodies.length === items.length && this.#deadDynamic === 0 && this.#removedSince.size === 0;
-      for (let i = 0; same && i < bodies.length; i++) same = bodies[i] === items[i];
-      if (same) return; // the same bodies in the same order: no change of membership
-      this.#items = bodies.slice(); // Phaser 3 passes its live list of bodies
-      this.#removedSince.clear();
-    }
-    this.#itemsChanged = true;
-  }
-
-  insert(body: ArcadeBody): void {
-    this.#items = this.#items.concat(body);
-    this.#removedSince.delete(body);
-    this.#itemsChanged = true;
-    this.dirty = true;
+  /** Dynamic bodies at the last sync. */
+  get bodyCount(): number {
+    return this.#items.length;
   }
 
   // the body's slot in this index, or -1
@@ -145,28 +119,10 @@ export class ArcadeIndex {
     return slot !== undefined && this.#bodyBy[slot] === body ? slot : -1;
   }
 
-  remove(body: ArcadeBody): void {
-    this.#removedSince.add(body);
-    this.#itemsChanged = true;
-    const slot = this.#slotOf(body);
-    if (slot >= 0 && (this.#state[slot]! & DEAD) === 0) {
-      this.#state[slot]! |= DEAD;
-      this.#deadDynamic++;
-    }
-  }
-
-  /** The tree's bodies, in answer order. */
-  all(): ArcadeBody[] {
-    if (!this.#itemsChanged) return this.#dynamicSlots.map((s) => this.#bodyBy[s]!);
-    // not reconciled yet (that waits for a sync: slots stay as the colliders' answers left them)
-    const removed = this.#removedSince;
-    return [...new Set(this.#items)].filter((body) => !removed.has(body));
-  }
-
-  /** The slot of a body of the tree (after a sync), or -1. */
+  /** The slot of a dynamic body (after a sync), or -1. */
   dynamicSlot(body: ArcadeBody): number {
     const slot = this.#slotOf(body);
-    return slot < 0 || (this.#state[slot]! & DEAD) !== 0 ? -1 : slot;
+    return slot;
   }
 
   /** The body of a slot an answer gave. */
@@ -184,7 +140,7 @@ export class ArcadeIndex {
    * the last sync was seen (a collider's, followed by `track`) or the index is `dirty`.
    */
   isTrusted(slot: number): boolean {
-    return slot < this.#adjSlots && (this.#state[slot]! & (DEAD | LOOSE | WILD)) === 0;
+    return slot < this.#adjSlots && (this.#state[slot]! & (LOOSE | WILD)) === 0;
   }
 
   // ---- sync
@@ -198,7 +154,7 @@ export class ArcadeIndex {
 
   /** Write every box, update the World and list each box's partners. */
   sync(): void {
-    if (this.#itemsChanged) this.#reconcile();
+    this.#readItems();
     const slots = this.#dynamicSlots;
     this.#cluster(slots);
     this.#takeView();
@@ -220,20 +176,28 @@ export class ArcadeIndex {
     this.#extraHeads.length = 0;
     this.#extraCount = 0;
     this.#updated = true;
-    if (this.#top === 0) this.bodies.length = 0; // answers walked: no body kept alive by them
     this.dirty = false;
     this.syncs++;
   }
 
-  // #items into slots: new bodies get one, bodies no longer there lose theirs; ranks follow #items' order
-  #reconcile(): void {
-    const stampValue = ++this.#stampValue;
+  // world.bodies into slots when it changed since the last sync: new bodies get one, bodies no longer there lose
+  // theirs (a body listed twice gets one)
+  #readItems(): void {
     const items = this.#items;
-    const removed = this.#removedSince;
+    let i = 0;
+    let same = true;
+    const now = this.#readBodies();
+    for (const body of now) {
+      if (items[i++] !== body) {
+        same = false;
+        break;
+      }
+    }
+    if (same && i === items.length) return;
+    const fresh = Array.from(now);
+    const stampValue = ++this.#stampValue;
     const slots: number[] = [];
-    for (let i = 0; i < items.length; i++) {
-      const body = items[i]!;
-      if (removed.size !== 0 && removed.has(body)) continue;
+    for (const body of fresh) {
       let slot = this.#slotOf(body);
       if (slot < 0) {
         slot = this.#newSlot();
@@ -244,19 +208,13 @@ export class ArcadeIndex {
         continue; // listed twice: one slot
       }
       this.#stamp[slot] = stampValue;
-      this.#state[slot]! &= ~DEAD;
-      this.#rank[slot] = i;
       slots.push(slot);
     }
     for (const slot of this.#dynamicSlots) {
       if (this.#stamp[slot] !== stampValue) this.#free(slot);
     }
     this.#dynamicSlots = slots;
-    this.#items = items.length === slots.length ? items : slots.map((s) => this.#bodyBy[s]!);
-    removed.clear();
-    this.#itemsChanged = false;
-    this.#deadDynamic = 0;
-    this.dirty = true;
+    this.#items = fresh;
   }
 
   #newSlot(): number {
@@ -396,7 +354,6 @@ export class ArcadeIndex {
     };
     this.#boxId = grow(this.#boxId, (n) => new Uint32Array(n));
     this.#state = grow(this.#state, (n) => new Uint8Array(n));
-    this.#rank = grow(this.#rank, (n) => new Float64Array(n));
     this.#fat = grow(this.#fat, (n) => new Float32Array(n), 4);
     this.#box = grow(this.#box, (n) => new Float64Array(n), 4);
     this.#added = grow(this.#added, (n) => new Float64Array(n), 4);
@@ -488,7 +445,7 @@ export class ArcadeIndex {
 
   trackSlot(slot: number, body: ArcadeBody): boolean {
     const state = this.#state[slot]!;
-    if ((state & DEAD) !== 0 || slot >= this.#adjSlots) return false;
+    if (this.dirty || slot >= this.#adjSlots) return false; // the next question syncs anyway
     if ((state & WILD) !== 0) return true;
     const o = slot << 2;
     const left = body.left;
@@ -564,58 +521,9 @@ export class ArcadeIndex {
   }
 
   /**
-   * The bodies whose live box meets the box (closed intervals, as Phaser's tree tests its leaves), pushed on the
-   * stack as slots sorted by rank (the order of `world.bodies`), and into `bodies` at the same places. Returns the
-   * stack position after them.
-   */
-  meeting(left: number, top: number, right: number, bottom: number): number {
-    const from = this.#top;
-    if (!(left === left && top === top && right === right && bottom === bottom)) return from; // NaN meets nothing
-    const to = this.nearBox(left, top, right, bottom);
-    const stack = this.#stack;
-    let kept = from;
-    for (let k = from; k < to; k++) {
-      const s = stack[k]!;
-      const body = this.#bodyBy[s]!;
-      const o = s << 2;
-      const box = this.#box;
-      const meets =
-        (this.#state[s]! & (LOOSE | MOVED | WILD)) === 0
-          ? box[o]! <= right && box[o + 1]! <= bottom && box[o + 2]! >= left && box[o + 3]! >= top
-          : body.left <= right && body.top <= bottom && body.right >= left && body.bottom >= top;
-      if (meets) stack[kept++] = s;
-    }
-    this.#top = kept;
-    this.#sortByRank(from, kept);
-    const bodies = this.bodies;
-    for (let k = from; k < kept; k++) bodies[k] = this.#bodyBy[stack[k]!]!;
-    return kept;
-  }
-
-  #sortByRank(from: number, to: number): void {
-    const stack = this.#stack;
-    const rank = this.#rank;
-    if (to - from > 32) {
-      const part = Array.from(stack.subarray(from, to)).sort((a, b) => rank[a]! - rank[b]!);
-      stack.set(part, from);
-      return;
-    }
-    for (let i = from + 1; i < to; i++) {
-      const s = stack[i]!;
-      const r = rank[s]!;
-      let j = i - 1;
-      while (j >= from && rank[stack[j]!]! > r) {
-        stack[j + 1] = stack[j]!;
-        j--;
-      }
-      stack[j + 1] = s;
-    }
-  }
-
-  /**
    * Every body that may meet a trusted slot's body (its fellows in a pile, its partners and theirs, loose bodies
-   * that met its fat box where they went, wild bodies), pushed on the stack unsorted and unfiltered except for dead
-   * ones. For a loose or untracked body, use `nearBox`.
+   * that met its fat box where they went, wild bodies), pushed on the stack unsorted and unfiltered. For a loose or
+   * untracked body, use `nearBox`.
    */
   candidates(slot: number): number {
     const stampValue = ++this.#stampValue;
@@ -666,7 +574,7 @@ export class ArcadeIndex {
   }
 
   #candidate(s: number, stampValue: number): void {
-    if (this.#stamp[s] === stampValue || (this.#state[s]! & DEAD) !== 0) return;
+    if (this.#stamp[s] === stampValue) return;
     this.#stamp[s] = stampValue;
     this.#push(s);
   }
@@ -688,33 +596,4 @@ function put4(array: Float64Array, o: number, a: number, b: number, c: number, d
   array[o + 1] = b;
   array[o + 2] = c;
   array[o + 3] = d;
-}
-
-/** Throws `InvalidBounds` unless `bbox` is `{ minX, minY, maxX, maxY }` of numbers that are not NaN. */
-export function checkBBox(what: string, bbox: unknown): asserts bbox is BBox {
-  const b = bbox as Partial<BBox> | null | undefined;
-  const ok =
-    b != null &&
-    typeof b.minX === 'number' &&
-    typeof b.minY === 'number' &&
-    typeof b.maxX === 'number' &&
-    typeof b.maxY === 'number' &&
-    b.minX === b.minX &&
-    b.minY === b.minY &&
-    b.maxX === b.maxX &&
-    b.maxY === b.maxY;
-  if (!ok) {
-    throw new SweepPruneError(
-      'InvalidBounds',
-      `${what}: bbox must be { minX, minY, maxX, maxY } of numbers (not NaN), got ${JSON.stringify(bbox)}`,
-    );
-  }
-}
-
-/** A search box, as Phaser's tree takes it. */
-export interface BBox {
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
 }

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 // sweep-prune/phaser: Arcade Physics (Phaser 3.60+ and 4) on a sweep-prune World. One call gives an Arcade world
-// the results of Phaser's own `useTree: false` mode (its colliders walk groups in their children's order) at the
-// speed of a broadphase: the World stands in for the dynamic RTree (`world.tree`, rebuilt by Phaser every step) and
-// for the loops that walk every pair (a body against a dynamic group, arrays against themselves or each other).
-// Phaser's own code still decides every collision: `separate`, the process and collide callbacks, `checkCollision`,
-// categories, world bounds, tilemaps and the static tree are Phaser's, called in Phaser's order. Phaser is never
-// imported: users who do not import this file pay nothing.
+// exactly the results of Phaser's own `useTree: false` mode (its colliders walk groups in their children's order),
+// without that mode's walk of every pair: the world runs with `useTree: false` (no RTree rebuilt every step), and
+// the loops that walk every pair (a body against a dynamic group, arrays against themselves or each other) call
+// Phaser's `separate` only for the pairs the World finds near, in Phaser's order. Phaser's own code still decides
+// every collision: `separate`, the process and collide callbacks, `checkCollision`, categories, world bounds,
+// tilemaps, `overlapRect` and the static tree are Phaser's. Phaser is never imported: users who do not import this
+// file pay nothing.
 import { SweepPruneError } from '../errors.js';
 import type { World } from '../world.js';
 import { type ArcadeBody, ArcadeIndex } from './arcade-index.js';
 import {
+  WalkBudget,
   type Collidable,
   type PairLoop,
   type SpriteVsGroup,
@@ -18,9 +20,9 @@ import {
   bodyOf,
   collidePairs,
   collideSpriteVsGroup,
+  walk,
 } from './arcade-colliders.js';
 import { GroupOrders } from './arcade-groups.js';
-import { DynamicTree } from './arcade-trees.js';
 import { requireInit } from './body-boxes.js';
 
 /**
@@ -29,8 +31,8 @@ import { requireInit } from './body-boxes.js';
  */
 export interface ArcadeWorldLike {
   useTree: boolean;
-  tree: unknown;
   staticTree: unknown;
+  colliders: unknown;
   bodies: unknown;
   staticBodies: unknown;
   destroy(): void;
@@ -103,16 +105,19 @@ export class ArcadeSweepPrune {
   #world: ArcadeWorldLike | undefined;
   readonly #index: ArcadeIndex;
   readonly #orders = new GroupOrders();
-  readonly #trees: { tree: unknown; useTree: boolean };
+  readonly #budget: WalkBudget;
+  readonly #useTree: boolean;
   readonly #saved = new Map<string, PropertyDescriptor | undefined>();
+  #queueUpdate: PropertyDescriptor | undefined;
+  #inStep = false; // from a step's colliders to the step's end
   readonly #onStep = (): void => {
     this.#index.dirty = true; // user code between steps may move bodies by hand
-    this.#index.inStep = false;
+    this.#inStep = false;
   };
 
   /** Use `usePhaserArcade(world)`. */
   constructor(world: ArcadeWorldLike) {
-    requireInit('usePhaserArcade');
+    requireInit('usePhaserArcade', 'phaser');
     const w = world as unknown as Record<string | symbol, unknown> | null;
     const functions = ['collideObjects', 'collideSpriteVsGroup', 'collideSpriteVsSprite', 'separate', 'on', 'off'];
     if (
@@ -120,8 +125,8 @@ export class ArcadeSweepPrune {
       typeof w !== 'object' ||
       w.bodies == null ||
       w.staticBodies == null ||
-      typeof (w.tree as { load?: unknown } | null)?.load !== 'function' ||
-      typeof (w.staticTree as { insert?: unknown } | null)?.insert !== 'function' ||
+      typeof (w.colliders as { update?: unknown } | null)?.update !== 'function' ||
+      typeof (w.staticTree as { search?: unknown } | null)?.search !== 'function' ||
       functions.some((name) => typeof w[name] !== 'function')
     ) {
       throw new SweepPruneError(
@@ -136,8 +141,12 @@ export class ArcadeSweepPrune {
       );
     }
     this.#world = world;
-    this.#index = new ArcadeIndex();
-    this.#trees = { tree: world.tree, useTree: world.useTree };
+    const bodies = world.bodies as Iterable<ArcadeBody> & { size?: number; entries?: ArcadeBody[] };
+    // Phaser 4's world.bodies is a Set; Phaser 3's its own Set, with the members in `entries`
+    const list = Array.isArray(bodies.entries) ? () => bodies.entries! : () => bodies;
+    this.#index = new ArcadeIndex(list);
+    this.#budget = new WalkBudget(this.#index, () => bodies.size ?? bodies.entries?.length ?? 0);
+    this.#useTree = world.useTree;
     try {
       this.#install(world);
     } catch (error) {
@@ -151,19 +160,19 @@ export class ArcadeSweepPrune {
   #install(world: ArcadeWorldLike): void {
     const index = this.#index;
     const orders = this.#orders;
+    const budget = this.#budget;
     const w = world as unknown as Record<string | symbol, unknown>;
     const phaser = Object.fromEntries(REPLACED.map((name) => [name, w[name] as Fn]));
-    const dynamicTree = new DynamicTree(index);
-    dynamicTree.load(membersOf(world.bodies) as ArcadeBody[]); // what Phaser's next step loads
     const spriteVsSprite = phaser.collideSpriteVsSprite as unknown as SpriteVsSprite;
     const spriteVsGroup = phaser.collideSpriteVsGroup as unknown as SpriteVsGroup;
-    const collideObjects = phaser.collideObjects as unknown as (this: unknown, ...args: unknown[]) => boolean;
+    const collideObjects = phaser.collideObjects as unknown as (this: WorldCalls, ...args: unknown[]) => boolean;
     const tilesHandler = phaser.collideSpriteVsTilesHandler as unknown as (
       this: unknown,
       ...args: unknown[]
     ) => boolean;
     const destroy = phaser.destroy as unknown as (this: unknown) => void;
     const stop = (): void => this.stop();
+    const inStep = (): boolean => this.#inStep;
     const objects: PairLoop<Collidable | unknown[], unknown, boolean> = function (
       object1,
       object2,
@@ -173,17 +182,32 @@ export class ArcadeSweepPrune {
       overlapOnly,
     ) {
       // called by the scene's code rather than by a step's colliders: bodies may have been moved by hand since
-      if (!index.inStep) index.dirty = true;
-      const walk = object1 == null ? undefined : arrays(object1, object2);
+      if (!inStep()) index.dirty = true;
+      const loop = object1 == null ? undefined : arrays(object1, object2);
       // eslint-disable-next-line prefer-rest-params
-      if (walk === undefined) return collideObjects.apply(this, arguments as unknown as unknown[]);
+      const args = arguments as unknown as unknown[];
+      if (loop === undefined) return collideObjects.apply(this, args);
+      const { rows, cols, self } = loop;
+      const pairs = self ? (rows.length * (rows.length - 1)) / 2 : rows.length * cols.length;
+      if (budget.walk(pairs)) return walk(this, () => collideObjects.apply(this, args));
       this._total = 0;
-      const { rows, cols, self } = walk;
       collidePairs(index, sprites, this, rows, cols, self, collide, process, context, overlapOnly);
       return this._total > 0;
     };
     const group: SpriteVsGroup = function (sprite, group, collide, process, context, overlapOnly) {
-      collideSpriteVsGroup(index, orders, spriteVsGroup, this, sprite, group, collide, process, context, overlapOnly);
+      collideSpriteVsGroup(
+        index,
+        orders,
+        budget,
+        spriteVsGroup,
+        this,
+        sprite,
+        group,
+        collide,
+        process,
+        context,
+        overlapOnly,
+      );
     };
     // Phaser's own loops that move bodies: the moves are looked at afterwards (a body out of its fat box)
     const sprites: SpriteVsSprite = function (a, b, collide, process, context, overlapOnly) {
@@ -213,15 +237,31 @@ export class ArcadeSweepPrune {
       this.#saved.set(name, Object.getOwnPropertyDescriptor(w, name));
       Object.defineProperty(w, name, { value: functions[name], writable: true, configurable: true });
     }
+    // a step's colliders begin with the queue's update (Phaser 3.60 to 4, in World.update and World.step alike)
+    const queue = world.colliders as Record<string, unknown>;
+    const update = queue.update as (this: unknown) => unknown;
+    this.#queueUpdate = Object.getOwnPropertyDescriptor(queue, 'update');
+    const stepBegan = (): void => {
+      index.dirty = true;
+      this.#inStep = true;
+      budget.stepBegan();
+    };
+    Object.defineProperty(queue, 'update', {
+      value: function (this: unknown) {
+        stepBegan();
+        return update.call(this);
+      },
+      writable: true,
+      configurable: true,
+    });
     Object.defineProperty(w, ACTIVE, { value: this, configurable: true });
-    world.tree = dynamicTree;
-    world.useTree = true; // Phaser then loads the tree every step, which tells the index a step began
+    world.useTree = false; // the mode whose results these are; Phaser then builds no tree
     world.on('worldstep', this.#onStep as Fn);
   }
 
   /**
-   * The sweep-prune World holding one box per body (dynamic bodies' boxes grown by a margin); for statistics
-   * such as `counters`. It has no `began` and `ended` lists.
+   * The sweep-prune World holding one box per dynamic body (grown by a margin), synced when a step's loops ask
+   * enough of it; for statistics such as `counters`. It has no `began` and `ended` lists.
    * @throws SweepPruneError `Disposed` after `stop()`
    */
   get world(): World {
@@ -235,7 +275,7 @@ export class ArcadeSweepPrune {
   }
 
   /**
-   * Give the Arcade world back its own dynamic RTree (holding its bodies as they are now), its `useTree` setting
+   * Give the Arcade world back its `useTree` setting (Phaser rebuilds its tree at its next step when that is true)
    * and its own functions, and free the wasm memory. Idempotent.
    */
   stop(): void {
@@ -249,18 +289,13 @@ export class ArcadeSweepPrune {
       if (descriptor === undefined) delete w[name];
       else Object.defineProperty(w, name, descriptor);
     }
+    const queue = world.colliders as Record<string, unknown>;
+    if (this.#queueUpdate === undefined) delete queue.update;
+    else Object.defineProperty(queue, 'update', this.#queueUpdate);
     delete w[ACTIVE];
-    const ours = world.tree as DynamicTree;
-    const trees = this.#trees as { tree: RTreeLike; useTree: boolean };
-    try {
-      trees.tree.clear();
-      trees.tree.load(ours.all());
-    } finally {
-      world.tree = trees.tree;
-      world.useTree = trees.useTree;
-      this.#orders.dispose();
-      this.#index.dispose();
-    }
+    world.useTree = this.#useTree;
+    this.#orders.dispose();
+    this.#index.dispose();
   }
 
   [Symbol.dispose](): void {
@@ -268,15 +303,11 @@ export class ArcadeSweepPrune {
   }
 }
 
-interface RTreeLike {
-  clear(): unknown;
-  load(items: ArcadeBody[]): unknown;
-}
-
 /**
  * Run an Arcade Physics world (`scene.physics.world`, Phaser 3.60 or later) on sweep-prune, from its next step on:
- * the same collisions, overlaps and callbacks as with Phaser's own tree (docs/phaser.md). Returns the handle;
- * `handle.stop()` gives Phaser its tree back. `await init()` (from `sweep-prune`) first.
+ * the same callbacks, in the same order, with the same results as Phaser with `useTree: false`, at the speed of a
+ * broadphase (docs/phaser.md). Returns the handle; `handle.stop()` gives the world back its own setting and
+ * functions. `await init()` (from `sweep-prune`) first.
  * @throws SweepPruneError `NotInitialized`, `InvalidArgument` (not an Arcade world), `AlreadyRegistered`
  */
 export function usePhaserArcade(world: ArcadeWorldLike): ArcadeSweepPrune {
