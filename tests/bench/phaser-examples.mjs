@@ -5,7 +5,10 @@
 // blocks of the mean `World.update` per step, and ours against the faster of Phaser's modes. The target: never
 // slower than the faster mode where it takes 0.5 ms or more a step (5% for this machine's noise), at most 0.1 ms
 // more below. Every block also checks that our game's callbacks so far equal those of the `useTree: false` game.
+// Each scene runs in a process of its own: in one process, the games of a scene measured up to 20% apart by the
+// order in which they were made after another scene's games (where their objects landed in the heap).
 // On its own: `node --expose-gc tests/bench/phaser-examples.mjs [--quick]` (after web/scripts/setup.sh).
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createGame, loadPhaser } from '../../web/scripts/phaser-headless.mjs';
 import { compileWrapper, importWrapper } from './compile.mjs';
@@ -192,72 +195,101 @@ async function makeGame(Phaser, spec, mode, usePhaserArcade) {
   return { mode, game, world, handle, calls, step, blocks: [] };
 }
 
-/** One row per scene: each mode's median block mean (ms per step), and ours against the faster of Phaser's. */
+const warmMs = (quick) => (quick ? 150 : 400);
+const blockMs = (quick) => (quick ? 10 : 25);
+const blockCount = (quick) => (quick ? 7 : 15);
+
+/**
+ * Every scene, each in a child process, with the compiled wrapper of tests/bench/compile.mjs. One row per scene:
+ * each mode's median block mean (ms per step), and ours against the faster of Phaser's.
+ */
 export async function benchPhaserExamples({ quick = false, log = console.log } = {}) {
+  const Phaser = await loadPhaser();
+  log(
+    `\n## Phaser ${Phaser.VERSION} Arcade Physics, scenes built as its official examples at their own sizes: ` +
+      `World.update per step (ms, median of ${blockCount(quick)} interleaved blocks of about ${blockMs(quick)} ms, ` +
+      `after ${warmMs(quick)} ms of warm-up per game; each scene in a process of its own)`,
+  );
+  log('  scene                                                        tree   no tree  sweep-prune  vs faster  target');
+  const only = process.env.PHASER_SCENE; // e.g. PHASER_SCENE=pool: the scenes whose name has it
+  const rows = [];
+  for (const name of Object.keys(scenes).filter((k) => !only || k.includes(only))) {
+    const child = spawnSync(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(import.meta.url), '--scene', name, ...(quick ? ['--quick'] : [])],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+    );
+    if (child.status !== 0) throw new Error(`phaser examples: the scene "${name}" failed (exit ${child.status})`);
+    const row = JSON.parse(child.stdout);
+    rows.push(row);
+    const cell = (m, w) => row.ms[m].toFixed(3).padStart(w);
+    log(
+      `  ${name.padEnd(58)} ${cell('tree', 7)} ${cell('no tree', 9)} ${cell('sweep-prune', 12)}  ` +
+        `${`x${row.x.toFixed(2)}`.padStart(9)}  ${row.met ? 'met' : 'MISSED'} ` +
+        `${row.faster >= 0.5 ? '>= 0.95x' : '<= +0.1 ms'}`,
+    );
+  }
+  return rows;
+}
+
+/** One scene, in this process: its row. */
+async function runScene(name, quick) {
+  const spec = scenes[name];
+  if (!spec) throw new Error(`phaser examples: no scene "${name}"; the scenes: ${Object.keys(scenes).join(', ')}`);
   const Phaser = await loadPhaser();
   const sp = await importWrapper('index.js');
   await sp.init();
   const { usePhaserArcade } = await importWrapper('adapters/phaser.js');
   // warm-up: until each game has stepped WARM_MS (small scenes: hundreds of steps, for the optimising compiler);
   // blocks: steps enough for BLOCK_MS of the slowest game
-  const WARM_MS = quick ? 150 : 400;
-  const BLOCK_MS = quick ? 10 : 25;
-  const blocks = quick ? 7 : 15;
-  log(
-    `\n## Phaser ${Phaser.VERSION} Arcade Physics, scenes built as its official examples at their own sizes: ` +
-      `World.update per step (ms, median of ${blocks} interleaved blocks of about ${BLOCK_MS} ms, after ${WARM_MS} ms ` +
-      'of warm-up per game)',
-  );
-  log('  scene                                                        tree   no tree  sweep-prune  vs faster  target');
-  const rows = [];
-  const only = process.env.PHASER_SCENE; // e.g. PHASER_SCENE=pool: the scenes whose name has it
-  for (const [name, spec] of Object.entries(scenes).filter(([k]) => !only || k.includes(only))) {
-    const games = [];
-    for (const mode of MODES) games.push(await makeGame(Phaser, spec, mode, usePhaserArcade));
-    const [, noTree, ours] = games;
-    // the games step in lockstep (the same steps, so that their callbacks compare)
-    const spent = games.map(() => 0);
-    let steps = 0;
-    while (Math.min(...spent) < WARM_MS && steps < 2000) {
-      games.forEach((g, i) => (spent[i] += g.step()));
-      steps++;
+  const WARM_MS = warmMs(quick);
+  const BLOCK_MS = blockMs(quick);
+  const blocks = blockCount(quick);
+  const games = [];
+  for (const mode of MODES) games.push(await makeGame(Phaser, spec, mode, usePhaserArcade));
+  const noTree = games.find((g) => g.mode === 'no tree');
+  const ours = games.find((g) => g.mode === 'sweep-prune');
+  // the games step in lockstep (the same steps, so that their callbacks compare)
+  const spent = games.map(() => 0);
+  let steps = 0;
+  while (Math.min(...spent) < WARM_MS && steps < 2000) {
+    games.forEach((g, i) => (spent[i] += g.step()));
+    steps++;
+  }
+  const slowest = Math.max(...spent) / steps;
+  const perBlock = Math.max(2, Math.ceil(BLOCK_MS / slowest));
+  for (let b = 0; b < blocks; b++) {
+    const order = games.map((_, i) => games[(i + b) % games.length]);
+    for (const g of order) {
+      let total = 0;
+      for (let s = 0; s < perBlock; s++) total += g.step();
+      g.blocks.push(total / perBlock);
     }
-    const slowest = Math.max(...spent) / steps;
-    const perBlock = Math.max(2, Math.ceil(BLOCK_MS / slowest));
-    for (let b = 0; b < blocks; b++) {
-      const order = games.map((_, i) => games[(i + b) % games.length]);
-      for (const g of order) {
-        let total = 0;
-        for (let s = 0; s < perBlock; s++) total += g.step();
-        g.blocks.push(total / perBlock);
-      }
-      // ours must have made exactly the useTree: false game's callbacks (both stepped as often)
-      if (ours.calls.join() !== noTree.calls.join()) {
-        throw new Error(`phaser examples: "${name}": the callbacks differ from Phaser's useTree: false game`);
-      }
-    }
-    const ms = Object.fromEntries(games.map((g) => [g.mode, median(g.blocks)]));
-    const faster = Math.min(ms.tree, ms['no tree']);
-    const x = faster / ms['sweep-prune'];
-    const met = faster >= 0.5 ? x >= 0.95 : ms['sweep-prune'] - faster <= 0.1;
-    const row = { scene: name, ms, faster, x, met, calls: noTree.calls.length };
-    rows.push(row);
-    const cell = (m, w) => ms[m].toFixed(3).padStart(w);
-    log(
-      `  ${name.padEnd(58)} ${cell('tree', 7)} ${cell('no tree', 9)} ${cell('sweep-prune', 12)}  ` +
-        `${`x${x.toFixed(2)}`.padStart(9)}  ${met ? 'met' : 'MISSED'} ${faster >= 0.5 ? '>= 0.95x' : '<= +0.1 ms'}`,
-    );
-    for (const g of games) {
-      g.handle?.stop();
-      g.game.destroy(true);
-      g.game.headlessStep(0, 0);
+    // ours must have made exactly the useTree: false game's callbacks (both stepped as often)
+    if (ours.calls.join() !== noTree.calls.join()) {
+      throw new Error(`phaser examples: "${name}": the callbacks differ from Phaser's useTree: false game`);
     }
   }
-  return rows;
+  const ms = Object.fromEntries(games.map((g) => [g.mode, median(g.blocks)]));
+  const faster = Math.min(ms.tree, ms['no tree']);
+  const x = faster / ms['sweep-prune'];
+  const met = faster >= 0.5 ? x >= 0.95 : ms['sweep-prune'] - faster <= 0.1;
+  for (const g of games) {
+    g.handle?.stop();
+    g.game.destroy(true);
+    g.game.headlessStep(0, 0);
+  }
+  return { scene: name, ms, faster, x, met, calls: noTree.calls.length };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  compileWrapper(['index.ts', 'adapters/phaser.ts']);
-  await benchPhaserExamples({ quick: process.argv.includes('--quick') });
+  const quick = process.argv.includes('--quick');
+  const at = process.argv.indexOf('--scene');
+  if (at < 0) {
+    compileWrapper(['index.ts', 'adapters/phaser.ts']);
+    await benchPhaserExamples({ quick });
+  } else {
+    process.stdout.write(JSON.stringify(await runScene(process.argv[at + 1], quick)));
+  }
   process.exit(0); // Phaser's destroyed games leave timers behind
 }
