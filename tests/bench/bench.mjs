@@ -21,7 +21,13 @@ const quick = args.includes('--quick');
 const verbose = args.includes('--verbose');
 const only = args.find((a) => a.startsWith('--only='))?.slice(7);
 
-compileWrapper(['index.ts', 'adapters/matter.ts', 'adapters/phaser.ts', 'adapters/planck.ts', 'box-intersect.ts']);
+compileWrapper([
+  'index.ts',
+  'adapters/matter/index.ts',
+  'adapters/phaser/index.ts',
+  'adapters/planck/index.ts',
+  'box-intersect.ts',
+]);
 const sp = await importWrapper('index.js');
 await sp.init();
 await initPeers();
@@ -314,13 +320,16 @@ if (want('p2-es') || want('cannon-es')) await (await import('./physics-p2-cannon
 if (want('matter')) {
   results.push({
     workload: 'matter-js',
-    rows: benchMatter(await importWrapper('adapters/matter.js'), { quick }),
+    rows: benchMatter(await importWrapper('adapters/matter/index.js'), { quick }),
   });
   save();
 }
 // planck stepped with its own BroadPhase and with sweep-prune/planck (tests/bench/planck.mjs)
 if (want('planck')) {
-  results.push({ workload: 'planck', rows: await benchPlanck(await importWrapper('adapters/planck.js'), { quick }) });
+  results.push({
+    workload: 'planck',
+    rows: await benchPlanck(await importWrapper('adapters/planck/index.js'), { quick }),
+  });
   save();
 }
 // Phaser's Arcade Physics stepped with its own tree, without it, and on sweep-prune/phaser: scenes as its official

@@ -239,7 +239,7 @@ async function runScene(name, quick) {
   const Phaser = await loadPhaser();
   const sp = await importWrapper('index.js');
   await sp.init();
-  const { usePhaserArcade } = await importWrapper('adapters/phaser.js');
+  const { usePhaserArcade } = await importWrapper('adapters/phaser/index.js');
   // warm-up: until each game has stepped WARM_MS (small scenes: hundreds of steps, for the optimising compiler);
   // blocks: steps enough for BLOCK_MS of the slowest game
   const WARM_MS = warmMs(quick);
@@ -286,7 +286,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes('--quick');
   const at = process.argv.indexOf('--scene');
   if (at < 0) {
-    compileWrapper(['index.ts', 'adapters/phaser.ts']);
+    compileWrapper(['index.ts', 'adapters/phaser/index.ts']);
     await benchPhaserExamples({ quick });
   } else {
     process.stdout.write(JSON.stringify(await runScene(process.argv[at + 1], quick)));

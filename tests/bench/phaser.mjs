@@ -314,13 +314,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes('--quick');
   const at = process.argv.indexOf('--scene');
   if (at < 0) {
-    compileWrapper(['index.ts', 'adapters/phaser.ts']);
+    compileWrapper(['index.ts', 'adapters/phaser/index.ts']);
     await benchPhaser({ quick });
   } else {
     const sp = await importWrapper('index.js');
     await sp.init();
-    const adapter = await importWrapper('adapters/phaser.js');
-    const index = await importWrapper('adapters/arcade-index.js');
+    const adapter = await importWrapper('adapters/phaser/index.js');
+    const index = await importWrapper('adapters/phaser/bodies.js');
     const rows = await runScene(process.argv[at + 1], adapter, index, quick, (line) =>
       process.stderr.write(`${line}\n`),
     );

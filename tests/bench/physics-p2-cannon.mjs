@@ -19,13 +19,13 @@ const now = () => performance.now();
 // The wrapper and the adapters, compiled as they are: p2-es and cannon-es in programs of their own (their types
 // clash).
 async function load() {
-  compileWrapper(['index.ts', 'adapters/p2.ts']);
-  compileWrapper(['adapters/cannon.ts']);
+  compileWrapper(['index.ts', 'adapters/p2/index.ts']);
+  compileWrapper(['adapters/cannon/index.ts']);
   const sp = await importWrapper('index.js');
   await sp.init();
   return {
-    P2Ours: (await importWrapper('adapters/p2.js')).SweepPruneBroadphase,
-    CannonOurs: (await importWrapper('adapters/cannon.js')).SweepPruneBroadphase,
+    P2Ours: (await importWrapper('adapters/p2/index.js')).SweepPruneBroadphase,
+    CannonOurs: (await importWrapper('adapters/cannon/index.js')).SweepPruneBroadphase,
   };
 }
 

@@ -461,9 +461,9 @@ function targetTable(rows) {
 // run alone: node tests/bench/planck.mjs [--quick] [--scene=<a regular expression matching scene names>]
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  compileWrapper(['index.ts', 'adapters/planck.ts']);
+  compileWrapper(['index.ts', 'adapters/planck/index.ts']);
   await (await importWrapper('index.js')).init();
-  await benchPlanck(await importWrapper('adapters/planck.js'), {
+  await benchPlanck(await importWrapper('adapters/planck/index.js'), {
     quick: args.includes('--quick'),
     match: args.find((a) => a.startsWith('--scene='))?.slice(8) ?? '',
   });

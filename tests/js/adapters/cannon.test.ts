@@ -8,8 +8,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as CANNON from 'cannon-es';
 import { init, SweepPruneError } from '../../../web/src/index.js';
-import { SweepPruneBroadphase } from '../../../web/src/adapters/cannon.js';
-import { updateSphereAABB } from '../../../web/src/adapters/cannon-aabb.js';
+import { SweepPruneBroadphase } from '../../../web/src/adapters/cannon/index.js';
+import { updateSphereAABB } from '../../../web/src/adapters/cannon/aabb.js';
 import { mulberry32 } from '../oracle.js';
 import { Labeled } from './labeled.js';
 import { thrown } from './thrown.js';

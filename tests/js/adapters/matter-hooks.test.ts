@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import type MatterJs from 'matter-js';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { SweepPruneDetector, useMatterDetector, useSweepPrune } from '../../../web/src/adapters/matter.js';
+import { SweepPruneDetector, useMatterDetector, useSweepPrune } from '../../../web/src/adapters/matter/index.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';
 

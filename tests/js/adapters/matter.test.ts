@@ -7,7 +7,7 @@
 import Matter from 'matter-js';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { SweepPruneDetector, useMatterDetector, useSweepPrune } from '../../../web/src/adapters/matter.js';
+import { SweepPruneDetector, useMatterDetector, useSweepPrune } from '../../../web/src/adapters/matter/index.js';
 import { roundDown, roundUp, storeDown, storeUp } from '../../../web/src/float32.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';

@@ -8,8 +8,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import * as p2 from 'p2-es';
 import { init, SweepPruneError } from '../../../web/src/index.js';
-import { SweepPruneBroadphase } from '../../../web/src/adapters/p2.js';
-import { updateSimpleAABB } from '../../../web/src/adapters/p2-aabb.js';
+import { SweepPruneBroadphase } from '../../../web/src/adapters/p2/index.js';
+import { updateSimpleAABB } from '../../../web/src/adapters/p2/aabb.js';
 import { mulberry32 } from '../oracle.js';
 import { Labeled } from './labeled.js';
 import { thrown } from './thrown.js';

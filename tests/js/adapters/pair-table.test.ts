@@ -3,7 +3,7 @@
 // that drop the pairs of "destroyed" ids.
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { PairSet } from '../../../web/src/adapters/pair-table.js';
+import { PairSet } from '../../../web/src/adapters/shared/pair-table.js';
 
 const key = (a: number, b: number) => (a < b ? `${a}:${b}` : `${b}:${a}`);
 

@@ -5,7 +5,7 @@
 // compound bodies, sensors, collision categories, sleeping, bodies moved by hand, made static, added and destroyed.
 import type PhaserNs from 'phaser';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { type MatterModule, type MatterBodyLike, useSweepPrune } from '../../../web/src/adapters/matter.js';
+import { type MatterModule, type MatterBodyLike, useSweepPrune } from '../../../web/src/adapters/matter/index.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';
 import { type Phaser as PhaserApi, load } from './phaser-twin.js';

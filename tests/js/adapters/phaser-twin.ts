@@ -3,7 +3,7 @@
 // recording what a player of the game sees: the callbacks and events of every frame, and every body's position and
 // velocity after it. Nothing is sorted: the order of the callbacks is compared as Phaser makes it.
 import type PhaserNs from 'phaser';
-import { usePhaserArcade, type ArcadeSweepPrune } from '../../../web/src/adapters/phaser.js';
+import { usePhaserArcade, type ArcadeSweepPrune } from '../../../web/src/adapters/phaser/index.js';
 import { mulberry32 } from '../oracle.js';
 // @ts-expect-error: a plain .mjs script without types
 import { createGame, loadPhaser } from '../../../web/scripts/phaser-headless.mjs';

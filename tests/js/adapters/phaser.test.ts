@@ -6,7 +6,7 @@
 // order, and every body's position and velocity bit-identical after every frame.
 import type PhaserNs from 'phaser';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { usePhaserArcade } from '../../../web/src/adapters/phaser.js';
+import { usePhaserArcade } from '../../../web/src/adapters/phaser/index.js';
 import { init } from '../../../web/src/index.js';
 import {
   type Build,

@@ -20,7 +20,7 @@ import {
   type PlanckBroadPhaseLike,
   type PlanckFixtureProxy,
   type PlanckVec2,
-} from '../../../web/src/adapters/planck.js';
+} from '../../../web/src/adapters/planck/index.js';
 import { init } from '../../../web/src/index.js';
 import { mulberry32 } from '../oracle.js';
 import { scenes, type Driver } from './planck-scenes.js';

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // sweep-prune/p2: a p2-es broadphase on the wasm engine. `new World({ broadphase: new SweepPruneBroadphase() })`.
 import { type AABB, Body, Broadphase, type World as P2World } from 'p2-es';
-import { slotOf } from '../world.js';
-import { Attachment } from './attachment.js';
-import { requireInit } from './body-boxes.js';
-import { updateSimpleAABB } from './p2-aabb.js';
+import { slotOf } from '../../world.js';
+import { Attachment } from '../shared/attachment.js';
+import { requireInit } from '../shared/init.js';
+import { updateSimpleAABB } from './aabb.js';
 
 const { STATIC, KINEMATIC, SLEEPING } = Body;
 

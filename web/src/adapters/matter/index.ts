@@ -3,10 +3,10 @@
 // bodies by min x, then a sweep) and narrowphase in `Detector.collisions`; detectors made here answer that call from a
 // sweep-prune World instead and hand the same candidate pairs to matter's own `Collision.collides`.
 // matter-js is never imported: the user passes the module, so users who do not import this file pay nothing.
-import { SweepPruneError } from '../errors.js';
-import { isInitialized, notInitialized } from '../loader.js';
-import { World, slotOf, type BoxId } from '../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
+import { SweepPruneError } from '../../errors.js';
+import { requireInit } from '../shared/init.js';
+import { World, slotOf, type BoxId } from '../../world.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
 
 /** A 2D vector, as matter's `Vector`. */
 export interface MatterVector {
@@ -293,7 +293,7 @@ export class SweepPruneDetector<
    * @throws SweepPruneError `NotInitialized` before `await init()`; `InvalidArgument` if `Matter` is not the module.
    */
   constructor(Matter: MatterModule<B, P, C>) {
-    if (!isInitialized()) throw notInitialized('new SweepPruneDetector', 'matter');
+    requireInit('new SweepPruneDetector', 'matter');
     const m = Matter as Partial<MatterModule<B, P, C>> | null | undefined;
     if (
       m == null ||

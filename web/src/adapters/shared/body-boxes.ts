@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // What the physics-engine broadphases share: one box per body in a sweep-prune World, kept in step with the body's
 // own bounding box (rounded outward to float32), its static-or-sleeping state and its collision filter.
-import { isInitialized, notInitialized } from '../loader.js';
-import { World, slotOf } from '../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
+import { World, slotOf } from '../../world.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
 
 /**
  * How an engine's body is read at every sync, in one call: `out` gets the body's mins (`out[0..d)`) and maxes
@@ -16,14 +15,6 @@ export type BodyReader<B> = (body: B, out: Float64Array) => void;
 
 const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<World>((world) => world.dispose()) : undefined;
-
-/**
- * Throws `NotInitialized` naming the adapter's call `what` and, when given, its package entry (`'planck'` for
- * sweep-prune/planck) when `init()` has not resolved.
- */
-export function requireInit(what: string, entry?: string): void {
-  if (!isInitialized()) throw notInitialized(what, entry);
-}
 
 /**
  * The bodies of one physics world as boxes. Bodies are tracked from `add` on; their box is created at the next

@@ -14,8 +14,8 @@
 // body leads, the others follow it, and an answer that holds a leader holds its followers. A pile of n coincident
 // bodies then costs the World one box, not n * (n - 1) / 2 pairs. A body whose box is not finite or is inverted is
 // "wild": it has no box and is in every answer (Phaser's tests decide on it as they would anyway).
-import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
-import { World, slotOf } from '../world.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
+import { World, slotOf } from '../../world.js';
 
 /** The fields of an Arcade `Body` the index reads (Phaser's tree reads the same four). */
 export interface ArcadeBody {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A physics broadphase's link to the world it serves: which world, its bodies followed through the world's
 // addBody/removeBody events, and the BodyBoxes brought up to date before each answer.
-import { SweepPruneError } from '../errors.js';
-import { slotOf } from '../world.js';
+import { SweepPruneError } from '../../errors.js';
+import { slotOf } from '../../world.js';
 import { BodyBoxes, type BodyReader } from './body-boxes.js';
 
 /** What differs between engines. */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // sweep-prune/cannon: a cannon-es broadphase on the wasm engine. `world.broadphase = new SweepPruneBroadphase(world)`.
 import { type AABB, Body, Broadphase, type World as CannonWorld } from 'cannon-es';
-import { slotOf } from '../world.js';
-import { Attachment } from './attachment.js';
-import { requireInit } from './body-boxes.js';
-import { updateSphereAABB } from './cannon-aabb.js';
+import { slotOf } from '../../world.js';
+import { Attachment } from '../shared/attachment.js';
+import { requireInit } from '../shared/init.js';
+import { updateSphereAABB } from './aabb.js';
 
 const { STATIC, SLEEPING } = Body;
 

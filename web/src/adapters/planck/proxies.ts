@@ -10,9 +10,9 @@
 //
 // Candidates are a superset of the overlapping pairs (float32 boxes rounded outward, cached regions): the caller
 // tests each pair on the float64 fat boxes.
-import { World, slotOf } from '../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../float32.js';
-import { PairSet } from './pair-table.js';
+import { World, slotOf } from '../../world.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
+import { PairSet } from '../shared/pair-table.js';
 
 /** Body kinds, as planck's body types. */
 export const STATIC = 0;

@@ -6,10 +6,10 @@
 // planck's createContact (filters, joints, sensors, the contact itself) makes the new ones.
 // planck is never imported: everything is read from the world given to `useSweepPrune`, so users who do not import
 // this file pay nothing.
-import { SweepPruneError } from '../errors.js';
-import { requireInit } from './body-boxes.js';
-import { PairSet } from './pair-table.js';
-import { DYNAMIC, KINEMATIC, ProxyIndex, STATIC, type Visit } from './planck-index.js';
+import { SweepPruneError } from '../../errors.js';
+import { requireInit } from '../shared/init.js';
+import { PairSet } from '../shared/pair-table.js';
+import { DYNAMIC, KINEMATIC, ProxyIndex, STATIC, type Visit } from './proxies.js';
 
 /** A 2D vector, as planck's `Vec2Value`. */
 export interface PlanckVec2 {

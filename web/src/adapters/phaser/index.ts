@@ -7,9 +7,9 @@
 // every collision: `separate`, the process and collide callbacks, `checkCollision`, categories, world bounds,
 // tilemaps, `overlapRect` and the static tree are Phaser's. Phaser is never imported: users who do not import this
 // file pay nothing.
-import { SweepPruneError } from '../errors.js';
-import type { World } from '../world.js';
-import { type ArcadeBody, ArcadeIndex } from './arcade-index.js';
+import { SweepPruneError } from '../../errors.js';
+import type { World } from '../../world.js';
+import { type ArcadeBody, ArcadeIndex } from './bodies.js';
 import {
   WalkBudget,
   type Collidable,
@@ -21,9 +21,9 @@ import {
   collidePairs,
   collideSpriteVsGroup,
   walk,
-} from './arcade-colliders.js';
-import { GroupOrders } from './arcade-groups.js';
-import { requireInit } from './body-boxes.js';
+} from './colliders.js';
+import { GroupOrders } from './groups.js';
+import { requireInit } from '../shared/init.js';
 
 /**
  * The parts of an Arcade Physics `World` (`scene.physics.world`) this module reads; Phaser's own functions are
@@ -314,5 +314,5 @@ export function usePhaserArcade(world: ArcadeWorldLike): ArcadeSweepPrune {
   return new ArcadeSweepPrune(world);
 }
 
-export type { ArcadeBody } from './arcade-index.js';
-export type { Body as ArcadeBodyFields } from './arcade-colliders.js';
+export type { ArcadeBody } from './bodies.js';
+export type { Body as ArcadeBodyFields } from './colliders.js';

@@ -9,8 +9,8 @@
 // - an array (a group's children, a plain group's, an array of sprites) against itself (i < j) or against another
 //   array (every i, then every j), as `collideObjects` walks them.
 // A static group is searched in Phaser's own static tree, as Phaser does in both of its modes.
-import type { ArcadeBody, ArcadeIndex } from './arcade-index.js';
-import type { GroupOrder, GroupOrders } from './arcade-groups.js';
+import type { ArcadeBody, ArcadeIndex } from './bodies.js';
+import type { GroupOrder, GroupOrders } from './groups.js';
 
 /** Phaser's `CONST.STATIC_BODY`. */
 const STATIC_BODY = 1;
