@@ -298,7 +298,7 @@ describe("Node: the physics engines' broadphases", () => {
     expect(result.p2Pairs).toBeGreaterThan(0);
     expect(result.p2Pairs).toBe(result.sapPairs);
     expect(result.cannonContacts).toBeGreaterThan(0);
-    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/p2\.js$/);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/p2\/index\.js$/);
   });
 });
 
@@ -310,13 +310,13 @@ describe('sweep-prune/matter', () => {
     const result = JSON.parse(run(process.execPath, ['node-matter.mjs', matter], app));
     expect(result).toMatchObject({ same: true, region: 51, disposed: true });
     expect(result.collisions).toBeGreaterThan(1000);
-    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/matter\.js$/);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/matter\/index\.js$/);
   });
 
   test("require: the CommonJS copy, sharing the engine loaded by require('sweep-prune')", () => {
     const result = JSON.parse(run(process.execPath, ['node-matter.cjs', matter], app));
     expect(result).toMatchObject({ same: true, region: 51, disposed: true });
-    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/matter\.js$/);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/matter\/index\.js$/);
   });
 });
 
@@ -356,17 +356,17 @@ describe('sweep-prune/phaser', () => {
   // the repo's headless runner
   const args = [join(root, 'node_modules', 'phaser'), join(root, 'web', 'scripts', 'phaser-headless.mjs')];
 
-  test("import: the same callbacks, in order, and bodies as Phaser with useTree: false every frame", () => {
+  test('import: the same callbacks, in order, and bodies as Phaser with useTree: false every frame', () => {
     const result = JSON.parse(run(process.execPath, ['node-phaser.mjs', ...args], app));
     expect(result).toMatchObject({ same: true, stopped: true });
     expect(result.events).toBeGreaterThan(100);
-    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/phaser\.js$/);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/phaser\/index\.js$/);
   });
 
   test("require: the CommonJS copy, on Phaser's CommonJS build", () => {
     const result = JSON.parse(run(process.execPath, ['node-phaser.cjs', ...args], app));
     expect(result).toMatchObject({ same: true, stopped: true });
-    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/phaser\.js$/);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/phaser\/index\.js$/);
   });
 });
 
@@ -433,13 +433,13 @@ describe('sweep-prune/planck', () => {
     const result = JSON.parse(run(process.execPath, ['node-planck.mjs', planck], app));
     expect(result).toMatchObject({ same: true, found: 56, disposed: true });
     expect(result.contacts).toBeGreaterThan(50);
-    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/planck\.js$/);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/adapters\/planck\/index\.js$/);
   });
 
   test("require: the CommonJS copy, sharing the engine loaded by require('sweep-prune')", () => {
     const result = JSON.parse(run(process.execPath, ['node-planck.cjs', planck], app));
     expect(result).toMatchObject({ same: true, found: 56, disposed: true });
-    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/planck\.js$/);
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/adapters\/planck\/index\.js$/);
   });
 });
 

@@ -16,7 +16,7 @@ try {
   if (entry === 'threads') {
     const world = new sp.World({ threads: 2 });
     // world.threads counts the workers running: wait for the worker to start, where threads can run
-    for (const end = Date.now() + 10000; world.threads < 2 && crossOriginIsolated && Date.now() < end; ) {
+    for (const end = Date.now() + 10000; world.threads < 2 && crossOriginIsolated && Date.now() < end;) {
       await new Promise((r) => setTimeout(r, 10));
     }
     Object.assign(threads, { threaded: sp.isThreaded(), threads: world.threads });

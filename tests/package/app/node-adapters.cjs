@@ -11,7 +11,7 @@ try {
 } catch (e) {
   before = e.code;
 }
-init().then(() => {
+void init().then(() => {
   const p2World = new p2.World({ broadphase: new P2Broadphase() });
   for (let k = 0; k < 10; k++) {
     const b = new p2.Body({ mass: 1, position: [k * 0.5, 0] });

@@ -1,7 +1,7 @@
 // require('sweep-prune/box-intersect') is the function itself, as require('box-intersect') is.
 const boxIntersect = require('sweep-prune/box-intersect');
 
-boxIntersect.init().then(() => {
+void boxIntersect.init().then(() => {
   const red = [
     [0, 0, 0, 8, 1, 1],
     [0, 0, 0, 1, 8, 1],
@@ -15,7 +15,7 @@ boxIntersect.init().then(() => {
   console.log(
     JSON.stringify({
       type: typeof boxIntersect,
-      pairs: boxIntersect(red, blue).sort(),
+      pairs: boxIntersect(red, blue).sort((a, b) => a[0] - b[0] || a[1] - b[1]),
       resolved: require.resolve('sweep-prune/box-intersect'),
     }),
   );

@@ -19,7 +19,7 @@ console.log(
   JSON.stringify({
     notInitialized,
     shared: isInitialized(),
-    pairs: boxIntersect(boxes).sort(),
+    pairs: boxIntersect(boxes).sort((a, b) => a[0] - b[0] || a[1] - b[1]),
     early: boxIntersect(boxes, (i, j) => (j === 2 ? 2 : undefined)),
   }),
 );

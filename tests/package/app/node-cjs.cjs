@@ -1,6 +1,6 @@
 const sp = require('sweep-prune');
 const { runScene } = require('./scene.cjs');
 
-sp.init().then(() => {
+void sp.init().then(() => {
   console.log(JSON.stringify({ ...runScene(sp), resolved: require.resolve('sweep-prune') }));
 });

@@ -3,7 +3,7 @@ const { init } = require('sweep-prune');
 const { SweepPruneDetector } = require('sweep-prune/matter');
 const { runMatterScene } = require('./matter-scene.cjs');
 
-init().then(() => {
+void init().then(() => {
   const Matter = require(process.argv[2]);
   console.log(
     JSON.stringify({ ...runMatterScene(Matter, SweepPruneDetector), resolved: require.resolve('sweep-prune/matter') }),

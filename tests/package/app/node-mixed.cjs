@@ -1,6 +1,6 @@
 // The other way round: init() from require('sweep-prune'), then the ES module copy through import(). Its error names
 // that copy and the call that initialises it, and that call works.
-require('sweep-prune')
+void require('sweep-prune')
   .init()
   .then(async () => {
     const sp = await import('sweep-prune');

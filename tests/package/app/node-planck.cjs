@@ -3,7 +3,7 @@ const { init } = require('sweep-prune');
 const { stopSweepPrune, useSweepPrune } = require('sweep-prune/planck');
 const { runPlanckScene } = require('./planck-scene.cjs');
 
-init().then(() => {
+void init().then(() => {
   const planck = require(process.argv[2]);
   console.log(
     JSON.stringify({

@@ -6,7 +6,8 @@
 import { SweepPruneError } from '../../errors.js';
 import { requireInit } from '../shared/init.js';
 import { World, slotOf, type BoxId } from '../../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
+import { roundDown, roundUp } from '../../float32.js';
+import { OutwardBounds, grown } from '../shared/bounds.js';
 
 /** A 2D vector, as matter's `Vector`. */
 export interface MatterVector {
@@ -269,8 +270,9 @@ export class SweepPruneDetector<
   #bounds64 = new Float64Array(0);
   #stillBy = new Uint8Array(0);
   #orderBy = new Int32Array(0);
-  // the World's bounds view of this step, and the same memory as integers (to step a float32 by one ulp)
-  #view: Float32Array = new Float32Array(0);
+  // the World's bounds, written rounded outward
+  #bounds!: OutwardBounds;
+  #view: Float32Array = new Float32Array(0); // its view in this step
   #syncedBodies: B[] | undefined;
   #syncedLength = -1;
   // queries refresh the World when bodies may have moved since it was last updated
@@ -280,8 +282,6 @@ export class SweepPruneDetector<
   #stillCount = 0;
   #staticMode = false;
   #fresh: Entry<B>[] = [];
-  // the World's bounds as integers, to step a float32 by one ulp (see storeDown)
-  #ints: Int32Array = new Int32Array(0);
   // read up to here in the hooks' log
   #cursor = 0;
   // static bodies that matter still moves: a body made static while its contacts pushed it keeps a position impulse,
@@ -316,6 +316,7 @@ export class SweepPruneDetector<
     this.#hooks = installHooks(Matter);
     this.#cursor = this.#hooks.start + this.#hooks.log.length;
     this.#world = new World({ dimensions: 2, events: false }); // the pairs alone: no sort of them by id
+    this.#bounds = new OutwardBounds(this.#world);
     // matter's Detector.collisions(detector) calls this (see installHooks)
     Object.defineProperty(this, HOOK, { value: () => this.#collisions() });
   }
@@ -405,11 +406,7 @@ export class SweepPruneDetector<
       );
     }
     if (this.bodies !== this.#syncedBodies || this.bodies.length !== this.#syncedLength) this.#syncMembers(world);
-    const view = world.bounds; // taken after the boxes were added (which may grow wasm memory)
-    if (view !== this.#view) {
-      this.#view = view;
-      this.#ints = new Int32Array(view.buffer, view.byteOffset, view.length);
-    }
+    this.#view = this.#bounds.take(); // taken after the boxes were added (which may grow wasm memory)
     const hooks = this.#hooks;
     if (this.#cursor < hooks.start) {
       for (const e of this.#entries) if (e.dynamic < 0) this.#look(world, e);
@@ -507,11 +504,7 @@ export class SweepPruneDetector<
     const view = this.#view;
     if (minX <= maxX && minY <= maxY && maxX - minX < Infinity && maxY - minY < Infinity) {
       if (e.parked) this.#park(e, false);
-      const ints = this.#ints;
-      storeDown(view, ints, o, minX);
-      storeDown(view, ints, o + 1, minY);
-      storeUp(view, ints, o + 2, maxX);
-      storeUp(view, ints, o + 3, maxY);
+      this.#bounds.box2(o, minX, minY, maxX, maxY);
     } else {
       if (!e.parked) this.#park(e, true);
       view[o] = view[o + 1] = view[o + 2] = view[o + 3] = 0;
@@ -528,15 +521,9 @@ export class SweepPruneDetector<
   #reserveSlots(count: number): void {
     if (count <= this.#stillBy.length) return;
     const capacity = Math.max(count, this.#stillBy.length + (this.#stillBy.length >> 1), 64);
-    const bounds64 = new Float64Array(capacity * 4);
-    bounds64.set(this.#bounds64);
-    const stillBy = new Uint8Array(capacity);
-    stillBy.set(this.#stillBy);
-    const orderBy = new Int32Array(capacity);
-    orderBy.set(this.#orderBy);
-    this.#bounds64 = bounds64;
-    this.#stillBy = stillBy;
-    this.#orderBy = orderBy;
+    this.#bounds64 = grown(this.#bounds64, capacity * 4);
+    this.#stillBy = grown(this.#stillBy, capacity);
+    this.#orderBy = grown(this.#orderBy, capacity);
   }
 
   // `detector.bodies` was replaced (Detector.setBodies, Detector.clear) or resized: add and remove boxes to match.
@@ -582,8 +569,7 @@ export class SweepPruneDetector<
     this.#syncedBodies = bodies;
     this.#syncedLength = bodies.length;
     // new static bodies are written here (once); new dynamic ones by the step's pass over the dynamic list
-    const view = (this.#view = world.bounds);
-    this.#ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+    this.#view = this.#bounds.take();
     for (const e of this.#fresh) if (e.body.isStatic) this.#look(world, e);
     this.#fresh.length = 0;
   }

@@ -14,8 +14,9 @@
 // body leads, the others follow it, and an answer that holds a leader holds its followers. A pile of n coincident
 // bodies then costs the World one box, not n * (n - 1) / 2 pairs. A body whose box is not finite or is inverted is
 // "wild": it has no box and is in every answer (Phaser's tests decide on it as they would anyway).
-import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
+import { roundDown, roundUp } from '../../float32.js';
 import { World, slotOf } from '../../world.js';
+import { OutwardBounds, grown } from '../shared/bounds.js';
 
 /** The fields of an Arcade `Body` the index reads (Phaser's tree reads the same four). */
 export interface ArcadeBody {
@@ -59,6 +60,7 @@ export class ArcadeIndex {
    */
   dirty = true;
   readonly #readBodies: () => Iterable<ArcadeBody>;
+  readonly #bounds: OutwardBounds;
 
   // by slot (the index's own numbering; a slot's box in the World, if any, is #boxId)
   #bodyBy: (ArcadeBody | undefined)[] = [];
@@ -96,8 +98,6 @@ export class ArcadeIndex {
 
   #dynamicSlots: number[] = []; // in the order of #items
   #items: ArcadeBody[] = []; // world.bodies at the last sync
-  #view: Float32Array = new Float32Array(0);
-  #ints: Int32Array = new Int32Array(0);
   // answers, as slots, on a stack: a callback may ask again while an answer is being walked
   #stack = new Int32Array(256);
   #top = 0;
@@ -105,6 +105,7 @@ export class ArcadeIndex {
   /** `readBodies`: the world's dynamic bodies now (`world.bodies`), read at each sync. */
   constructor(readBodies: () => Iterable<ArcadeBody>) {
     this.world = new World({ dimensions: 2, events: false });
+    this.#bounds = new OutwardBounds(this.world);
     this.#readBodies = readBodies;
   }
 
@@ -157,10 +158,10 @@ export class ArcadeIndex {
     this.#readItems();
     const slots = this.#dynamicSlots;
     this.#cluster(slots);
-    this.#takeView();
+    const view = this.#bounds.take();
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
-      if (this.#boxId[slot] !== 0) this.#writeFat(slot);
+      if (this.#boxId[slot] !== 0) this.#writeFat(slot, view);
     }
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i]!;
@@ -328,54 +329,33 @@ export class ArcadeIndex {
       let top = 0;
       for (let k = 0; k < ids.length; k++) top = Math.max(top, slotOf(ids[k]!));
       if (this.#slotOfBox.length <= top) {
-        const grown = new Int32Array(Math.max(top + 1, 2 * this.#slotOfBox.length, 64));
-        grown.set(this.#slotOfBox);
-        this.#slotOfBox = grown;
+        this.#slotOfBox = grown(this.#slotOfBox, Math.max(top + 1, 2 * this.#slotOfBox.length, 64));
       }
       for (let k = 0; k < fresh.length; k++) {
         this.#boxId[fresh[k]!] = ids[k]!;
         this.#slotOfBox[slotOf(ids[k]!)] = fresh[k]!;
       }
-      this.#view = new Float32Array(0); // wasm memory may have moved
     }
   }
 
   #reserve(count: number): void {
-    if (count <= this.#state.length) return;
-    const capacity = Math.max(count, this.#state.length + (this.#state.length >> 1), 64);
-    const grow = <A extends Uint8Array | Uint32Array | Int32Array | Float32Array | Float64Array>(
-      old: A,
-      make: (n: number) => A,
-      per = 1,
-    ): A => {
-      const next = make(capacity * per);
-      next.set(old);
-      return next;
-    };
-    this.#boxId = grow(this.#boxId, (n) => new Uint32Array(n));
-    this.#state = grow(this.#state, (n) => new Uint8Array(n));
-    this.#fat = grow(this.#fat, (n) => new Float32Array(n), 4);
-    this.#box = grow(this.#box, (n) => new Float64Array(n), 4);
-    this.#added = grow(this.#added, (n) => new Float64Array(n), 4);
-    this.#leader = grow(this.#leader, (n) => new Int32Array(n));
-    this.#followHead = grow(this.#followHead, (n) => new Int32Array(n));
-    this.#followNext = grow(this.#followNext, (n) => new Int32Array(n));
-    const heads = new Int32Array(capacity).fill(-1);
-    heads.set(this.#extraHead);
-    this.#extraHead = heads;
-    this.#stamp = grow(this.#stamp, (n) => new Uint32Array(n));
-  }
-
-  #takeView(): void {
-    const view = this.world.bounds;
-    if (view !== this.#view) {
-      this.#view = view;
-      this.#ints = new Int32Array(view.buffer, view.byteOffset, view.length);
-    }
+    const length = this.#state.length;
+    if (count <= length) return;
+    const capacity = Math.max(count, length + (length >> 1), 64);
+    this.#boxId = grown(this.#boxId, capacity);
+    this.#state = grown(this.#state, capacity);
+    this.#fat = grown(this.#fat, 4 * capacity);
+    this.#box = grown(this.#box, 4 * capacity);
+    this.#added = grown(this.#added, 4 * capacity);
+    this.#leader = grown(this.#leader, capacity);
+    this.#followHead = grown(this.#followHead, capacity);
+    this.#followNext = grown(this.#followNext, capacity);
+    this.#extraHead = grown(this.#extraHead, capacity, -1);
+    this.#stamp = grown(this.#stamp, capacity);
   }
 
   // a body's fat box into the World (its box as read by #cluster: finite, not inverted)
-  #writeFat(slot: number): void {
+  #writeFat(slot: number, view: Float32Array): void {
     const o = slot << 2;
     const box = this.#box;
     const left = box[o]!;
@@ -390,7 +370,6 @@ export class ArcadeIndex {
     const maxX = right + m;
     const maxY = bottom + m;
     const b = slotOf(this.#boxId[slot]!) << 2;
-    const view = this.#view;
     const fat = this.#fat;
     if (minX > -NEAR && minY > -NEAR && maxX < NEAR && maxY < NEAR) {
       view[b] = fat[o] = minX;
@@ -398,11 +377,7 @@ export class ArcadeIndex {
       view[b + 2] = fat[o + 2] = maxX;
       view[b + 3] = fat[o + 3] = maxY;
     } else {
-      const ints = this.#ints;
-      storeDown(view, ints, b, minX);
-      storeDown(view, ints, b + 1, minY);
-      storeUp(view, ints, b + 2, maxX);
-      storeUp(view, ints, b + 3, maxY);
+      this.#bounds.box2(b, minX, minY, maxX, maxY);
       fat.set(view.subarray(b, b + 4), o);
     }
   }

@@ -11,7 +11,8 @@
 // Candidates are a superset of the overlapping pairs (float32 boxes rounded outward, cached regions): the caller
 // tests each pair on the float64 fat boxes.
 import { World, slotOf } from '../../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
+import { roundDown, roundUp } from '../../float32.js';
+import { OutwardBounds, grown } from '../shared/bounds.js';
 import { PairSet } from '../shared/pair-table.js';
 
 /** Body kinds, as planck's body types. */
@@ -57,12 +58,6 @@ function pairable(a: number, b: number): boolean {
   return (CATEGORY[a]! & MASK[b]!) !== 0 && (CATEGORY[b]! & MASK[a]!) !== 0;
 }
 
-function grow<A extends Float64Array | Uint32Array | Uint8Array | Int32Array>(a: A, n: number): A {
-  const b = new (a.constructor as new (n: number) => A)(n);
-  b.set(a);
-  return b;
-}
-
 /** Whether the proxies with ids a and b have a contact. */
 export type HasContact = (a: number, b: number) => boolean;
 
@@ -88,6 +83,8 @@ export class ProxyIndex {
   #epoch = 1;
   readonly #movers = new World({ dimensions: 2 }); // with began and ended pairs, for #pending
   readonly #statics = new World({ dimensions: 2, events: false });
+  readonly #moverBounds = new OutwardBounds(this.#movers);
+  readonly #staticBounds = new OutwardBounds(this.#statics);
   // by World slot: the proxy slot whose box it is
   #moverOf = new Int32Array(0);
   #staticOf = new Int32Array(0);
@@ -154,18 +151,18 @@ export class ProxyIndex {
     const old = this.kind.length;
     if (count <= old) return;
     const capacity = Math.max(count, old + (old >> 1), 64);
-    this.fat = grow(this.fat, capacity * 4);
-    this.ids = grow(this.ids, capacity);
-    this.kind = grow(this.kind, capacity);
-    this.#boxIds = grow(this.#boxIds, capacity);
-    this.#live = grow(this.#live, capacity);
-    this.#unseen = grow(this.#unseen, capacity);
-    this.#parked = grow(this.#parked, capacity);
-    this.#done = grow(this.#done, capacity);
-    this.#region = grow(this.#region, capacity * 4);
-    this.#regionEpoch = grow(this.#regionEpoch, capacity);
-    this.#moverSlots = grow(this.#moverSlots, capacity);
-    this.#moverPlace = grow(this.#moverPlace, capacity);
+    this.fat = grown(this.fat, capacity * 4);
+    this.ids = grown(this.ids, capacity);
+    this.kind = grown(this.kind, capacity);
+    this.#boxIds = grown(this.#boxIds, capacity);
+    this.#live = grown(this.#live, capacity);
+    this.#unseen = grown(this.#unseen, capacity);
+    this.#parked = grown(this.#parked, capacity);
+    this.#done = grown(this.#done, capacity);
+    this.#region = grown(this.#region, capacity * 4);
+    this.#regionEpoch = grown(this.#regionEpoch, capacity);
+    this.#moverSlots = grown(this.#moverSlots, capacity);
+    this.#moverPlace = grown(this.#moverPlace, capacity);
   }
 
   #world(kind: number): World {
@@ -179,12 +176,12 @@ export class ProxyIndex {
     const at = slotOf(boxId);
     if (kind === STATIC) {
       if (at >= this.#staticOf.length)
-        this.#staticOf = grow(this.#staticOf, Math.max(at + 1, 2 * this.#staticOf.length));
+        this.#staticOf = grown(this.#staticOf, Math.max(at + 1, 2 * this.#staticOf.length));
       this.#staticOf[at] = slot;
       world.setBoxStatic(boxId, true);
       this.#staticCount++;
     } else {
-      if (at >= this.#moverOf.length) this.#moverOf = grow(this.#moverOf, Math.max(at + 1, 2 * this.#moverOf.length));
+      if (at >= this.#moverOf.length) this.#moverOf = grown(this.#moverOf, Math.max(at + 1, 2 * this.#moverOf.length));
       this.#moverOf[at] = slot;
       if (kind === KINEMATIC) world.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
       this.#moverSlots[this.#moverCount] = slot;
@@ -279,8 +276,8 @@ export class ProxyIndex {
   #sync(world: World, list: number[]): void {
     const statics = world === this.#statics;
     if (list.length > 0) {
-      let view = world.bounds;
-      let ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+      const bounds = statics ? this.#staticBounds : this.#moverBounds;
+      let view = bounds.take();
       const fat = this.fat;
       const unseen = this.#unseen;
       for (let i = 0; i < list.length; i++) {
@@ -297,8 +294,7 @@ export class ProxyIndex {
           if (nan) world.setBoxFilter(boxId, 0, 0);
           else if (kind === STATIC) world.setBoxFilter(boxId, 1, 0xffffffff);
           else world.setBoxFilter(boxId, CATEGORY[kind]!, MASK[kind]!);
-          view = world.bounds;
-          ints = new Int32Array(view.buffer, view.byteOffset, view.length);
+          view = bounds.take();
         }
         const at = world.offsetOf(boxId);
         if (nan) {
@@ -306,10 +302,7 @@ export class ProxyIndex {
           continue;
         }
         // planck's fat boxes are never inverted (min - e <= max + e); rounding outward keeps min <= max
-        storeDown(view, ints, at, fat[o]!);
-        storeDown(view, ints, at + 1, fat[o + 1]!);
-        storeUp(view, ints, at + 2, fat[o + 2]!);
-        storeUp(view, ints, at + 3, fat[o + 3]!);
+        bounds.box2(at, fat[o]!, fat[o + 1]!, fat[o + 2]!, fat[o + 3]!);
       }
       list.length = 0;
     }

@@ -2,7 +2,8 @@
 // What the physics-engine broadphases share: one box per body in a sweep-prune World, kept in step with the body's
 // own bounding box (rounded outward to float32), its static-or-sleeping state and its collision filter.
 import { World, slotOf } from '../../world.js';
-import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
+import { roundDown, roundUp } from '../../float32.js';
+import { OutwardBounds, grown } from './bounds.js';
 
 /**
  * How an engine's body is read at every sync, in one call: `out` gets the body's mins (`out[0..d)`) and maxes
@@ -40,15 +41,13 @@ export class BodyBoxes<B extends object> {
   readonly #min: number[];
   readonly #max: number[];
   #changed = true;
-  // the World's bounds view, and the same memory as integers (to step a float32 by one ulp); taken again when the
-  // World's memory moved (addBox, update)
-  #view: Float32Array = new Float32Array(0);
-  #ints: Int32Array = new Int32Array(0);
+  readonly #bounds: OutwardBounds;
 
   constructor(owner: object, dimensions: number) {
     this.dimensions = dimensions;
     this.#stride = 2 * dimensions + 3;
     this.#world = new World<B>({ dimensions, events: false }); // the pairs alone: no sort of them by id
+    this.#bounds = new OutwardBounds(this.#world);
     this.#tmp = new Float64Array(this.#stride);
     this.#seen = new Float64Array(16 * this.#stride);
     this.#min = new Array<number>(dimensions).fill(0);
@@ -68,15 +67,9 @@ export class BodyBoxes<B extends object> {
     if (this.#index.has(body)) return;
     const i = this.#bodies.length;
     if (i === this.#ids.length) {
-      const ids = new Uint32Array(2 * i);
-      ids.set(this.#ids);
-      this.#ids = ids;
-      const inexact = new Uint8Array(2 * i);
-      inexact.set(this.#inexact);
-      this.#inexact = inexact;
-      const seen = new Float64Array(2 * i * this.#stride);
-      seen.set(this.#seen);
-      this.#seen = seen;
+      this.#ids = grown(this.#ids, 2 * i);
+      this.#inexact = grown(this.#inexact, 2 * i);
+      this.#seen = grown(this.#seen, 2 * i * this.#stride);
     }
     this.#index.set(body, i);
     this.#bodies.push(body);
@@ -151,16 +144,6 @@ export class BodyBoxes<B extends object> {
     return this.#inexactCount === 0;
   }
 
-  /** The World's bounds view, and #ints over the same memory, taken again if the World's memory moved. */
-  #takeView(): Float32Array {
-    const view = this.#world.bounds;
-    if (view !== this.#view) {
-      this.#view = view;
-      this.#ints = new Int32Array(view.buffer, view.byteOffset, view.length);
-    }
-    return view;
-  }
-
   /**
    * Read every tracked body and bring the World up to date: bounds that changed since the last sync are written
    * (rounded outward), boxes created or parked, static flags and filters switched. Calls `update()` only when
@@ -172,8 +155,8 @@ export class BodyBoxes<B extends object> {
     const s = this.#stride;
     const tmp = this.#tmp;
     const bodies = this.#bodies;
-    let view = this.#takeView();
-    let ints = this.#ints;
+    const bounds = this.#bounds;
+    let view = bounds.take();
     let changed = false;
     for (let i = 0, n = bodies.length; i < n; i++) {
       read(bodies[i]!, tmp);
@@ -188,8 +171,7 @@ export class BodyBoxes<B extends object> {
         tmp[d2 + 2] !== seen[o + d2 + 2]
       ) {
         this.#apply(i, tmp); // a new or parked box, or another static flag or filter: the rare path
-        view = this.#takeView();
-        ints = this.#ints;
+        view = bounds.take();
         continue;
       }
       let k = 0;
@@ -207,8 +189,8 @@ export class BodyBoxes<B extends object> {
       for (let a = 0; a < d; a++) {
         const lo = tmp[a]!;
         const hi = tmp[d + a]!;
-        storeDown(view, ints, at + a, lo);
-        storeUp(view, ints, at + d + a, hi);
+        bounds.min(at + a, lo);
+        bounds.max(at + d + a, hi);
         if (view[at + a] !== lo || view[at + d + a] !== hi) inexact = 1;
       }
       for (k = 0; k < d2; k++) seen[o + k] = tmp[k]!;
@@ -250,13 +232,12 @@ export class BodyBoxes<B extends object> {
       let moved = false;
       for (let k = 0; k < 2 * d; k++) if (seen[o + k] !== tmp[k]) moved = true;
       if (moved) {
-        const view = this.#takeView();
-        const ints = this.#ints;
+        const view = this.#bounds.take();
         const at = world.offsetOf(id);
         inexact = 0;
         for (let a = 0; a < d; a++) {
-          storeDown(view, ints, at + a, tmp[a]!);
-          storeUp(view, ints, at + d + a, tmp[d + a]!);
+          this.#bounds.min(at + a, tmp[a]!);
+          this.#bounds.max(at + d + a, tmp[d + a]!);
           if (view[at + a] !== tmp[a] || view[at + d + a] !== tmp[d + a]) inexact = 1;
         }
       }
