@@ -4,6 +4,7 @@ import { RESULT_CODES, SweepPruneError } from './errors.js';
 import { getEngine, releaseKept } from './loader.js';
 import { checkOptions } from './options.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
+import { checkMask } from './checks.js';
 import { check, fail, outputs, writeBox } from './engine-call.js';
 import {
   Queries,
@@ -347,18 +348,9 @@ export class World<T = unknown> {
   setBoxFilter(id: BoxId, category: number, mask: number): void {
     const raw = this.#engine('setBoxFilter');
     this.#checkLive(raw, 'setBoxFilter', id);
-    for (const [name, v] of [
-      ['category', category],
-      ['mask', mask],
-    ] as const) {
-      if (!Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
-        throw new SweepPruneError(
-          'InvalidArgument',
-          `setBoxFilter(${id}): ${name} must be a 32-bit integer bit mask, got ${v}`,
-        );
-      }
-    }
-    raw.sp_set_box_filter(this.#id, id, category >>> 0, mask >>> 0);
+    const what = `setBoxFilter(${id})`;
+    const bits = checkMask(what, 'category', category);
+    raw.sp_set_box_filter(this.#id, id, bits, checkMask(what, 'mask', mask));
   }
 
   /** A box's filter. @throws SweepPruneError `StaleBox`, `InvalidBox`, `Disposed` */
@@ -394,7 +386,8 @@ export class World<T = unknown> {
    * sorted by id. Answered from the sorted slabs of the last `update()` (O(log n + candidates)), as every query
    * is: boxes are seen where that update saw them, boxes added since are not seen, boxes removed since are left
    * out, and categories are the current ones. A new array owned by the caller.
-   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `InvalidArgument` (a mask that is
+   * not a 32-bit integer, as for every call that takes one), `OutOfMemory`, `Disposed`
    */
   queryBox(min: ArrayLike<number>, max: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
     return this.#queries.box('queryBox', min, max, mask);
