@@ -27,7 +27,7 @@ export interface RawExports {
   sp_capacity(world: number): number;
   sp_update(world: number): number;
   sp_last_invalid_box(world: number): number;
-  sp_pairs(world: number, which: number): number;
+  sp_pairs(world: number, which: PairList): number;
   sp_copy_pairs(world: number): number;
   sp_slabs(world: number, statics: number): number;
   sp_counters(world: number): number;
@@ -72,6 +72,10 @@ export interface RawExports {
 export const SCRATCH_MIN = 0;
 export const SCRATCH_MAX = 16;
 export const SCRATCH_OUT = 32;
+
+/** Which list `sp_pairs` returns (c/wasm/exports.c, spPairList, asserts the same values). */
+export const PAIR_LIST = { pairs: 0, began: 1, ended: 2 } as const;
+export type PairList = (typeof PAIR_LIST)[keyof typeof PAIR_LIST];
 
 /** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
 export type BoxId = number;

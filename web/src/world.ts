@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The low-level API: a world of boxes addressed by numeric ids, with typed-array views into wasm memory.
-import { RESULT_CODES, SweepPruneError } from './errors.js';
+import { RESULT, SweepPruneError } from './errors.js';
 import { getEngine, releaseKept } from './loader.js';
 import { checkOptions } from './options.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
@@ -22,6 +22,8 @@ import {
   COUNTERS_BYTES,
   type Counters,
   GENERATION_BITS,
+  PAIR_LIST,
+  type PairList,
   type RawExports,
   SCRATCH_OUT,
 } from './raw.js';
@@ -75,10 +77,6 @@ export interface Slabs {
   /** Box ids, slab after slab, each slab's sorted by min on `sweepAxis`; a box reaching into k slabs is in each. */
   ids: Uint32Array;
 }
-
-const PAIRS = 0;
-const BEGAN = 1;
-const ENDED = 2;
 
 /** The slot of a box id: its bounds start at `slotOf(id) * 2 * dimensions` in `world.bounds`. */
 export function slotOf(id: BoxId): number {
@@ -222,8 +220,9 @@ export class World<T = unknown> {
     this.#views.afterGrowth('addBoxes');
     if (result !== 0) {
       throw (
-        (result === 1 || result === 2 ? badBoxError('addBoxes', bounds, n, d) : undefined) ??
-        fail(raw, result, 'addBoxes')
+        (result === RESULT.InvalidBounds || result === RESULT.InvertedBounds
+          ? badBoxError('addBoxes', bounds, n, d)
+          : undefined) ?? fail(raw, result, 'addBoxes')
       );
     }
     // No data, and #owner left as it is: a reused slot's data went to #removedData and its owner to 0 when its box
@@ -260,7 +259,7 @@ export class World<T = unknown> {
     if (!(ids instanceof Uint32Array)) {
       for (let i = 0; i < n; i++) {
         const id = ids[i]!;
-        if (!Number.isInteger(id) || id <= 0 || id > 0xffffffff) badId(i, 6);
+        if (!Number.isInteger(id) || id <= 0 || id > 0xffffffff) badId(i, RESULT.InvalidBox);
       }
     }
     if (!(bounds instanceof Float32Array)) {
@@ -268,13 +267,14 @@ export class World<T = unknown> {
       if (bad !== undefined) throw bad;
     }
     const { result } = withStagedBoxes(raw, bounds, n, d, ids, (b, idsPtr) => raw.sp_set_boxes(this.#id, idsPtr, b, n));
-    if (result === 6 || result === 7) {
+    if (result === RESULT.InvalidBox || result === RESULT.StaleBox) {
       for (let i = 0; i < n; i++) if (!raw.sp_is_box_valid(this.#id, ids[i]!)) badId(i, this.#whyInvalid(raw, ids[i]!));
     }
     if (result !== 0) {
       throw (
-        (result === 1 || result === 2 ? badBoxError('setBoxes', bounds, n, d) : undefined) ??
-        fail(raw, result, 'setBoxes')
+        (result === RESULT.InvalidBounds || result === RESULT.InvertedBounds
+          ? badBoxError('setBoxes', bounds, n, d)
+          : undefined) ?? fail(raw, result, 'setBoxes')
       );
     }
   }
@@ -632,7 +632,7 @@ export class World<T = unknown> {
   // A failure of a call that validates every live box first (update, endpoints): name the bad box and the fix.
   #failValidated(raw: RawExports, result: number, what: string): never {
     const box = raw.sp_last_invalid_box(this.#id) >>> 0;
-    if (box === 0 || (RESULT_CODES[result] !== 'InvalidBounds' && RESULT_CODES[result] !== 'InvertedBounds')) {
+    if (box === 0 || (result !== RESULT.InvalidBounds && result !== RESULT.InvertedBounds)) {
       fail(raw, result, what);
     }
     const o = this.offsetOf(box);
@@ -647,7 +647,7 @@ export class World<T = unknown> {
     );
   }
 
-  #pairs(which: number, what: string): Uint32Array {
+  #pairs(which: PairList, what: string): Uint32Array {
     const raw = this.#engine(what);
     this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
@@ -659,7 +659,7 @@ export class World<T = unknown> {
 
   // The engine keeps a block handed out as a view from reuse (c/wasm/quarantine.c, docs/views.md)
   static #pin(raw: RawExports, ptr: number, what: string): void {
-    if (raw.sp_pin(ptr) === 0) fail(raw, 9, what);
+    if (raw.sp_pin(ptr) === 0) fail(raw, RESULT.OutOfMemory, what);
   }
 
   /**
@@ -679,7 +679,7 @@ export class World<T = unknown> {
 
   /** Pairs that began overlapping in the last `update()`, sorted by `(a, b)` (layout and lifetime as `pairs`). */
   get began(): Uint32Array {
-    return this.#pairs(BEGAN, 'began');
+    return this.#pairs(PAIR_LIST.began, 'began');
   }
 
   /**
@@ -687,13 +687,13 @@ export class World<T = unknown> {
    * (layout and lifetime as `pairs`).
    */
   get ended(): Uint32Array {
-    return this.#pairs(ENDED, 'ended');
+    return this.#pairs(PAIR_LIST.ended, 'ended');
   }
 
   /** Number of overlapping pairs after the last `update()`. */
   get pairCount(): number {
     const raw = this.#engine('pairCount');
-    raw.sp_pairs(this.#id, PAIRS);
+    raw.sp_pairs(this.#id, PAIR_LIST.pairs);
     return outputs(raw, this.#scratch, 1)[0]!;
   }
 
@@ -708,7 +708,7 @@ export class World<T = unknown> {
 
   // Iterates the engine's own list (never handed out). The callback may add, remove and change boxes, and query
   // (none of which touches the lists of the last update); update() and dispose() inside it throw Busy.
-  #forEach(which: number, what: string, fn: PairCallback<T>): void {
+  #forEach(which: PairList, what: string, fn: PairCallback<T>): void {
     const raw = this.#engine(what);
     if (typeof fn !== 'function') {
       throw new SweepPruneError(
@@ -716,7 +716,7 @@ export class World<T = unknown> {
         `${what}: fn must be a function (a, b, dataA, dataB) => void, got ${typeof fn}`,
       );
     }
-    if (which !== PAIRS) this.#needEvents(what);
+    if (which !== PAIR_LIST.pairs) this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
     const n = 2 * outputs(raw, this.#scratch, 1)[0]!;
     let p = new Uint32Array(raw.memory.buffer, ptr, n);
@@ -741,12 +741,12 @@ export class World<T = unknown> {
    * @throws SweepPruneError `InvalidArgument` (fn not a function), `Disposed`
    */
   forEachPair(fn: PairCallback<T>): void {
-    this.#forEach(PAIRS, 'forEachPair', fn);
+    this.#forEach(PAIR_LIST.pairs, 'forEachPair', fn);
   }
 
   /** As `forEachPair`, for the pairs that began overlapping in the last `update()`. */
   forEachBegan(fn: PairCallback<T>): void {
-    this.#forEach(BEGAN, 'forEachBegan', fn);
+    this.#forEach(PAIR_LIST.began, 'forEachBegan', fn);
   }
 
   /**
@@ -754,7 +754,7 @@ export class World<T = unknown> {
    * before that update, the box's data is still passed, even when `addBox` has reused its slot since.
    */
   forEachEnded(fn: PairCallback<T>): void {
-    this.#forEach(ENDED, 'forEachEnded', fn);
+    this.#forEach(PAIR_LIST.ended, 'forEachEnded', fn);
   }
 
   /** Work done by the last `update()`. */
