@@ -2,18 +2,8 @@
 // (COOP same-origin, COEP require-corp) runs a world on 2 threads (module Workers over a shared memory) and gets the
 // single-threaded module's pairs, began, ended and counters after every update; the same page without the headers
 // falls back to one thread with its documented warning and the same answers.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-// @ts-expect-error: a plain .mjs script without types
-import { launchChromium } from '../../web/scripts/chromium.mjs';
-import { serveStatic } from '../package/static-server';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { describe, expect, test } from 'vitest';
+import { usePackagePages } from './package-pages';
 
 // The page: the package twice, under /a/ and /b/, so that the single-threaded entry and the threaded one each load
 // their own engine; a seeded scene moved for 12 frames (one of them a rebuild) through both.
@@ -66,48 +56,9 @@ window.result = { isolated: crossOriginIsolated, threaded: threaded.isThreaded()
   pairs, warnings, reason: threaded.threadsUnavailableReason() ?? null };
 </script></body></html>`;
 
-let tmp = '';
-const stops: (() => void)[] = [];
-let context: BrowserContext | undefined;
+const pages = usePackagePages();
 
-/** A static server of `dir`, where /a/ and /b/ are both the package's dist/; `isolated` adds the two headers. */
-async function serve(dir: string, isolated: boolean): Promise<string> {
-  const server = await serveStatic(
-    (path) => join(dir, path === '/' ? 'index.html' : path).replace(/\/(a|b)\//, '/dist/'),
-    isolated,
-  );
-  stops.push(server.stop);
-  return server.url;
-}
-
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'sweep-prune-threads-e2e-'));
-  execFileSync(process.execPath, [join(root, 'web/scripts/build.mjs'), '--out', join(tmp, 'dist')], { stdio: 'pipe' });
-  writeFileSync(join(tmp, 'index.html'), PAGE);
-  context = (await launchChromium()) as BrowserContext;
-}, 120_000);
-
-afterAll(async () => {
-  await context?.close();
-  for (const stop of stops) stop();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
-
-async function run(isolated: boolean): Promise<Record<string, unknown>> {
-  const url = await serve(tmp, isolated);
-  const page = await context!.newPage();
-  const errors: string[] = [];
-  let workers = 0;
-  page.on('worker', () => workers++);
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(url);
-  await page.waitForFunction(() => 'result' in window || false, undefined, { timeout: 60_000 });
-  const result = await page.evaluate(() => (window as unknown as { result: Record<string, unknown> }).result);
-  await page.close();
-  expect(errors).toEqual([]);
-  return { ...result, workers };
-}
+const run = (isolated: boolean): Promise<Record<string, unknown>> => pages.run(PAGE, isolated);
 
 describe('sweep-prune/threads in Chromium', () => {
   test('a cross-origin-isolated page runs a world on 2 threads and gets the single-threaded answers', async () => {

@@ -5,6 +5,7 @@
 // of boxes that float32 did not hold exactly are tested again in float64, so the set of pairs is box-intersect's.
 import { RESULT, RESULT_CODES, SweepPruneError } from './errors.js';
 import { roundDown, roundUp } from './float32.js';
+import { resultText } from './engine-call.js';
 import { getEngine } from './loader.js';
 import { PAIR_LIST, type RawExports, SCRATCH_OUT } from './raw.js';
 
@@ -63,8 +64,7 @@ function convert(
 }
 
 function fail(raw: RawExports, result: number): never {
-  const bytes = new Uint8Array(raw.memory.buffer, raw.sp_result_string(result));
-  const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+  const text = resultText(raw, result);
   const code = RESULT_CODES[result];
   throw new SweepPruneError(code === undefined || code === 'Ok' ? 'InvalidArgument' : code, `boxIntersect: ${text}`);
 }

@@ -6,6 +6,9 @@
 export interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
+  /** Where the runtime has them (WebAssembly JS API, resizable buffers): `buffer` as a resizable or fixed one. */
+  toResizableBuffer?(): ArrayBuffer;
+  toFixedLengthBuffer?(): ArrayBuffer;
 }
 
 export interface RawExports {
@@ -56,6 +59,8 @@ export interface RawExports {
   sp_pin(ptr: number): number;
   sp_quarantined_bytes(): number;
   sp_release_kept(): number;
+  /** After the memory's buffer was made resizable: growths end no view, so the quarantine keeps its blocks. */
+  sp_keep_on_growth(): void;
   sp_heap_top(): number;
   /** Real growths of memory (the threaded module counts them in C; the loader adds it to the other module). */
   sp_memory_growths(): number;

@@ -571,9 +571,11 @@ export class World<T = unknown> {
    *
    * The view covers the world's `capacity` (slots past the live ones are unused). Kept, it stays live across
    * updates, queries, events and other worlds' calls until the capacity grows (`addBox` or `addBoxes` past it, or
-   * `reserve`: reserve ahead to avoid it) or wasm memory grows (rare). A write through an ended view is never
-   * silent: the next `update()` throws `StaleView` (a growth of memory, which leaves no trace, warns once). The
-   * getter is cached and cheap: taking it each frame is always safe. See docs/views.md.
+   * `reserve`: reserve ahead to avoid it) or, where `memoryStats().viewsSurviveGrowth` is false (runtimes without
+   * resizable wasm memory buffers, Node 20 among them), wasm memory grows (rare). A write through an ended view is
+   * never silent: the next `update()` throws `StaleView`, and after a growth of memory every `update()` and
+   * `endpoints()` throws it until `world.bounds` is taken again. The getter is cached and cheap:
+   * taking it once per frame before writing never meets either. See docs/views.md.
    */
   get bounds(): Float32Array {
     const raw = this.#engine('bounds');
@@ -591,7 +593,7 @@ export class World<T = unknown> {
    * Validates every live box first. If one has NaN, infinite or inverted bounds (written through `bounds`), it
    * throws `InvalidBounds` or `InvertedBounds` with `error.boxId` set, and keeps the pairs, began and ended of the
    * previous update: the frame is rejected as a whole.
-   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `OutOfMemory`, `Disposed`
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `OutOfMemory`, `StaleView`, `Disposed`
    */
   update(): void {
     const raw = this.#engine('update');
@@ -776,7 +778,7 @@ export class World<T = unknown> {
    * New arrays owned by the caller (the engine keeps its own list for the next call).
    * Validates every live box first, like `update()`: NaN, infinite or inverted bounds written through `bounds` throw
    * `InvalidBounds` or `InvertedBounds` with `error.boxId` set, and change nothing.
-   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `StaleView`, `Disposed`
    */
   endpoints(axis: number): Endpoints {
     const raw = this.#engine('endpoints');
