@@ -14,7 +14,9 @@ const warnings = [];
 const warn = console.warn;
 console.warn = (...args) => { warnings.push(args.join(' ')); warn(...args); };
 await single.init();
+const start = performance.now();
 await threaded.init();
+const initMs = performance.now() - start;
 let seed = 11;
 const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
 const s = new single.World();
@@ -27,10 +29,7 @@ for (let i = 0; i < n; i++) {
 }
 s.addBoxes(bounds);
 t.addBoxes(bounds);
-// the workers start (world.threads counts those running; 1 where threads cannot run)
-for (const end = Date.now() + 10000; t.threads < 2 && crossOriginIsolated && Date.now() < end; ) {
-  await new Promise((r) => setTimeout(r, 10));
-}
+// init() resolved with the worker ready: it runs from the first update (world.threads counts the threads running)
 const started = t.threads;
 const same = (p, q) => p.length === q.length && p.every((v, i) => v === q[i]);
 let equal = true;
@@ -53,7 +52,7 @@ const threads = t.threads;
 const fewer = t.updatesOnFewerThreads;
 t.dispose();
 window.result = { isolated: crossOriginIsolated, threaded: threaded.isThreaded(), started, threads, fewer, equal,
-  pairs, warnings, reason: threaded.threadsUnavailableReason() ?? null };
+  pairs, warnings, reason: threaded.threadsUnavailableReason() ?? null, initMs };
 </script></body></html>`;
 
 const pages = usePackagePages();
@@ -64,7 +63,8 @@ describe('sweep-prune/threads in Chromium', () => {
   test('a cross-origin-isolated page runs a world on 2 threads and gets the single-threaded answers', async () => {
     const result = await run(true);
     expect(result).toMatchObject({ isolated: true, threaded: true, started: 2, threads: 2, equal: true, warnings: [] });
-    expect(result).toMatchObject({ fewer: 0, workers: 1 }); // every update ran with the worker in
+    expect(result).toMatchObject({ fewer: 0 }); // every update ran with the worker in, the first included
+    console.log(`init() of sweep-prune/threads in Chromium, its worker ready: ${Number(result.initMs).toFixed(1)} ms`);
     expect(result.pairs).toBeGreaterThan(1000);
   });
 

@@ -288,13 +288,20 @@ export function initWith(source: () => WasmSource | Promise<WasmSource>): Promis
   return initWithLoader(async () => instantiate(await source()));
 }
 
-/** `initWith` for an entry that instantiates the module itself (sweep-prune/threads, over shared memory). */
-export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
+/**
+ * `initWith` for an entry that instantiates the module itself (sweep-prune/threads, over shared memory); `ready`, when
+ * given, runs once the module is initialised and before `init()` resolves (the threaded entry starts its workers).
+ */
+export function initWithLoader(
+  load: () => Promise<RawExports>,
+  ready?: (raw: RawExports) => Promise<void>,
+): Promise<void> {
   if (pending) return pending;
   pending = (async () => {
     try {
       const exports = await load();
       exports._initialize();
+      await ready?.(exports);
       engine = exports;
       loadedCopies().add(COPY);
     } catch (cause) {

@@ -826,8 +826,9 @@ export class World<T = unknown> {
 
   /**
    * Threads sharing this world's updates now: the caller's and the workers that have started, up to
-   * `options.threads`. Workers take tens of milliseconds to start, and until they have, the caller's thread does
-   * their share; 1 where threads are not available, after a worker failed, and after `dispose()`.
+   * `options.threads`: all of them from the first update when `init()` of sweep-prune/threads started enough
+   * workers (`workers`); workers started later take their share once running (tens of milliseconds), the caller's
+   * thread doing it until then. 1 where threads are not available, after a worker failed, and after `dispose()`.
    */
   get threads(): number {
     const pool = this.#pool;
