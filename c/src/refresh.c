@@ -18,14 +18,21 @@
 #include <stdatomic.h>
 #include <string.h>
 
-// Append an entry of box `id` for slab `slab` to the `m` incoming entries. Returns the new count, or -1 past
-// `limit`.
+// What the passes return in place of an incoming count when they do not finish: negative, so that `m < 0` tests for
+// any of them.
+#define SP_REFRESH_TOO_MANY_MOVES ( -1 ) // more incoming entries than the limit (or than a range's room)
+#define SP_REFRESH_TOO_MANY_SWAPS ( -2 ) // the slabs' insertion sorts passed the swap budget
+#define SP_REFRESH_RANGE_FULL	  ( -3 ) // a range of a parallel pass ran out of room: run the pass on one thread
+#define SP_REFRESH_SKIPPED		  ( -4 ) // a range skipped: the ranges before it had already passed the limit
+
+// Append an entry of box `id` for slab `slab` to the `m` incoming entries. Returns the new count, or
+// SP_REFRESH_TOO_MANY_MOVES past `limit`.
 static inline int spAddIncoming( spRefreshScratch* sc, int m, int limit, const float* box, uint32_t id, int slab,
 								 int stride )
 {
 	if ( m == limit )
 	{
-		return -1;
+		return SP_REFRESH_TOO_MANY_MOVES;
 	}
 	memcpy( sc->incoming + (size_t)m * stride, box, sizeof( float ) * (size_t)stride );
 	sc->incomingIds[m] = id;
@@ -37,8 +44,8 @@ static inline int spAddIncoming( spRefreshScratch* sc, int m, int limit, const f
 // scratch, at the places of the slabs' entries and on, slab by slab: keptStart[s] to keptEnd[s] for slab s, each
 // slab sorted as it is written: an insertion sort, with its swaps counted in *swaps) and collect, from each box's
 // first old entry, the slabs it reaches now and did not before (into the incoming scratch from place `m`). Returns
-// the incoming scratch's end, -1 past `limit`, or -2 past `swapBudget`. Slab ranges are independent: a pool's
-// tasks run them at once (spRefreshIndex).
+// the incoming scratch's end, SP_REFRESH_TOO_MANY_MOVES past `limit`, or SP_REFRESH_TOO_MANY_SWAPS past
+// `swapBudget`. Slab ranges are independent: a pool's tasks run them at once (spRefreshIndex).
 // Entries of boxes removed or made static are treated as any other here (their slot's bounds are re-read, whatever
 // they are now); spRefreshIndex drops them afterwards, so that this loop has no test for them.
 SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int d, int s0,
@@ -138,7 +145,7 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 				moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, stride );
 				if ( moved > swapBudget )
 				{
-					return -2;
+					return SP_REFRESH_TOO_MANY_SWAPS;
 				}
 			}
 			k += keep;
@@ -171,7 +178,7 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 				m = spAddIncoming( sc, m, limit, box, id, t, stride );
 				if ( m < 0 )
 				{
-					return -1;
+					return SP_REFRESH_TOO_MANY_MOVES;
 				}
 			}
 		}
@@ -243,7 +250,8 @@ static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const sp
 }
 
 // The moving boxes not in the index yet (added, or switched from static; SP_FLAG_INDEXED clear): every slab each
-// one touches, appended to the `m` incoming entries. Returns the incoming count, or -1 past `limit`.
+// one touches, appended to the `m` incoming entries. Returns the incoming count, or SP_REFRESH_TOO_MANY_MOVES past
+// `limit`.
 static int spIncomingNewMovers( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int m, int limit )
 {
 	const int d = world->dimensions;
@@ -265,7 +273,7 @@ static int spIncomingNewMovers( const spIndex* index, spRefreshScratch* sc, cons
 		}
 		if ( m < 0 )
 		{
-			return -1;
+			return SP_REFRESH_TOO_MANY_MOVES;
 		}
 	}
 	return m;
@@ -399,11 +407,8 @@ typedef struct spRefreshJob
 // when it gave up on swaps or was skipped.
 static int spTaskIncoming( const spTask* task )
 {
-	return task->result >= 0 ? task->spans[0].count : task->result == -1 ? task->room + 1 : 0;
+	return task->result >= 0 ? task->spans[0].count : task->result == SP_REFRESH_TOO_MANY_MOVES ? task->room + 1 : 0;
 }
-
-// spRefreshTask's result for a range skipped
-#define SP_REFRESH_SKIPPED ( -4 )
 
 // The refresh of slabs s0..s1-1: its incoming entries into its room (from spans[0].at), its result, its swaps in its
 // count.
@@ -453,8 +458,9 @@ static int spPlanIncoming( const spIndex* index, spParallel* p, int limit )
 }
 
 // The ranges' results: the incoming entries moved together in range order (the serial pass's order), their count
-// returned and the swaps in *total; -1 or -2 as spRefreshEntries gives up; -3 when a range ran out of room or was
-// skipped and the others leave the answer open (the pass is then run on one thread).
+// returned and the swaps in *total; SP_REFRESH_TOO_MANY_MOVES or SP_REFRESH_TOO_MANY_SWAPS as spRefreshEntries gives
+// up; SP_REFRESH_RANGE_FULL when a range ran out of room or was skipped and the others leave the answer open (the
+// pass is then run on one thread).
 static int spGatherIncoming( spRefreshScratch* sc, spParallel* p, int limit, int swapBudget, int stride, int* total )
 {
 	int full = 0;
@@ -464,8 +470,8 @@ static int spGatherIncoming( spRefreshScratch* sc, spParallel* p, int limit, int
 	for ( int r = 0; r < spRanges( p ); ++r )
 	{
 		const spTask* task = spRangeTask( p, r );
-		if ( task->result == -2 )
-			return -2;
+		if ( task->result == SP_REFRESH_TOO_MANY_SWAPS )
+			return SP_REFRESH_TOO_MANY_SWAPS;
 		full |= task->result < 0;
 		*total += task->result >= 0 ? task->count : 0;
 		least += spTaskIncoming( task );
@@ -474,11 +480,11 @@ static int spGatherIncoming( spRefreshScratch* sc, spParallel* p, int limit, int
 	// entries: the same give-up for the caller). Full ranges that already pass the limit together give up without
 	// the pass on one thread: an incoherent frame (a one-shot scene, a teleport of most boxes) fills every range.
 	if ( *total > swapBudget )
-		return -2;
+		return SP_REFRESH_TOO_MANY_SWAPS;
 	if ( least > limit )
-		return -1;
+		return SP_REFRESH_TOO_MANY_MOVES;
 	if ( full )
-		return -3;
+		return SP_REFRESH_RANGE_FULL;
 	spGatherSpans( p, 0, sc->incoming, sizeof( float ) * (size_t)stride );
 	spGatherSpans( p, 0, sc->incomingIds, sizeof( uint32_t ) );
 	return spGatherSpans( p, 0, sc->incomingSlabs, sizeof( int ) );
@@ -509,7 +515,7 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	spRunRanges( world, spRefreshTask, &job );
 	int m = spGatherIncoming( sc, parallel, incomingLimit, swapBudget, stride, &total );
 	// one of several ranges ran out of room (never the one range of a build with no parallel update)
-	if ( SP_PARALLEL && m == -3 )
+	if ( SP_PARALLEL && m == SP_REFRESH_RANGE_FULL )
 	{
 		total = 0;
 		m = spRefreshRange( index, sc, world, 0, slabCount, 0, incomingLimit, swapBudget, &total );
@@ -528,7 +534,7 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	}
 	if ( m < 0 )
 	{
-		return m == -1 ? spRefreshTooManyMoves : spRefreshTooManySwaps;
+		return m == SP_REFRESH_TOO_MANY_MOVES ? spRefreshTooManyMoves : spRefreshTooManySwaps;
 	}
 
 	// Incoming entries grouped by slab (a stable counting sort into the second part), then each group

@@ -137,13 +137,22 @@ SP_EXPORT uint32_t sp_last_invalid_box( uint32_t world )
 	return spWorld_GetLastInvalidBox( ( spWorldId ){ world } ).bits;
 }
 
-// which: 0 pairs, 1 began, 2 ended
+// The list sp_pairs returns
+typedef enum spPairList
+{
+	sp_pairListPairs = 0,
+	sp_pairListBegan = 1,
+	sp_pairListEnded = 2,
+} spPairList;
+// web/src/raw.ts PAIR_LIST
+_Static_assert( sp_pairListPairs == 0 && sp_pairListBegan == 1 && sp_pairListEnded == 2, "raw.ts PAIR_LIST" );
+
 SP_EXPORT const uint32_t* sp_pairs( uint32_t world, int which )
 {
 	int count = 0;
-	const uint32_t* p = which == 1	 ? spWorld_GetBeganPairs( ( spWorldId ){ world }, &count )
-						: which == 2 ? spWorld_GetEndedPairs( ( spWorldId ){ world }, &count )
-									 : spWorld_GetPairs( ( spWorldId ){ world }, &count );
+	const uint32_t* p = which == sp_pairListBegan	? spWorld_GetBeganPairs( ( spWorldId ){ world }, &count )
+						: which == sp_pairListEnded ? spWorld_GetEndedPairs( ( spWorldId ){ world }, &count )
+													: spWorld_GetPairs( ( spWorldId ){ world }, &count );
 	sp_scratch_block.out[0] = (uint32_t)count;
 	return p;
 }

@@ -6,8 +6,9 @@
 // keep working: nothing is detached when the engine frees a block.
 //
 // Over a memory that is not shared (the single-threaded module), a real growth of wasm memory detaches every view
-// taken before it: a block quarantined before a growth can then have no view left, and goes back to malloc. A shared
-// memory is never detached, so there the blocks stay; the engine's arrays grow geometrically, so what they leave
+// taken before it: a block quarantined before a growth can then have no view left, and goes back to malloc. Unless
+// the wrapper made the memory's buffer resizable (sp_keep_on_growth): a growth then ends no view. A shared
+// memory is never detached either, so there the blocks stay; the engine's arrays grow geometrically, so what they leave
 // behind is bounded by a small multiple of the largest array a world ever had.
 // Runs under the engine's allocator lock (core.c, SP_THREADS); sp_pin is called only between engine calls.
 #include "sweep_prune/sweep_prune.h"
@@ -39,6 +40,7 @@ static spHeld* sp_held;
 static uint32_t sp_heldCount;
 static uint32_t sp_heldCapacity;
 static size_t sp_heldPages; // the memory's size when the blocks were last looked at
+static int sp_keepOnGrowth; // views outlive growths (a resizable buffer): a growth frees nothing
 #endif
 
 static uint32_t spPinHash( uintptr_t p )
@@ -120,7 +122,7 @@ static int spPinInsert( uintptr_t p )
 static void spReleaseHeld( void )
 {
 	const size_t pages = __builtin_wasm_memory_size( 0 );
-	if ( pages == sp_heldPages )
+	if ( pages == sp_heldPages || sp_keepOnGrowth )
 	{
 		return;
 	}
@@ -212,6 +214,15 @@ SP_EXPORT int sp_pin( void* ptr )
 SP_EXPORT uint32_t sp_quarantined_bytes( void )
 {
 	return (uint32_t)sp_quarantinedBytes;
+}
+
+// The wrapper made the memory's buffer resizable, so a growth no longer detaches views: from now on the blocks kept
+// stay kept across growths, as over shared memory (only sp_release_kept frees them).
+SP_EXPORT void sp_keep_on_growth( void )
+{
+#ifndef SP_THREADS
+	sp_keepOnGrowth = 1;
+#endif
 }
 
 // Free every kept block, after the wrapper detached every view (web/src/loader.ts releaseKept); returns the bytes

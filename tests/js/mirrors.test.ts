@@ -3,17 +3,18 @@
 // the same at compile time from the C side.
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { init, World } from '../../web/src/index.js';
-import { RESULT_CODES } from '../../web/src/errors.js';
+import { RESULT, RESULT_CODES } from '../../web/src/errors.js';
 import { getEngine } from '../../web/src/loader.js';
 import {
   COUNTER_OFFSETS,
   COUNTERS_BYTES,
   GENERATION_BITS,
+  PAIR_LIST,
   SCRATCH_MAX,
   SCRATCH_MIN,
   SCRATCH_OUT,
 } from '../../web/src/raw.js';
-import { bruteForce, type Box } from './oracle.js';
+import { bruteForce, pairSet, type Box } from './oracle.js';
 
 beforeAll(() => init());
 
@@ -29,6 +30,15 @@ function createRawWorld(dimensions: number): number {
   const world = new Uint32Array(raw.memory.buffer, raw.sp_scratch() + SCRATCH_OUT, 1)[0]!;
   rawWorlds.push(world);
   return world;
+}
+
+/** sp_add_box of a 2D box through the scratch block: the result code (the id is at SCRATCH_OUT). */
+function addRaw(world: number, min: number[], max: number[]): number {
+  const raw = getEngine();
+  const scratch = raw.sp_scratch();
+  new Float32Array(raw.memory.buffer, scratch + SCRATCH_MIN, 2).set(min);
+  new Float32Array(raw.memory.buffer, scratch + SCRATCH_MAX, 2).set(max);
+  return raw.sp_add_box(world);
 }
 
 function cString(pointer: number): string {
@@ -97,11 +107,7 @@ describe('mirrors of the C layout', () => {
     // and the codes the module returns, provoked
     const world = createRawWorld(2);
     const scratch = raw.sp_scratch();
-    const box = (min: number[], max: number[]): number => {
-      new Float32Array(raw.memory.buffer, scratch + SCRATCH_MIN, 2).set(min);
-      new Float32Array(raw.memory.buffer, scratch + SCRATCH_MAX, 2).set(max);
-      return raw.sp_add_box(world);
-    };
+    const box = (min: number[], max: number[]): number => addRaw(world, min, max);
     expect(RESULT_CODES[box([NaN, 0], [1, 1])]).toBe('InvalidBounds');
     expect(RESULT_CODES[box([2, 0], [1, 1])]).toBe('InvertedBounds');
     expect(RESULT_CODES[raw.sp_create_world(5, 0)]).toBe('InvalidDimensions');
@@ -112,6 +118,55 @@ describe('mirrors of the C layout', () => {
     expect(raw.sp_remove_box(world, id)).toBe(0);
     expect(RESULT_CODES[raw.sp_remove_box(world, id)]).toBe('StaleBox');
     expect(RESULT_CODES[raw.sp_reserve(world, 2 ** 30)]).toBe('CapacityExceeded');
+  });
+
+  test('RESULT gives each C result code by name: the value the module returns for it', () => {
+    const raw = getEngine();
+    expect(Object.keys(RESULT)).toEqual([...RESULT_CODES]);
+    const world = createRawWorld(2);
+    const box = (min: number[], max: number[]): number => addRaw(world, min, max);
+    expect(box([0, 0], [1, 1])).toBe(RESULT.Ok);
+    expect(box([NaN, 0], [1, 1])).toBe(RESULT.InvalidBounds);
+    expect(box([2, 0], [1, 1])).toBe(RESULT.InvertedBounds);
+    expect(raw.sp_remove_box(world, 0)).toBe(RESULT.InvalidBox);
+    expect(raw.sp_reserve(world, 2 ** 30)).toBe(RESULT.CapacityExceeded);
+    expect(cString(raw.sp_result_string(RESULT.OutOfMemory))).toMatch(/out of memory/);
+  });
+
+  test('sp_pairs returns the list PAIR_LIST names: pairs, began and ended, as brute force finds them', () => {
+    const raw = getEngine();
+    const world = createRawWorld(2);
+    const scratch = raw.sp_scratch();
+    const boxes = new Map<number, Box>();
+    const add = (b: Box): void => {
+      expect(addRaw(world, b.min, b.max)).toBe(0);
+      boxes.set(new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!, b);
+    };
+    const list = (which: (typeof PAIR_LIST)[keyof typeof PAIR_LIST]): string[] => {
+      const ptr = raw.sp_pairs(world, which);
+      const count = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
+      return pairSet(new Uint32Array(raw.memory.buffer, ptr, 2 * count));
+    };
+    for (let i = 0; i < 6; i++) add({ min: [i, 0], max: [i + 1.5, 1] });
+    expect(raw.sp_update(world)).toBe(0);
+    const first = bruteForce(boxes);
+    expect(first.length).toBeGreaterThan(0);
+    expect(list(PAIR_LIST.pairs)).toEqual(first);
+    expect(list(PAIR_LIST.began)).toEqual(first); // every pair began in the first update
+    expect(list(PAIR_LIST.ended)).toEqual([]);
+    // the last box moves away: its pairs end, and one new box begins a pair
+    const [last] = [...boxes.keys()].slice(-1);
+    boxes.get(last!)!.min[1] = 10;
+    boxes.get(last!)!.max[1] = 11;
+    new Float32Array(raw.memory.buffer, scratch + SCRATCH_MIN, 2).set(boxes.get(last!)!.min);
+    new Float32Array(raw.memory.buffer, scratch + SCRATCH_MAX, 2).set(boxes.get(last!)!.max);
+    expect(raw.sp_set_box(world, last!)).toBe(0);
+    add({ min: [0.25, 0.25], max: [0.5, 0.5] });
+    expect(raw.sp_update(world)).toBe(0);
+    const second = bruteForce(boxes);
+    expect(list(PAIR_LIST.pairs)).toEqual(second);
+    expect(list(PAIR_LIST.began)).toEqual(second.filter((p) => !first.includes(p)));
+    expect(list(PAIR_LIST.ended)).toEqual(first.filter((p) => !second.includes(p)));
   });
 
   test('counters are read by name at COUNTER_OFFSETS', () => {

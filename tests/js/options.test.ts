@@ -80,7 +80,7 @@ describe('init(options) of sweep-prune/threads', () => {
     });
     await expect(initThreads(new URL('file:///x.wasm') as never)).rejects.toMatchObject({
       code: 'InvalidArgument',
-      message: expect.stringMatching(/takes \{ threaded, single \}/),
+      message: expect.stringMatching(/takes \{ threaded, single, workers \}/),
     });
   });
 });

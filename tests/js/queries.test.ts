@@ -348,6 +348,60 @@ describe('query arguments', () => {
     expectError(() => w.nearest([0, 0], 1), 'Disposed', /nearest: this World was disposed/);
   });
 
+  test('every call that takes a mask rejects the same bad masks with InvalidArgument, and takes the same good ones', () => {
+    const w = make(2);
+    // categories 1, 2, 4, 8 on four boxes in a row, all under the point (2, 0.5) and the box queried
+    const categories = [1, 2, 4, 8];
+    const ids = categories.map((c, i) => {
+      const id = w.addBox([i, 0], [i + 4, 1]);
+      w.setBoxFilter(id, c, 0xffffffff);
+      return id;
+    });
+    w.update();
+    const pairs = w.pairCount;
+    const calls: [string, (mask: number) => unknown][] = [
+      ['queryBox', (m) => w.queryBox([2, 0], [3, 1], m)],
+      ['queryPoint', (m) => w.queryPoint([3.5, 0.5], m)],
+      ['forEachInBox', (m) => w.forEachInBox([2, 0], [3, 1], () => {}, m)],
+      ['nearest', (m) => w.nearest([3.5, 0.5], 4, Infinity, m)],
+      ['queryRadius', (m) => w.queryRadius([3.5, 0.5], 1, m)],
+      ['forEachNearest', (m) => w.forEachNearest([3.5, 0.5], 4, () => {}, Infinity, m)],
+      ['forEachInRadius', (m) => w.forEachInRadius([3.5, 0.5], 1, () => {}, m)],
+      ['castRay', (m) => w.castRay([-1, 0.5], [1, 0], { mask: m })],
+      ['castRay', (m) => w.castRay([-1, 0.5], [1, 0], { blockMask: m })],
+      ['firstHit', (m) => w.firstHit([-1, 0.5], [1, 0], { mask: m })],
+      ['forEachOnRay', (m) => w.forEachOnRay([-1, 0.5], [1, 0], () => {}, { mask: m })],
+      [`setBoxFilter(${ids[0]})`, (m) => w.setBoxFilter(ids[0]!, m, 0xffffffff)],
+      [`setBoxFilter(${ids[0]})`, (m) => w.setBoxFilter(ids[0]!, 1, m)],
+    ];
+    const bad = ['x', NaN, -1.5, 1.5, 2 ** 40, 2 ** 32, -(2 ** 31) - 1, Infinity, null, {}] as unknown as number[];
+    for (const [what, call] of calls) {
+      for (const mask of bad) {
+        expect(() => call(mask), `${what} with mask ${String(mask)}`).toThrow(
+          expect.objectContaining({
+            code: 'InvalidArgument',
+            message: expect.stringMatching(
+              new RegExp(
+                `^${what.replace(/[()]/g, '\\$&')}: (mask|blockMask|category) must be a 32-bit integer bit mask`,
+              ),
+            ),
+          }),
+        );
+      }
+    }
+    expect(w.getBoxFilter(ids[0]!)).toEqual({ category: 1, mask: 0xffffffff }); // nothing changed
+    // the good ones, signed or unsigned: the boxes whose category shares a bit with the mask, as brute force finds
+    const inBox = (m: number): number[] => ids.filter((_, i) => (categories[i]! & m) !== 0 && i + 4 >= 2 && i <= 3);
+    for (const mask of [0, 1, 6, -1, 0xffffffff, -(2 ** 31), 2 ** 31, 0x7fffffff]) {
+      expect(Array.from(w.queryBox([2, 0], [3, 1], mask)).sort((p, q) => p - q)).toEqual(inBox(mask));
+      const seen: number[] = [];
+      w.forEachInBox([2, 0], [3, 1], (id) => void seen.push(id), mask);
+      expect(seen.sort((p, q) => p - q)).toEqual(inBox(mask));
+    }
+    w.update();
+    expect(w.pairCount).toBe(pairs);
+  });
+
   test('results are copies the caller owns: later queries and updates leave them as they were', () => {
     const w = make(2);
     for (let i = 0; i < 20; i++) w.addBox([i, 0], [i + 0.5, 1]);

@@ -17,12 +17,13 @@ beforeAll(async () => {
   vi.resetModules();
   threads = await import('../../web/src/threads.js');
   pools = await import('../../web/src/threads-pool.js');
-  await threads.init();
+  await threads.init({ workers: SPARES });
 });
 
 afterAll(() => pools.setWorkerUrlForTests(undefined));
 
 const COUNTS = [1, 2, 3, 8];
+const SPARES = 1; // workers init() starts and keeps ready for the next pool
 
 /** Resolves when every worker of the world is inside spPool_Work (so that updates are shared, not done by the
  * caller alone): `world.threads` counts them. */
@@ -285,8 +286,8 @@ async function rawOf(): Promise<import('../../web/src/raw.js').RawExports> {
 }
 
 describe('lifecycle', () => {
-  test('many worlds made and disposed leave no worker behind; worlds with the same count share workers', async () => {
-    const before = 0; // every world of the tests above was disposed
+  test('many worlds made and disposed leave no worker behind but the spares; worlds with the same count share workers', async () => {
+    const before = SPARES; // every world of the tests above was disposed
     const allEnded = async (): Promise<void> => {
       const deadline = Date.now() + 10_000;
       while (pools.liveWorkerCount() > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -295,7 +296,7 @@ describe('lifecycle', () => {
     await allEnded();
     for (let round = 0; round < 4; round++) {
       const worlds = [2, 3, 3, 8, 2, 1].map((n) => new threads.World({ threads: n }));
-      // a pool per thread count: 1 + 2 + 7 workers, however many worlds use them
+      // a pool per thread count: 1 + 2 + 7 workers, however many worlds use them, and the spares topped up again
       expect(pools.liveWorkerCount() - before).toBe(10);
       for (const w of worlds) {
         w.addBox([0, 0], [1, 1]);
@@ -341,6 +342,36 @@ describe('lifecycle', () => {
       }
     } finally {
       warn.mockRestore();
+    }
+  });
+
+  test('init() resolves with its workers ready: a world of 2 threads runs its first update on 2', async () => {
+    vi.resetModules(); // a fresh copy of the wrapper: its own engine and workers
+    const fresh = (await import('../../web/src/threads.js')) as Entry;
+    const start = performance.now();
+    await fresh.init({ workers: 2 });
+    const initMs = performance.now() - start;
+    const w = new fresh.World({ threads: 2 });
+    expect(w.threads).toBe(2); // no wait: the worker entered the pool before new World returned
+    // a scene large enough for the pool (100k moving boxes), updated without yielding
+    const rand = mulberry32(40);
+    w.addBoxes(Array.from({ length: 100_000 }, () => randomBox(rand, 2, 0.001)).flatMap((b) => [...b.min, ...b.max]));
+    for (let i = 0; i < 5; i++) w.update();
+    expect(w.updatesOnFewerThreads).toBe(0);
+    // the second spare serves a world of another count at once too, while the first world runs
+    const other = new fresh.World({ threads: 2 + 1 });
+    expect(other.threads).toBeGreaterThanOrEqual(2);
+    console.log(`init() of sweep-prune/threads with 2 workers ready: ${initMs.toFixed(1)} ms`);
+    w.dispose();
+    other.dispose();
+  });
+
+  test('init() checks options.workers: an integer from 0 to 63', async () => {
+    for (const bad of [-1, 64, 1.5, '2', null]) {
+      await expect(threads.init({ workers: bad as number })).rejects.toMatchObject({
+        code: 'InvalidArgument',
+        message: expect.stringMatching(/options\.workers must be an integer from 0 to 63/),
+      });
     }
   });
 

@@ -55,7 +55,12 @@ const PASSED = {
 
 let tmp: string;
 let app: string;
-let packed: { filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] };
+let packed: {
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string; size: number; mode: number }[];
+};
 
 function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -147,6 +152,12 @@ describe('the tarball', () => {
     const top = ['package.json', 'README.md', 'LICENSE'];
     expect(paths.filter((p) => !p.startsWith('dist/') && !/^docs\/[^/]+\.md$/.test(p) && !top.includes(p))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  test('no file of the tarball is executable: the wasm and the scripts are data, read or imported', () => {
+    expect(packed.files.every((f) => typeof f.mode === 'number')).toBe(true); // npm pack --json reports each mode
+    const executable = packed.files.filter((f) => (f.mode & 0o111) !== 0).map((f) => `${f.path} ${f.mode.toString(8)}`);
+    expect(executable).toEqual([]);
   });
 
   test(`keeps the wasm under ${WASM_LIMIT / 1024} KB`, () => {

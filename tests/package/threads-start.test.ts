@@ -72,8 +72,9 @@ describe('the workers start however Node runs the program', () => {
   for (const [way, args, input] of WAYS) {
     test(`${way}: the worker runs before the program yields, and the updates before it are counted`, () => {
       const r = runNode(args, input);
-      // the worker entered spPool_Work while the program never yielded, and stayed there
+      // the worker was ready when init() resolved: it ran from the first update, and stayed in spPool_Work
       expect(r.started).toBe(2);
+      expect(r.beforeStart).toBe(0);
       expect(r.threads).toBe(2);
       expect(r.error).toBeNull();
       expect(r).toMatchObject({ threaded: true, reason: null, same: true });

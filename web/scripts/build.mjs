@@ -6,6 +6,7 @@
 //   dist/adapters/, dist/cjs/adapters/   sweep-prune/p2, cannon, matter, phaser and planck (the physics engines' broadphases)
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -74,11 +75,16 @@ declare const boxIntersect: typeof fn & { boxIntersect: typeof fn; default: type
 export = boxIntersect;
 `,
 );
+// Data, never programs: a linker marks its output executable (wasm-ld does), and a copy keeps the mode
+function copyData(from, to) {
+  copyFileSync(from, to);
+  chmodSync(to, 0o644);
+}
 mkdirSync(join(out, 'generated'), { recursive: true });
-copyFileSync(wasm, join(out, 'generated', 'sweep_prune.wasm'));
+copyData(wasm, join(out, 'generated', 'sweep_prune.wasm'));
 // sweep-prune/threads: the threaded module, and the worker script its workers run (plain JS, beside threads.js)
-copyFileSync(join(generated, 'sweep_prune_threads.wasm'), join(out, 'generated', 'sweep_prune_threads.wasm'));
-copyFileSync(join(root, 'web', 'src', 'threads-worker.js'), join(out, 'threads-worker.js'));
+copyData(join(generated, 'sweep_prune_threads.wasm'), join(out, 'generated', 'sweep_prune_threads.wasm'));
+copyData(join(root, 'web', 'src', 'threads-worker.js'), join(out, 'threads-worker.js'));
 
 function bytesUnder(dir) {
   return readdirSync(dir, { withFileTypes: true }).reduce(

@@ -3,10 +3,11 @@
 // Boxes are float64 arrays; the engine stores float32. Each bound is rounded outward (mins down, maxes up), so the
 // engine finds every pair box-intersect finds and maybe a few more whose gap is under one float32 step; the pairs
 // of boxes that float32 did not hold exactly are tested again in float64, so the set of pairs is box-intersect's.
-import { RESULT_CODES, SweepPruneError } from './errors.js';
+import { RESULT, RESULT_CODES, SweepPruneError } from './errors.js';
 import { roundDown, roundUp } from './float32.js';
+import { resultText } from './engine-call.js';
 import { getEngine } from './loader.js';
-import { type RawExports, SCRATCH_OUT } from './raw.js';
+import { PAIR_LIST, type RawExports, SCRATCH_OUT } from './raw.js';
 
 export { init } from './index.js';
 export { isInitialized } from './loader.js';
@@ -63,8 +64,7 @@ function convert(
 }
 
 function fail(raw: RawExports, result: number): never {
-  const bytes = new Uint8Array(raw.memory.buffer, raw.sp_result_string(result));
-  const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+  const text = resultText(raw, result);
   const code = RESULT_CODES[result];
   throw new SweepPruneError(code === undefined || code === 'Ok' ? 'InvalidArgument' : code, `boxIntersect: ${text}`);
 }
@@ -142,7 +142,7 @@ function engineIntersect<R>(
   try {
     // one block: float64 bounds (first, for their alignment), float32 bounds, box ids, re-test flags
     block = raw.malloc(total * (stride * 12 + 5));
-    if (block === 0) fail(raw, 9);
+    if (block === 0) fail(raw, RESULT.OutOfMemory);
     const exactPtr = block;
     const boundsPtr = exactPtr + total * stride * 8;
     const ids = boundsPtr + total * stride * 4;
@@ -166,10 +166,10 @@ function engineIntersect<R>(
     }
     r = raw.sp_update(world);
     if (r !== 0) fail(raw, r);
-    raw.sp_pairs(world, 0);
+    raw.sp_pairs(world, PAIR_LIST.pairs);
     const pairCount = new Uint32Array(raw.memory.buffer, scratch + SCRATCH_OUT, 1)[0]!;
     out = raw.malloc(Math.max(8, pairCount * 8));
-    if (out === 0) fail(raw, 9);
+    if (out === 0) fail(raw, RESULT.OutOfMemory);
     const kept = raw.sp_filter_pairs(world, exactPtr, flagsPtr, out);
     let pairs = new Uint32Array(raw.memory.buffer, out, 2 * kept);
     // visit may call into the engine (and grow its memory, detaching the view): it gets a copy

@@ -37,9 +37,16 @@ export function checkCallback(what: string, fn: unknown): void {
   }
 }
 
-export function checkMask(what: string, name: string, v: number): number {
-  if (!Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
-    throw new SweepPruneError('InvalidArgument', `${what}: ${name} must be a 32-bit integer bit mask, got ${v}`);
+/**
+ * The one check of every bit mask and category a call takes (queries, ray options, box filters): an integer that
+ * fits 32 bits, signed or unsigned (-1 is every bit). Returns it as an unsigned 32-bit integer.
+ */
+export function checkMask(what: string, name: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
+    throw new SweepPruneError(
+      'InvalidArgument',
+      `${what}: ${name} must be a 32-bit integer bit mask, got ${typeof v === 'string' ? JSON.stringify(v) : String(v)}`,
+    );
   }
   return v >>> 0;
 }

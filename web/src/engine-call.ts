@@ -6,12 +6,19 @@ import { checkNumberArray, describeBad } from './checks.js';
 import { isFloat32 } from './float32.js';
 import { type RawExports, SCRATCH_MAX, SCRATCH_MIN, SCRATCH_OUT } from './raw.js';
 
+/**
+ * The engine's text for a result code. Copied out first: TextDecoder refuses a view of a resizable buffer, which
+ * the memory's is where the runtime can (loader.ts).
+ */
+export function resultText(raw: RawExports, result: number): string {
+  const bytes = new Uint8Array(raw.memory.buffer, raw.sp_result_string(result));
+  return new TextDecoder().decode(bytes.slice(0, bytes.indexOf(0)));
+}
+
 /** Throw the error for an engine result code, naming `what` (the method the caller used). */
 export function fail(raw: RawExports, result: number, what: string, boxId?: number): never {
   const code = RESULT_CODES[result] ?? 'InvalidArgument';
-  const ptr = raw.sp_result_string(result);
-  const bytes = new Uint8Array(raw.memory.buffer, ptr);
-  const text = new TextDecoder().decode(bytes.subarray(0, bytes.indexOf(0)));
+  const text = resultText(raw, result);
   const hint =
     code === 'StaleBox'
       ? ' Do not use an id after removeBox().'

@@ -26,7 +26,7 @@ export type ErrorCode =
   | 'StaleView';
 
 /** C result codes by value (`spResult`), index 0 being `sp_resultOk`. */
-export const RESULT_CODES: readonly (ErrorCode | 'Ok')[] = [
+export const RESULT_CODES = [
   'Ok',
   'InvalidBounds',
   'InvertedBounds',
@@ -39,7 +39,15 @@ export const RESULT_CODES: readonly (ErrorCode | 'Ok')[] = [
   'OutOfMemory',
   'TooManyWorlds',
   'InvalidDef',
-];
+] as const satisfies readonly (ErrorCode | 'Ok')[];
+
+/** A C result code's name (`spResult` without the `sp_result` prefix). */
+export type ResultName = (typeof RESULT_CODES)[number];
+
+/** The value of each C result code by name, so that the wrapper never writes one as a bare number. */
+export const RESULT = Object.fromEntries(RESULT_CODES.map((name, value) => [name, value])) as {
+  readonly [Name in ResultName]: number;
+};
 
 /** The one error class of the library. `code` says what went wrong; the message names the argument and the fix. */
 export class SweepPruneError extends Error {

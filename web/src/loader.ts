@@ -172,7 +172,9 @@ export async function compileSource(source: WasmSource): Promise<WasmModule> {
 
 /**
  * Instantiates the single-threaded module. Its one import is the notice that malloc grew the memory; the memory then
- * grows again by half its size, so that growths, which detach every view (docs/views.md), stay rare. They are counted.
+ * grows again by half its size, so that growths stay rare. They are counted. Where the runtime can, the memory's
+ * buffer is made resizable first, so that a growth resizes it in place and ends no view; elsewhere a growth detaches
+ * every view (docs/views.md).
  */
 export async function instantiate(source: WasmSource): Promise<RawExports> {
   let memory: WasmMemory | undefined;
@@ -194,6 +196,10 @@ export async function instantiate(source: WasmSource): Promise<RawExports> {
     throw new Error(`the module did not instantiate (${messageOf(cause)}): not this version's module?`, { cause });
   }
   memory = exports.memory;
+  if (typeof memory.toResizableBuffer === 'function') {
+    memory.toResizableBuffer();
+    exports.sp_keep_on_growth();
+  }
   return { ...exports, sp_memory_growths: () => growths };
 }
 
@@ -203,8 +209,15 @@ export interface MemoryStats {
   bytes: number;
   /** The top of the engine's heap: the most of `bytes` it has used so far (its data and stack below it included). */
   heapBytes: number;
-  /** Times the memory grew since `init()`. In the single-threaded engine each growth ends every view taken before. */
+  /** Times the memory grew since `init()`. Unless `viewsSurviveGrowth`, each growth ends every view taken before. */
   growths: number;
+  /**
+   * True where a growth of memory ends no view: the threaded engine (its memory is shared) and runtimes whose
+   * `WebAssembly.Memory` has `toResizableBuffer()` (Chromium 156 has it; Node 20 does not). False: a growth ends
+   * every view, and the next `update()` of a world whose `bounds` view it ended throws `StaleView` until
+   * `world.bounds` is taken again.
+   */
+  viewsSurviveGrowth: boolean;
   /** Bytes of blocks kept from reuse because a view of them was handed out (docs/views.md). */
   keptBytes: number;
   /**
@@ -216,6 +229,26 @@ export interface MemoryStats {
 
 let releases = 0;
 
+/** Whether a growth of the engine's memory leaves views working: a resizable buffer, or a shared one. */
+export function viewsSurviveGrowth(raw: RawExports): boolean {
+  const buffer = raw.memory.buffer as ArrayBuffer & { resizable?: boolean };
+  return buffer.resizable === true || !(buffer instanceof ArrayBuffer);
+}
+
+/**
+ * Ends every view of a memory that is not shared: growing it by zero pages detaches a fixed-length buffer; a
+ * resizable one is detached by trading it for a fixed-length buffer and back.
+ */
+function endViews(memory: WasmMemory): void {
+  const buffer = memory.buffer as ArrayBuffer & { resizable?: boolean };
+  if (buffer.resizable === true && memory.toFixedLengthBuffer !== undefined && memory.toResizableBuffer !== undefined) {
+    memory.toFixedLengthBuffer();
+    memory.toResizableBuffer();
+  } else {
+    memory.grow(0);
+  }
+}
+
 /**
  * The engine's memory: its size, how many times it grew, and what is kept for views handed out.
  * @throws SweepPruneError `NotInitialized`
@@ -226,6 +259,7 @@ export function memoryStats(): MemoryStats {
     bytes: raw.memory.buffer.byteLength,
     heapBytes: raw.sp_heap_top(),
     growths: raw.sp_memory_growths(),
+    viewsSurviveGrowth: viewsSurviveGrowth(raw),
     keptBytes: raw.sp_quarantined_bytes(),
     releases,
   };
@@ -233,13 +267,13 @@ export function memoryStats(): MemoryStats {
 
 /**
  * After a world is disposed: the blocks kept for views (docs/views.md) are bounded for one world's life by its
- * arrays' geometric growth, but not over many worlds. Past a limit, every view is ended at once (a memory that is not
- * shared is detached by growing it by zero pages) and the blocks go back to malloc.
+ * arrays' geometric growth, but not over many worlds. Past a limit, every view is ended at once (only a memory that
+ * is not shared can be) and the blocks go back to malloc.
  */
 export function releaseKept(raw: RawExports): void {
   const buffer = raw.memory.buffer;
   if (buffer instanceof ArrayBuffer && raw.sp_quarantined_bytes() > Math.max(4 << 20, buffer.byteLength / 8)) {
-    raw.memory.grow(0);
+    endViews(raw.memory);
     raw.sp_release_kept();
     releases += 1;
   }
@@ -254,13 +288,20 @@ export function initWith(source: () => WasmSource | Promise<WasmSource>): Promis
   return initWithLoader(async () => instantiate(await source()));
 }
 
-/** `initWith` for an entry that instantiates the module itself (sweep-prune/threads, over shared memory). */
-export function initWithLoader(load: () => Promise<RawExports>): Promise<void> {
+/**
+ * `initWith` for an entry that instantiates the module itself (sweep-prune/threads, over shared memory); `ready`, when
+ * given, runs once the module is initialised and before `init()` resolves (the threaded entry starts its workers).
+ */
+export function initWithLoader(
+  load: () => Promise<RawExports>,
+  ready?: (raw: RawExports) => Promise<void>,
+): Promise<void> {
   if (pending) return pending;
   pending = (async () => {
     try {
       const exports = await load();
       exports._initialize();
+      await ready?.(exports);
       engine = exports;
       loadedCopies().add(COPY);
     } catch (cause) {

@@ -92,8 +92,9 @@ export class Queries<T> {
   /** `World.queryBox` and `World.queryPoint`; errors name `what`, the method the caller used. */
   box(what: string, min: ArrayLike<number>, max: ArrayLike<number>, mask: number): Uint32Array {
     const raw = this.#engine(what);
+    const bits = checkMask(what, 'mask', mask);
     writeBox(raw, this.#scratch, this.#dimensions, what, min, max);
-    check(raw, raw.sp_query_box(this.#world, mask >>> 0), what);
+    check(raw, raw.sp_query_box(this.#world, bits), what);
     const [ptr, , count] = this.#result(raw);
     return new Uint32Array(raw.memory.buffer, ptr, count).slice();
   }
@@ -101,8 +102,9 @@ export class Queries<T> {
   forEachInBox(min: ArrayLike<number>, max: ArrayLike<number>, fn: QueryCallback<T>, mask: number): void {
     checkCallback('forEachInBox', fn);
     const raw = this.#engine('forEachInBox');
+    const bits = checkMask('forEachInBox', 'mask', mask);
     writeBox(raw, this.#scratch, this.#dimensions, 'forEachInBox', min, max);
-    check(raw, raw.sp_query_box(this.#world, checkMask('forEachInBox', 'mask', mask)), 'forEachInBox');
+    check(raw, raw.sp_query_box(this.#world, bits), 'forEachInBox');
     this.#visit(raw, fn, false);
   }
 
@@ -191,8 +193,9 @@ export class Queries<T> {
       options.maxDistance ?? Infinity,
       'Infinity for an unbounded ray',
     );
-    const mask = checkMask(what, 'mask', options.mask ?? 0xffffffff);
-    const blockMask = checkMask(what, 'blockMask', options.blockMask ?? 0);
+    // undefined takes the default, as a parameter left out does; null is not a mask
+    const mask = checkMask(what, 'mask', options.mask === undefined ? 0xffffffff : options.mask);
+    const blockMask = checkMask(what, 'blockMask', options.blockMask === undefined ? 0 : options.blockMask);
     const ignore = options.ignore ?? 0;
     if (!Number.isInteger(ignore) || ignore < 0 || ignore > 0xffffffff) {
       throw new SweepPruneError('InvalidArgument', `${what}: ignore must be a box id (or 0 for none), got ${ignore}`);

@@ -6,6 +6,9 @@
 export interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
+  /** Where the runtime has them (WebAssembly JS API, resizable buffers): `buffer` as a resizable or fixed one. */
+  toResizableBuffer?(): ArrayBuffer;
+  toFixedLengthBuffer?(): ArrayBuffer;
 }
 
 export interface RawExports {
@@ -27,7 +30,7 @@ export interface RawExports {
   sp_capacity(world: number): number;
   sp_update(world: number): number;
   sp_last_invalid_box(world: number): number;
-  sp_pairs(world: number, which: number): number;
+  sp_pairs(world: number, which: PairList): number;
   sp_copy_pairs(world: number): number;
   sp_slabs(world: number, statics: number): number;
   sp_counters(world: number): number;
@@ -56,6 +59,8 @@ export interface RawExports {
   sp_pin(ptr: number): number;
   sp_quarantined_bytes(): number;
   sp_release_kept(): number;
+  /** After the memory's buffer was made resizable: growths end no view, so the quarantine keeps its blocks. */
+  sp_keep_on_growth(): void;
   sp_heap_top(): number;
   /** Real growths of memory (the threaded module counts them in C; the loader adds it to the other module). */
   sp_memory_growths(): number;
@@ -72,6 +77,10 @@ export interface RawExports {
 export const SCRATCH_MIN = 0;
 export const SCRATCH_MAX = 16;
 export const SCRATCH_OUT = 32;
+
+/** Which list `sp_pairs` returns (c/wasm/exports.c, spPairList, asserts the same values). */
+export const PAIR_LIST = { pairs: 0, began: 1, ended: 2 } as const;
+export type PairList = (typeof PAIR_LIST)[keyof typeof PAIR_LIST];
 
 /** A box id: a 32-bit number, never 0. `slot << 10 | generation`; stale ids are detected. */
 export type BoxId = number;

@@ -10,7 +10,7 @@ import { preview } from './preview.js';
 import { PruneJuice } from './prune-juice.js';
 import type { RawExports } from './raw.js';
 import { setThreading } from './threading.js';
-import { poolThreading, workerFailure } from './threads-pool.js';
+import { poolThreading, startSpares, workerFailure } from './threads-pool.js';
 
 export * from './shared-entry.js';
 
@@ -20,9 +20,27 @@ export interface ThreadsInitOptions {
   threaded?: WasmSource;
   /** The single-threaded module (`sweep_prune.wasm`), loaded instead where there is no shared memory. */
   single?: WasmSource;
+  /**
+   * Worker threads started, and ready, before `init()` resolves, 0 to 63: a world's pool takes them first, so that
+   * its first `update()` runs on every thread it asked for (more are started, and take their share once running,
+   * when a world asks for more). Default: the cores less one (`navigator.hardwareConcurrency` or Node's
+   * `os.availableParallelism()`), 1 to 7.
+   */
+  workers?: number;
 }
 
-const THREADS_INIT_OPTIONS: readonly (keyof ThreadsInitOptions)[] = ['threaded', 'single'];
+const THREADS_INIT_OPTIONS: readonly (keyof ThreadsInitOptions)[] = ['threaded', 'single', 'workers'];
+
+// The cores less one (the caller's thread), 1 to 7: enough for the worlds most programs make, few enough to start fast
+function defaultWorkers(): number {
+  const g = globalThis as {
+    navigator?: { hardwareConcurrency?: number };
+    process?: { getBuiltinModule?: (id: string) => unknown };
+  };
+  const os = g.process?.getBuiltinModule?.('os') as { availableParallelism?: () => number } | undefined;
+  const cores = g.navigator?.hardwareConcurrency ?? os?.availableParallelism?.() ?? 2;
+  return Math.min(7, Math.max(1, cores - 1));
+}
 
 // The threaded module's memory: its initial size as linked (c/wasm/build-threads.sh --initial-memory, in 64 KB
 // pages), and the 2 GB maximum a shared memory must declare (reserved as address space, committed as it grows).
@@ -72,13 +90,16 @@ export function isThreaded(): boolean {
   return threaded && workerFailure() === undefined;
 }
 
+// The threaded module, and once it is initialised (`ready`), its hook for worlds and the spare workers started
+let started: { module: object; memory: object } | undefined;
+
 async function loadThreaded(source: WasmSource): Promise<RawExports> {
   const wasm = (globalThis as unknown as { WebAssembly: typeof WebAssembly }).WebAssembly;
   const module = await compileSource(source);
   const memory = new wasm.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
   // the first instance initialises the data segments (once for all: an atomic flag); workers' instances skip that
   const instance = await wasm.instantiate(module as WebAssembly.Module, { env: { memory } });
-  setThreading(poolThreading(module, memory));
+  started = { module, memory };
   threaded = true;
   // the module imports its memory (wasm-ld 14 cannot also export it): the wrapper reads it here
   return { ...(instance.exports as object), memory } as unknown as RawExports;
@@ -92,7 +113,8 @@ async function loadSingle(source: WasmSource, reason: string): Promise<RawExport
 
 /**
  * Load the engine. Await it once before creating a `World` or `PruneJuice`; later calls return the same promise.
- * Loads the threaded engine where shared memory is available, the single-threaded one otherwise (then
+ * Loads the threaded engine where shared memory is available and starts `options.workers` worker threads, resolving
+ * once they are ready, so that worlds' first updates run on the threads asked for; the single-threaded one otherwise (then
  * `isThreaded()` is false, and worlds asking for threads run on one and warn once). Rejects with a
  * `SweepPruneError` (`WasmLoadFailed`) if the module cannot be loaded.
  */
@@ -102,10 +124,20 @@ export function init(options: ThreadsInitOptions = {}): Promise<void> {
     if (proto !== Object.prototype && proto !== null) {
       throw new SweepPruneError(
         'InvalidArgument',
-        `init(options): sweep-prune/threads takes { threaded, single } (where to load each module from), got ${preview(options)}`,
+        `init(options): sweep-prune/threads takes { threaded, single, workers } (where to load each module from, workers to start), got ${preview(options)}`,
       );
     }
     checkOptions('init', options, THREADS_INIT_OPTIONS);
+    const workers = options.workers;
+    if (
+      workers !== undefined &&
+      (typeof workers !== 'number' || !Number.isInteger(workers) || workers < 0 || workers > 63)
+    ) {
+      throw new SweepPruneError(
+        'InvalidArgument',
+        `init(options): options.workers must be an integer from 0 to 63 (the worker threads started before init resolves), got ${preview(workers)}`,
+      );
+    }
   } catch (error) {
     return Promise.reject(error);
   }
@@ -113,12 +145,20 @@ export function init(options: ThreadsInitOptions = {}): Promise<void> {
     // one engine per program: the single-threaded one is already loaded, by the init() of another entry
     setThreading(undefined, LOADED_FIRST);
   }
-  return initWithLoader(() => {
-    const reason = platformReason();
-    return reason === undefined
-      ? loadThreaded(options.threaded ?? new URL('./generated/sweep_prune_threads.wasm', import.meta.url))
-      : loadSingle(options.single ?? new URL('./generated/sweep_prune.wasm', import.meta.url), reason);
-  });
+  return initWithLoader(
+    () => {
+      const reason = platformReason();
+      return reason === undefined
+        ? loadThreaded(options.threaded ?? new URL('./generated/sweep_prune_threads.wasm', import.meta.url))
+        : loadSingle(options.single ?? new URL('./generated/sweep_prune.wasm', import.meta.url), reason);
+    },
+    async (raw) => {
+      if (started === undefined) return;
+      setThreading(poolThreading(raw, started.module, started.memory));
+      // workers that fail to start are reported (isThreaded, threadsUnavailableReason, the worlds' WorkerFailed)
+      await startSpares(options.workers ?? defaultWorkers());
+    },
+  );
 }
 
 export default PruneJuice;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A world's `bounds` view: the one handed out, and the ended ones watched for writes that would be lost
-// (docs/views.md). A view ends when the world's capacity grows (its block moves) or when wasm memory grows (its
-// buffer is detached); nothing else ends it.
+// (docs/views.md). A view ends when the world's capacity grows (its block moves) or when its buffer is detached (a
+// growth of wasm memory where the runtime has no resizable buffers, or the release of the blocks kept for views);
+// nothing else ends it.
 import { SweepPruneError } from './errors.js';
 import type { RawExports } from './raw.js';
 import { SCRATCH_OUT } from './raw.js';
@@ -22,7 +23,6 @@ interface Watched {
 export class BoundsViews {
   #view: Float32Array | undefined; // the last view handed out
   #watched: Watched[] = [];
-  #warned = false;
 
   readonly raw: RawExports;
   readonly world: number;
@@ -69,23 +69,23 @@ export class BoundsViews {
   }
 
   /**
-   * Before a call that reads the bounds (`what`: update, endpoints): throws `StaleView` when something was written
-   * through an ended view since it ended (and fills it again, so that each lost write is reported once); warns once
-   * when the view handed out was detached by a growth of wasm memory and not taken again, which cannot be seen.
-   * A watched view is let go after its first clean check once a new view has been taken.
+   * Before a call that reads the bounds (`what`: update, endpoints): throws `StaleView` when something was
+   * written through an ended view since it ended (and fills it again, so that each lost write is reported once), and
+   * on every call while the view handed out last is detached and not taken again: a detached view drops writes
+   * without a trace, so a call that went on would make a frame that loses them. A watched view is let go after its
+   * first clean check once a new view has been taken.
    */
   check(what: string): void {
     const view = this.#view;
     if (view !== undefined && view.buffer.byteLength === 0) {
-      this.#view = undefined;
-      if (!this.#warned) {
-        this.#warned = true;
-        console.warn(
-          `sweep-prune: ${what}: the world.bounds view handed out before has ended, as every view does when wasm memory grows ` +
-            "(or when the blocks kept for disposed worlds' views are released; memoryStats() counts both); writes through it since then are lost. " +
-            'Take world.bounds again after each update(): it is cached and cheap.',
-        );
-      }
+      throw new SweepPruneError(
+        'StaleView',
+        `${what}: the world.bounds view taken before has ended, so writes through it since then are lost; nothing was ` +
+          "changed. Wasm memory grew (or the blocks kept for disposed worlds' views were released: memoryStats() " +
+          'counts both), which ends every view in this runtime (memoryStats().viewsSurviveGrowth is false: its ' +
+          'WebAssembly.Memory has no toResizableBuffer). Take world.bounds again, write the frame through it and call ' +
+          `${what}() again; taking it once per frame (it is cached and cheap) never meets this.`,
+      );
     }
     if (this.#watched.length === 0) return;
     let kept = 0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The low-level API: a world of boxes addressed by numeric ids, with typed-array views into wasm memory.
-import { RESULT_CODES, SweepPruneError } from './errors.js';
+import { RESULT, SweepPruneError } from './errors.js';
 import { getEngine, releaseKept } from './loader.js';
 import { checkOptions } from './options.js';
 import { badBoxError, boxCountOf, withStagedBoxes } from './bulk.js';
+import { checkMask } from './checks.js';
 import { check, fail, outputs, writeBox } from './engine-call.js';
 import {
   Queries,
@@ -21,6 +22,8 @@ import {
   COUNTERS_BYTES,
   type Counters,
   GENERATION_BITS,
+  PAIR_LIST,
+  type PairList,
   type RawExports,
   SCRATCH_OUT,
 } from './raw.js';
@@ -74,10 +77,6 @@ export interface Slabs {
   /** Box ids, slab after slab, each slab's sorted by min on `sweepAxis`; a box reaching into k slabs is in each. */
   ids: Uint32Array;
 }
-
-const PAIRS = 0;
-const BEGAN = 1;
-const ENDED = 2;
 
 /** The slot of a box id: its bounds start at `slotOf(id) * 2 * dimensions` in `world.bounds`. */
 export function slotOf(id: BoxId): number {
@@ -221,8 +220,9 @@ export class World<T = unknown> {
     this.#views.afterGrowth('addBoxes');
     if (result !== 0) {
       throw (
-        (result === 1 || result === 2 ? badBoxError('addBoxes', bounds, n, d) : undefined) ??
-        fail(raw, result, 'addBoxes')
+        (result === RESULT.InvalidBounds || result === RESULT.InvertedBounds
+          ? badBoxError('addBoxes', bounds, n, d)
+          : undefined) ?? fail(raw, result, 'addBoxes')
       );
     }
     // No data, and #owner left as it is: a reused slot's data went to #removedData and its owner to 0 when its box
@@ -259,7 +259,7 @@ export class World<T = unknown> {
     if (!(ids instanceof Uint32Array)) {
       for (let i = 0; i < n; i++) {
         const id = ids[i]!;
-        if (!Number.isInteger(id) || id <= 0 || id > 0xffffffff) badId(i, 6);
+        if (!Number.isInteger(id) || id <= 0 || id > 0xffffffff) badId(i, RESULT.InvalidBox);
       }
     }
     if (!(bounds instanceof Float32Array)) {
@@ -267,13 +267,14 @@ export class World<T = unknown> {
       if (bad !== undefined) throw bad;
     }
     const { result } = withStagedBoxes(raw, bounds, n, d, ids, (b, idsPtr) => raw.sp_set_boxes(this.#id, idsPtr, b, n));
-    if (result === 6 || result === 7) {
+    if (result === RESULT.InvalidBox || result === RESULT.StaleBox) {
       for (let i = 0; i < n; i++) if (!raw.sp_is_box_valid(this.#id, ids[i]!)) badId(i, this.#whyInvalid(raw, ids[i]!));
     }
     if (result !== 0) {
       throw (
-        (result === 1 || result === 2 ? badBoxError('setBoxes', bounds, n, d) : undefined) ??
-        fail(raw, result, 'setBoxes')
+        (result === RESULT.InvalidBounds || result === RESULT.InvertedBounds
+          ? badBoxError('setBoxes', bounds, n, d)
+          : undefined) ?? fail(raw, result, 'setBoxes')
       );
     }
   }
@@ -347,18 +348,9 @@ export class World<T = unknown> {
   setBoxFilter(id: BoxId, category: number, mask: number): void {
     const raw = this.#engine('setBoxFilter');
     this.#checkLive(raw, 'setBoxFilter', id);
-    for (const [name, v] of [
-      ['category', category],
-      ['mask', mask],
-    ] as const) {
-      if (!Number.isInteger(v) || v < -0x80000000 || v > 0xffffffff) {
-        throw new SweepPruneError(
-          'InvalidArgument',
-          `setBoxFilter(${id}): ${name} must be a 32-bit integer bit mask, got ${v}`,
-        );
-      }
-    }
-    raw.sp_set_box_filter(this.#id, id, category >>> 0, mask >>> 0);
+    const what = `setBoxFilter(${id})`;
+    const bits = checkMask(what, 'category', category);
+    raw.sp_set_box_filter(this.#id, id, bits, checkMask(what, 'mask', mask));
   }
 
   /** A box's filter. @throws SweepPruneError `StaleBox`, `InvalidBox`, `Disposed` */
@@ -394,7 +386,8 @@ export class World<T = unknown> {
    * sorted by id. Answered from the sorted slabs of the last `update()` (O(log n + candidates)), as every query
    * is: boxes are seen where that update saw them, boxes added since are not seen, boxes removed since are left
    * out, and categories are the current ones. A new array owned by the caller.
-   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `InvalidArgument` (a mask that is
+   * not a 32-bit integer, as for every call that takes one), `OutOfMemory`, `Disposed`
    */
   queryBox(min: ArrayLike<number>, max: ArrayLike<number>, mask = 0xffffffff): Uint32Array {
     return this.#queries.box('queryBox', min, max, mask);
@@ -578,9 +571,11 @@ export class World<T = unknown> {
    *
    * The view covers the world's `capacity` (slots past the live ones are unused). Kept, it stays live across
    * updates, queries, events and other worlds' calls until the capacity grows (`addBox` or `addBoxes` past it, or
-   * `reserve`: reserve ahead to avoid it) or wasm memory grows (rare). A write through an ended view is never
-   * silent: the next `update()` throws `StaleView` (a growth of memory, which leaves no trace, warns once). The
-   * getter is cached and cheap: taking it each frame is always safe. See docs/views.md.
+   * `reserve`: reserve ahead to avoid it) or, where `memoryStats().viewsSurviveGrowth` is false (runtimes without
+   * resizable wasm memory buffers, Node 20 among them), wasm memory grows (rare). A write through an ended view is
+   * never silent: the next `update()` throws `StaleView`, and after a growth of memory every `update()` and
+   * `endpoints()` throws it until `world.bounds` is taken again. The getter is cached and cheap:
+   * taking it once per frame before writing never meets either. See docs/views.md.
    */
   get bounds(): Float32Array {
     const raw = this.#engine('bounds');
@@ -598,7 +593,7 @@ export class World<T = unknown> {
    * Validates every live box first. If one has NaN, infinite or inverted bounds (written through `bounds`), it
    * throws `InvalidBounds` or `InvertedBounds` with `error.boxId` set, and keeps the pairs, began and ended of the
    * previous update: the frame is rejected as a whole.
-   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `OutOfMemory`, `Disposed`
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `OutOfMemory`, `StaleView`, `Disposed`
    */
   update(): void {
     const raw = this.#engine('update');
@@ -639,7 +634,7 @@ export class World<T = unknown> {
   // A failure of a call that validates every live box first (update, endpoints): name the bad box and the fix.
   #failValidated(raw: RawExports, result: number, what: string): never {
     const box = raw.sp_last_invalid_box(this.#id) >>> 0;
-    if (box === 0 || (RESULT_CODES[result] !== 'InvalidBounds' && RESULT_CODES[result] !== 'InvertedBounds')) {
+    if (box === 0 || (result !== RESULT.InvalidBounds && result !== RESULT.InvertedBounds)) {
       fail(raw, result, what);
     }
     const o = this.offsetOf(box);
@@ -654,7 +649,7 @@ export class World<T = unknown> {
     );
   }
 
-  #pairs(which: number, what: string): Uint32Array {
+  #pairs(which: PairList, what: string): Uint32Array {
     const raw = this.#engine(what);
     this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
@@ -666,7 +661,7 @@ export class World<T = unknown> {
 
   // The engine keeps a block handed out as a view from reuse (c/wasm/quarantine.c, docs/views.md)
   static #pin(raw: RawExports, ptr: number, what: string): void {
-    if (raw.sp_pin(ptr) === 0) fail(raw, 9, what);
+    if (raw.sp_pin(ptr) === 0) fail(raw, RESULT.OutOfMemory, what);
   }
 
   /**
@@ -686,7 +681,7 @@ export class World<T = unknown> {
 
   /** Pairs that began overlapping in the last `update()`, sorted by `(a, b)` (layout and lifetime as `pairs`). */
   get began(): Uint32Array {
-    return this.#pairs(BEGAN, 'began');
+    return this.#pairs(PAIR_LIST.began, 'began');
   }
 
   /**
@@ -694,13 +689,13 @@ export class World<T = unknown> {
    * (layout and lifetime as `pairs`).
    */
   get ended(): Uint32Array {
-    return this.#pairs(ENDED, 'ended');
+    return this.#pairs(PAIR_LIST.ended, 'ended');
   }
 
   /** Number of overlapping pairs after the last `update()`. */
   get pairCount(): number {
     const raw = this.#engine('pairCount');
-    raw.sp_pairs(this.#id, PAIRS);
+    raw.sp_pairs(this.#id, PAIR_LIST.pairs);
     return outputs(raw, this.#scratch, 1)[0]!;
   }
 
@@ -715,7 +710,7 @@ export class World<T = unknown> {
 
   // Iterates the engine's own list (never handed out). The callback may add, remove and change boxes, and query
   // (none of which touches the lists of the last update); update() and dispose() inside it throw Busy.
-  #forEach(which: number, what: string, fn: PairCallback<T>): void {
+  #forEach(which: PairList, what: string, fn: PairCallback<T>): void {
     const raw = this.#engine(what);
     if (typeof fn !== 'function') {
       throw new SweepPruneError(
@@ -723,7 +718,7 @@ export class World<T = unknown> {
         `${what}: fn must be a function (a, b, dataA, dataB) => void, got ${typeof fn}`,
       );
     }
-    if (which !== PAIRS) this.#needEvents(what);
+    if (which !== PAIR_LIST.pairs) this.#needEvents(what);
     const ptr = raw.sp_pairs(this.#id, which);
     const n = 2 * outputs(raw, this.#scratch, 1)[0]!;
     let p = new Uint32Array(raw.memory.buffer, ptr, n);
@@ -748,12 +743,12 @@ export class World<T = unknown> {
    * @throws SweepPruneError `InvalidArgument` (fn not a function), `Disposed`
    */
   forEachPair(fn: PairCallback<T>): void {
-    this.#forEach(PAIRS, 'forEachPair', fn);
+    this.#forEach(PAIR_LIST.pairs, 'forEachPair', fn);
   }
 
   /** As `forEachPair`, for the pairs that began overlapping in the last `update()`. */
   forEachBegan(fn: PairCallback<T>): void {
-    this.#forEach(BEGAN, 'forEachBegan', fn);
+    this.#forEach(PAIR_LIST.began, 'forEachBegan', fn);
   }
 
   /**
@@ -761,7 +756,7 @@ export class World<T = unknown> {
    * before that update, the box's data is still passed, even when `addBox` has reused its slot since.
    */
   forEachEnded(fn: PairCallback<T>): void {
-    this.#forEach(ENDED, 'forEachEnded', fn);
+    this.#forEach(PAIR_LIST.ended, 'forEachEnded', fn);
   }
 
   /** Work done by the last `update()`. */
@@ -783,7 +778,7 @@ export class World<T = unknown> {
    * New arrays owned by the caller (the engine keeps its own list for the next call).
    * Validates every live box first, like `update()`: NaN, infinite or inverted bounds written through `bounds` throw
    * `InvalidBounds` or `InvertedBounds` with `error.boxId` set, and change nothing.
-   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `Disposed`
+   * @throws SweepPruneError `InvalidBounds`, `InvertedBounds`, `InvalidDimensions`, `OutOfMemory`, `StaleView`, `Disposed`
    */
   endpoints(axis: number): Endpoints {
     const raw = this.#engine('endpoints');
@@ -831,8 +826,9 @@ export class World<T = unknown> {
 
   /**
    * Threads sharing this world's updates now: the caller's and the workers that have started, up to
-   * `options.threads`. Workers take tens of milliseconds to start, and until they have, the caller's thread does
-   * their share; 1 where threads are not available, after a worker failed, and after `dispose()`.
+   * `options.threads`: all of them from the first update when `init()` of sweep-prune/threads started enough
+   * workers (`workers`); workers started later take their share once running (tens of milliseconds), the caller's
+   * thread doing it until then. 1 where threads are not available, after a worker failed, and after `dispose()`.
    */
   get threads(): number {
     const pool = this.#pool;
