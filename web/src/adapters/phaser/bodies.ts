@@ -144,6 +144,20 @@ export class ArcadeIndex {
     return slot < this.#adjSlots && (this.#state[slot]! & (LOOSE | WILD)) === 0;
   }
 
+  /**
+   * False when nothing can meet a trusted slot's body until the next sync: it has no partner, no fellow in a pile,
+   * no loose body met its fat box, and no body is wild.
+   */
+  mayMeet(slot: number): boolean {
+    return (
+      this.#leader[slot]! >= 0 ||
+      this.#followHead[slot]! >= 0 ||
+      this.#extraHead[slot]! >= 0 ||
+      this.#adjStart[slot + 1]! > this.#adjStart[slot]! ||
+      this.#wild.length > 0
+    );
+  }
+
   // ---- sync
 
   /** Sync when bodies may have moved unseen, or when too many are loose. */

@@ -70,9 +70,11 @@ export function bodyOf(object: unknown): Body | null {
   return o.isBody ? (o as unknown as Body) : (o.body ?? null);
 }
 
-// the stack of a row's candidates: by rank (a child's place in its group, or a column) with its body
+// the candidates of the group loops running (a callback may start another), on one stack: a child's rank in its
+// group and its body; each loop's from its base to rowTop
 let rowRanks = new Float64Array(64);
-let rowBodies: (Body | undefined)[] = [];
+const rowBodies: (Body | undefined)[] = [];
+let rowTop = 0;
 
 // a sync costs about as much as Phaser's walk of this many pairs per dynamic body
 const WALK_PER_BODY = 4;
@@ -155,34 +157,42 @@ export function collideSpriteVsGroup(
     return;
   }
   const order = orders.of(group);
+  index.prepare();
+  const slotA = index.dynamicSlot(bodyA);
+  // most bodies of a sparse scene: nothing near, nothing to sort or walk
+  if (order.statics === 0 && slotA >= 0 && index.isTrusted(slotA) && !index.mayMeet(slotA)) return;
   const version = orders.version; // the children as getChildren() gives them now
-  orders.enter();
+  const base = rowTop; // this loop's candidates on the row stack (a callback may start another loop)
+  let entered = false;
   try {
     let after = -1; // the rank of the last child walked
     for (;;) {
       // the children after `after` whose body may meet bodyA where it is now
       index.prepare();
       const start = new RowStart(index, bodyA);
-      const { left, top, right, bottom } = start;
       const from = index.top;
-      const to = start.trusted ? index.candidates(start.slot) : index.nearBox(left, top, right, bottom);
+      const to = start.trusted
+        ? index.candidates(start.slot)
+        : index.nearBox(start.left, start.top, start.right, start.bottom);
       const stack = index.stack;
-      let count = 0;
-      for (let k = from; k < to; k++) {
-        count = addChild(order, version, index.bodyAt(stack[k]!) as Body, after, count);
-      }
+      rowTop = base;
+      for (let k = from; k < to; k++) addChild(order, version, index.bodyAt(stack[k]!) as Body, after);
       index.release(from);
       if (order.statics > 0) {
-        const found = world.staticTree.search({ minX: left, minY: top, maxX: right, maxY: bottom });
-        for (const body of found) count = addChild(order, version, body, after, count);
+        const box = { minX: bodyA.left, minY: bodyA.top, maxX: bodyA.right, maxY: bodyA.bottom };
+        for (const body of world.staticTree.search(box)) addChild(order, version, body, after);
       }
-      const ranks = rowRanks.slice(0, count);
-      const bodies = rowBodies.slice(0, count);
-      sortRow(ranks, bodies);
+      const end = rowTop;
+      if (end === base) return; // most bodies of a sparse scene: nothing near
+      if (!entered) {
+        orders.enter(); // children removed by a callback from here on keep their rank for this loop
+        entered = true;
+      }
+      sortRow(base, end);
       let again = false;
-      for (let k = 0; k < count && !again; k++) {
-        const bodyB = bodies[k]!;
-        after = ranks[k]!;
+      for (let k = base; k < end && !again; k++) {
+        const bodyB = rowBodies[k]!;
+        after = rowRanks[k]!;
         // as Phaser's loop (separate would refuse them too)
         if (bodyB === bodyA || !bodyB.enable || apart(bodyA, bodyB)) continue;
         if (world.separate(bodyA, bodyB, process, context, overlapOnly)) {
@@ -195,7 +205,9 @@ export function collideSpriteVsGroup(
       if (!again) return;
     }
   } finally {
-    orders.leave();
+    rowTop = base;
+    for (let k = base; k < rowBodies.length && rowBodies[k] !== undefined; k++) rowBodies[k] = undefined;
+    if (entered) orders.leave();
   }
 }
 
@@ -224,10 +236,11 @@ class RowStart {
     this.syncs = index.syncs;
     this.slot = index.dynamicSlot(body);
     this.trusted = this.slot >= 0 && index.isTrusted(this.slot);
-    this.left = body.left;
-    this.top = body.top;
-    this.right = body.right;
-    this.bottom = body.bottom;
+    // a trusted body is followed through its fat box: its own box is read only to search around it
+    this.left = this.trusted ? NaN : body.left;
+    this.top = this.trusted ? NaN : body.top;
+    this.right = this.trusted ? NaN : body.right;
+    this.bottom = this.trusted ? NaN : body.bottom;
   }
 
   /**
@@ -252,38 +265,40 @@ function apart(a: Body, b: Body): boolean {
   return (b.left > a.right || b.top > a.bottom || b.right < a.left || b.bottom < a.top) && !a.isCircle && !b.isCircle;
 }
 
-// a candidate into the row when it is a child of the group (as the loop began) after `after`
-function addChild(order: GroupOrder, version: number, body: Body, after: number, count: number): number {
+// a candidate onto the row stack when it is a child of the group (as the loop began) after `after`
+function addChild(order: GroupOrder, version: number, body: Body, after: number): void {
   const child = body.gameObject as Collidable | undefined;
-  if (child === undefined || child.body !== body) return count;
+  if (child === undefined || child.body !== body) return;
   const rank = order.rankAt(child, version);
-  if (rank <= after) return count;
-  if (count === rowRanks.length) {
-    const grown = new Float64Array(2 * count);
+  if (rank <= after) return;
+  if (rowTop === rowRanks.length) {
+    const grown = new Float64Array(2 * rowTop);
     grown.set(rowRanks);
     rowRanks = grown;
   }
-  rowRanks[count] = rank;
-  rowBodies[count] = body;
-  return count + 1;
+  rowRanks[rowTop] = rank;
+  rowBodies[rowTop++] = body;
 }
 
-// ranks ascending, bodies alongside (rows are short: insertion, else a sort of indices)
-function sortRow(ranks: Float64Array, bodies: (Body | undefined)[]): void {
-  const n = ranks.length;
-  if (n > 32) {
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => ranks[a]! - ranks[b]!);
+// the row stack from `from` to `to` by rank (rows are short: insertion, else a sort of indices)
+function sortRow(from: number, to: number): void {
+  const ranks = rowRanks;
+  const bodies = rowBodies;
+  if (to - from > 32) {
+    const order = Array.from({ length: to - from }, (_, i) => from + i).sort((a, b) => ranks[a]! - ranks[b]!);
     const r = order.map((i) => ranks[i]!);
     const b = order.map((i) => bodies[i]);
-    ranks.set(r);
-    for (let i = 0; i < n; i++) bodies[i] = b[i];
+    for (let i = 0; i < r.length; i++) {
+      ranks[from + i] = r[i]!;
+      bodies[from + i] = b[i];
+    }
     return;
   }
-  for (let i = 1; i < n; i++) {
+  for (let i = from + 1; i < to; i++) {
     const r = ranks[i]!;
     const body = bodies[i];
     let j = i - 1;
-    while (j >= 0 && ranks[j]! > r) {
+    while (j >= from && ranks[j]! > r) {
       ranks[j + 1] = ranks[j]!;
       bodies[j + 1] = bodies[j];
       j--;

@@ -75,7 +75,7 @@ export class GroupOrders {
   }
 
   leave(): void {
-    if (--this.#depth > 0) return;
+    if (--this.#depth > 0 || this.#withGone.size === 0) return;
     for (const order of this.#withGone) order.gone.clear();
     this.#withGone.clear();
   }
