@@ -5,8 +5,9 @@
 // blocks of the mean `World.update` per step, and ours against the faster of Phaser's modes. The target: never
 // slower than the faster mode where it takes 0.5 ms or more a step (5% for this machine's noise), at most 0.1 ms
 // more below. Every block also checks that our game's callbacks so far equal those of the `useTree: false` game.
-// Each scene runs in a process of its own: in one process, the games of a scene measured up to 20% apart by the
-// order in which they were made after another scene's games (where their objects landed in the heap).
+// Each scene runs in three processes, each making the three games in another order, their blocks pooled: in one
+// process, identical games measured up to 20% apart by the order in which they were made (where their objects
+// landed in the heap).
 // On its own: `node --expose-gc tests/bench/phaser-examples.mjs [--quick]` (after web/scripts/setup.sh).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -197,7 +198,7 @@ async function makeGame(Phaser, spec, mode, usePhaserArcade) {
 
 const warmMs = (quick) => (quick ? 150 : 400);
 const blockMs = (quick) => (quick ? 10 : 25);
-const blockCount = (quick) => (quick ? 7 : 15);
+const blockCount = (quick) => (quick ? 3 : 6); // per child: three children a scene
 
 /**
  * Every scene, each in a child process, with the compiled wrapper of tests/bench/compile.mjs. One row per scene:
@@ -207,20 +208,41 @@ export async function benchPhaserExamples({ quick = false, log = console.log } =
   const Phaser = await loadPhaser();
   log(
     `\n## Phaser ${Phaser.VERSION} Arcade Physics, scenes built as its official examples at their own sizes: ` +
-      `World.update per step (ms, median of ${blockCount(quick)} interleaved blocks of about ${blockMs(quick)} ms, ` +
-      `after ${warmMs(quick)} ms of warm-up per game; each scene in a process of its own)`,
+      `World.update per step (ms, median of ${3 * blockCount(quick)} interleaved blocks of about ${blockMs(quick)} ` +
+      `ms, after ${warmMs(quick)} ms of warm-up per game; each scene in three processes, each making the games in ` +
+      'another order)',
   );
   log('  scene                                                        tree   no tree  sweep-prune  vs faster  target');
   const only = process.env.PHASER_SCENE; // e.g. PHASER_SCENE=pool: the scenes whose name has it
   const rows = [];
   for (const name of Object.keys(scenes).filter((k) => !only || k.includes(only))) {
-    const child = spawnSync(
-      process.execPath,
-      ['--expose-gc', fileURLToPath(import.meta.url), '--scene', name, ...(quick ? ['--quick'] : [])],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
-    );
-    if (child.status !== 0) throw new Error(`phaser examples: the scene "${name}" failed (exit ${child.status})`);
-    const row = JSON.parse(child.stdout);
+    // one child per order in which the games are made (each mode first once): the blocks of all, pooled
+    const blocks = { tree: [], 'no tree': [], 'sweep-prune': [] };
+    let calls = 0;
+    for (let first = 0; first < MODES.length; first++) {
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--expose-gc',
+          fileURLToPath(import.meta.url),
+          '--scene',
+          name,
+          '--first',
+          String(first),
+          ...(quick ? ['--quick'] : []),
+        ],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 24 },
+      );
+      if (child.status !== 0) throw new Error(`phaser examples: the scene "${name}" failed (exit ${child.status})`);
+      const result = JSON.parse(child.stdout);
+      for (const mode of MODES) blocks[mode].push(...result.blocks[mode]);
+      calls = result.calls;
+    }
+    const ms = Object.fromEntries(MODES.map((m) => [m, median(blocks[m])]));
+    const faster = Math.min(ms.tree, ms['no tree']);
+    const x = faster / ms['sweep-prune'];
+    const met = faster >= 0.5 ? x >= 0.95 : ms['sweep-prune'] - faster <= 0.1;
+    const row = { scene: name, ms, faster, x, met, calls };
     rows.push(row);
     const cell = (m, w) => row.ms[m].toFixed(3).padStart(w);
     log(
@@ -232,8 +254,8 @@ export async function benchPhaserExamples({ quick = false, log = console.log } =
   return rows;
 }
 
-/** One scene, in this process: its row. */
-async function runScene(name, quick) {
+/** One scene, in this process, its games made from mode `first` on: each mode's block means. */
+async function runScene(name, quick, first) {
   const spec = scenes[name];
   if (!spec) throw new Error(`phaser examples: no scene "${name}"; the scenes: ${Object.keys(scenes).join(', ')}`);
   const Phaser = await loadPhaser();
@@ -246,7 +268,9 @@ async function runScene(name, quick) {
   const BLOCK_MS = blockMs(quick);
   const blocks = blockCount(quick);
   const games = [];
-  for (const mode of MODES) games.push(await makeGame(Phaser, spec, mode, usePhaserArcade));
+  for (let i = 0; i < MODES.length; i++) {
+    games.push(await makeGame(Phaser, spec, MODES[(first + i) % MODES.length], usePhaserArcade));
+  }
   const noTree = games.find((g) => g.mode === 'no tree');
   const ours = games.find((g) => g.mode === 'sweep-prune');
   // the games step in lockstep (the same steps, so that their callbacks compare)
@@ -270,16 +294,12 @@ async function runScene(name, quick) {
       throw new Error(`phaser examples: "${name}": the callbacks differ from Phaser's useTree: false game`);
     }
   }
-  const ms = Object.fromEntries(games.map((g) => [g.mode, median(g.blocks)]));
-  const faster = Math.min(ms.tree, ms['no tree']);
-  const x = faster / ms['sweep-prune'];
-  const met = faster >= 0.5 ? x >= 0.95 : ms['sweep-prune'] - faster <= 0.1;
   for (const g of games) {
     g.handle?.stop();
     g.game.destroy(true);
     g.game.headlessStep(0, 0);
   }
-  return { scene: name, ms, faster, x, met, calls: noTree.calls.length };
+  return { blocks: Object.fromEntries(games.map((g) => [g.mode, g.blocks])), calls: noTree.calls.length };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -289,7 +309,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     compileWrapper(['index.ts', 'adapters/phaser/index.ts']);
     await benchPhaserExamples({ quick });
   } else {
-    process.stdout.write(JSON.stringify(await runScene(process.argv[at + 1], quick)));
+    const first = Number(process.argv[process.argv.indexOf('--first') + 1] ?? 0);
+    process.stdout.write(JSON.stringify(await runScene(process.argv[at + 1], quick, first)));
   }
   process.exit(0); // Phaser's destroyed games leave timers behind
 }
