@@ -299,7 +299,7 @@ const post = (method, params) =>
 
 const PLANCK_BROADPHASE =
   /^(BroadPhase\d*\.(createProxy|destroyProxy|moveProxy|touchProxy|updatePairs|testOverlap)|World\d*\.createContact)$/;
-const OURS = /\/build\/bench\/js\/adapters\/planck\.js$/;
+const OURS = /\/build\/bench\/js\/adapters\/planck\/index\.js$/;
 // ours also routes the world's createContact and destroyContact through it (to keep its set of contacts)
 const OUR_BROADPHASE =
   /^(createProxy|destroyProxy|moveProxy|touchProxy|updatePairs|testOverlap|createContact|destroyContact)$/;

@@ -2,7 +2,7 @@
 // What the physics-engine broadphases share: one box per body in a sweep-prune World, kept in step with the body's
 // own bounding box (rounded outward to float32), its static-or-sleeping state and its collision filter.
 import { World, slotOf } from '../../world.js';
-import { roundDown, roundUp } from '../../float32.js';
+import { roundDown, roundUp, storeDown, storeUp } from '../../float32.js';
 import { OutwardBounds, grown } from './bounds.js';
 
 /**
@@ -157,6 +157,7 @@ export class BodyBoxes<B extends object> {
     const bodies = this.#bodies;
     const bounds = this.#bounds;
     let view = bounds.take();
+    let ints = bounds.ints;
     let changed = false;
     for (let i = 0, n = bodies.length; i < n; i++) {
       read(bodies[i]!, tmp);
@@ -172,6 +173,7 @@ export class BodyBoxes<B extends object> {
       ) {
         this.#apply(i, tmp); // a new or parked box, or another static flag or filter: the rare path
         view = bounds.take();
+        ints = bounds.ints;
         continue;
       }
       let k = 0;
@@ -189,8 +191,8 @@ export class BodyBoxes<B extends object> {
       for (let a = 0; a < d; a++) {
         const lo = tmp[a]!;
         const hi = tmp[d + a]!;
-        bounds.min(at + a, lo);
-        bounds.max(at + d + a, hi);
+        storeDown(view, ints, at + a, lo); // the hot path: stored in place, no call per bound
+        storeUp(view, ints, at + d + a, hi);
         if (view[at + a] !== lo || view[at + d + a] !== hi) inexact = 1;
       }
       for (k = 0; k < d2; k++) seen[o + k] = tmp[k]!;

@@ -29,6 +29,11 @@ export class OutwardBounds {
     return view;
   }
 
+  /** The view of the last `take()` as integers: for a hot loop that stores with `storeDown` and `storeUp` itself. */
+  get ints(): Int32Array {
+    return this.#ints;
+  }
+
   /** `x` at `at`, rounded down (a min). */
   min(at: number, x: number): void {
     storeDown(this.#view, this.#ints, at, x);
