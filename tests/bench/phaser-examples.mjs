@@ -32,9 +32,9 @@ const between = (random, a, b) => a + Math.floor(random() * (b - a + 1));
 
 /**
  * The scenes: `build(scene, random, count)` makes the example's bodies and colliders and returns what runs before
- * each step (the example's `update`), or nothing. `count(name)` counts a callback.
+ * each step (the example's `update`), or nothing. `count(name, a, b)` records a callback and its two objects.
  */
-const scenes = {
+export const scenes = {
   // "bullets group collisions" with a pool of 2 000: every pooled bullet parked at (0, 0), one enemy,
   // overlap(enemy, bullets); a bullet fired every fifth step, parked again when it leaves the top
   'bullet pool of 2 000, overlap(enemy, bullets)': {
@@ -50,7 +50,7 @@ const scenes = {
       const enemy = scene.add.rectangle(400, 200, 180, 120);
       scene.physics.add.existing(enemy);
       scene.physics.add.overlap(enemy, bullets, (_, bullet) => {
-        count('hit');
+        count('hit', enemy, bullet);
         bullet.setActive(false);
         bullet.body.reset(0, 0);
       });
@@ -87,7 +87,7 @@ const scenes = {
       const player = scene.add.rectangle(400, 100, 64, 64);
       scene.physics.add.existing(player);
       player.body.setImmovable(true).setCollideWorldBounds(true);
-      scene.physics.add.collider(player, group, () => count('collide'));
+      scene.physics.add.collider(player, group, (a, b) => count('collide', a, b));
       let step = 0;
       return () => player.body.setVelocityX(step++ % 120 < 60 ? 500 : -500);
     },
@@ -108,7 +108,7 @@ const scenes = {
         else block.body.velocity.y *= -1;
         blocks.push(block);
       }
-      scene.physics.add.collider(blocks, blocks, () => count('collide'));
+      scene.physics.add.collider(blocks, blocks, (a, b) => count('collide', a, b));
     },
   },
   // "10000 world bodies" and "40000 world bodies": bodies bouncing in a world 32 x 32 screens large, no collider
@@ -130,7 +130,7 @@ const scenes = {
       };
       const balls = make(300, 150);
       const crates = make(-150, -300);
-      scene.physics.add.collider(balls, crates, () => count('collide'));
+      scene.physics.add.collider(balls, crates, (a, b) => count('collide', a, b));
     },
   },
   // "group vs self": 100 bodies of one group colliding with each other
@@ -145,7 +145,7 @@ const scenes = {
         r.body.setVelocity(between(random, -200, 200), between(random, -200, 200));
         r.body.setBounce(1, 1).setCollideWorldBounds(true);
       }
-      scene.physics.add.collider(group, undefined, () => count('collide'));
+      scene.physics.add.collider(group, undefined, (a, b) => count('collide', a, b));
     },
   },
 };
