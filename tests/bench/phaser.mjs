@@ -70,7 +70,7 @@ function swarmer(scene, group, random) {
     .setBounce(1, 1);
 }
 
-function mulberry32(seed) {
+export function mulberry32(seed) {
   return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
@@ -90,8 +90,17 @@ async function makeWorld(Phaser, build, n, mode, usePhaserArcade) {
   });
   const world = scene.physics.world;
   const handle = mode === 'sweep-prune' ? usePhaserArcade(world) : undefined;
+  return { mode, game, world, handle, counter, step: timedStep(world), times: [], done: false };
+}
+
+/**
+ * One 60 Hz step of an Arcade world as the benches time it: `before` (the scene's update) first, then a minor
+ * collection, then `World.update` alone timed (ms returned), then `postUpdate`.
+ */
+export function timedStep(world, before) {
   let time = 0;
-  const step = () => {
+  return () => {
+    before?.();
     minorGc(); // each step pays for its own garbage, not for the garbage of the game that stepped before it
     const t = now();
     world.update(time, 1000 / 60);
@@ -100,7 +109,6 @@ async function makeWorld(Phaser, build, n, mode, usePhaserArcade) {
     time += 1000 / 60;
     return ms;
   };
-  return { mode, game, world, handle, counter, step, times: [], done: false };
 }
 
 // time spent in `fns` of `object` while `run` runs
