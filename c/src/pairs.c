@@ -57,84 +57,90 @@ static void spPlacePairsToIds( const uint32_t* ids, const spPair* in, int count,
 	}
 }
 
-// Carry the last update's place pairs over to the refreshed index's places (map->remap), lower place first,
-// into `carried`, sorted again as they are written (an insertion sort: boxes that swapped places within a slab
-// leave a few pairs out of order). A pair one of whose entries left its slab goes to `gone` as ids. Returns the
-// carried count; *goneCount is set.
-static int spCarryPlacePairs( const spRefreshScratch* map, const spPair* in, int count, spPair* carried, spPair* gone,
-							  int* goneCount )
+// The last update's place pairs `p` carried to the refreshed index's places (map->remap, lower place first) and
+// diffed with this update's `q` in one pass: pairs only in `q` to began, pairs only in `p` to ended, as id pairs
+// (appended at *beganCount and *endedCount); every pair of `q` written as ids to `out`, in its order. A carried pair
+// whose entry left its slab goes to ended (if it is now reported in another slab, the diff by id of the two lists
+// cancels it: spMakePairLists).
+//
+// `q` is walked once, each of its pairs sent to began when a carried pair passes it, so the carried pairs need not
+// be in order: one that falls behind (boxes that swapped places within a slab) is looked for among the last pairs
+// of `q` passed, and taken back from began if it is there.
+static void spCarryDiff( const spRefreshScratch* map, const uint32_t* ids, const spPair* p, int pCount,
+						 const spPair* restrict q, int qCount, spPair* restrict out, spPair* restrict began,
+						 int* beganCount, spPair* restrict ended, int* endedCount )
 {
 	const int* remap = map->remap;
-	int n = 0, g = 0;
-	uint64_t last = 0; // the key of carried[n - 1] (0 before the first: every key is at least 0)
-	for ( int k = 0; k < count; ++k )
+	const spPair* const pEnd = p + pCount;
+	const spPair* const qEnd = q + qCount;
+	const spPair* qp = q; // this update's next pair
+	spPair* op = out;	  // its id pair's place
+	spPair* bp = began + *beganCount;
+	spPair* ep = ended + *endedCount;
+	// the key of *qp, in a register; q[qCount] is readable and above every carried pair: the next slab range's
+	// first pair, or the one spMakePairLists puts past the list
+	uint64_t next = spPairKey( *qp );
+	for ( ; p < pEnd; ++p )
 	{
-		const spPair p = in[k];
-		SP_ASSERT( p.a < (uint32_t)map->previousCount && p.b < (uint32_t)map->previousCount );
-		const int x = remap[p.a], y = remap[p.b];
+		const spPair o = *p;
+		SP_ASSERT( o.a < (uint32_t)map->previousCount && o.b < (uint32_t)map->previousCount );
+		const int x = remap[o.a], y = remap[o.b];
 		if ( ( x | y ) < 0 )
 		{
-			gone[g++] = spPlacePairToIds( map->previousIds, p );
+			*ep++ = spPlacePairToIds( map->previousIds, o );
 			continue;
 		}
-		const spPair q = { (uint32_t)( x < y ? x : y ), (uint32_t)( x < y ? y : x ) };
-		const uint64_t key = spPairKey( q );
-		if ( key >= last )
+		const uint32_t lo = (uint32_t)( x < y ? x : y ), hi = (uint32_t)( x < y ? y : x );
+		const uint64_t key = (uint64_t)lo << 32 | hi;
+		const spPair idPair = spPlacePairToIds( ids, ( spPair ){ lo, hi } );
+		if ( __builtin_expect( next == key, 1 ) )
 		{
-			// in order (nearly every pair): the key of the last one stays in a register
-			carried[n++] = q;
-			last = key;
+			// in both (nearly every pair of a coherent frame)
+			*op++ = idPair;
+			next = spPairKey( *++qp );
 			continue;
 		}
-		int j = n++;
-		do
+		if ( next < key )
 		{
-			carried[j] = carried[j - 1];
-			--j;
-		} while ( j > 0 && key < spPairKey( carried[j - 1] ) );
-		carried[j] = q;
-	}
-	*goneCount = g;
-	return n;
-}
-
-// Diff two sorted place pair lists of one index: pairs only in `q` to began, pairs only in `p` to ended, as id
-// pairs (appended at *beganCount and *endedCount). Writes every pair of `q` as ids to `out`, in its order.
-static void spDiffPlacePairs( const uint32_t* ids, const spPair* p, int pCount, const spPair* q, int qCount,
-							  spPair* out, spPair* began, int* beganCount, spPair* ended, int* endedCount )
-{
-	int i = 0, j = 0, nb = *beganCount, ne = *endedCount;
-	while ( i < pCount && j < qCount )
-	{
-		// equal pairs (nearly all on a coherent frame) compared as two words at once
-		uint64_t x, y;
-		memcpy( &x, p + i, sizeof( x ) );
-		memcpy( &y, q + j, sizeof( y ) );
-		if ( x == y )
-		{
-			out[j] = spPlacePairToIds( ids, q[j] );
-			++i;
-			++j;
-		}
-		else if ( spPairKey( p[i] ) < spPairKey( q[j] ) )
-		{
-			ended[ne++] = spPlacePairToIds( ids, p[i++] );
+			// this update's pairs before it began
+			do
+			{
+				*op = spPlacePairToIds( ids, *qp );
+				*bp++ = *op++;
+				next = spPairKey( *++qp );
+			} while ( next < key );
+			if ( next == key )
+			{
+				*op++ = idPair;
+				next = spPairKey( *++qp );
+				continue;
+			}
 		}
 		else
 		{
-			out[j] = spPlacePairToIds( ids, q[j] );
-			began[nb++] = out[j++];
+			// behind: sent to began when passed (as the last pair sent, or among the last few), or not in `q`
+			const spPair* r = qp - 1;
+			while ( r >= q && spPairKey( *r ) > key )
+				--r;
+			if ( r >= q && spPairKey( *r ) == key )
+			{
+				spPair* b = bp - 1;
+				while ( b->a != idPair.a || b->b != idPair.b )
+					--b;
+				memmove( b, b + 1, sizeof( spPair ) * (size_t)( bp - 1 - b ) );
+				--bp;
+				continue;
+			}
 		}
+		*ep++ = idPair;
 	}
-	while ( i < pCount )
-		ended[ne++] = spPlacePairToIds( ids, p[i++] );
-	while ( j < qCount )
+	for ( ; qp < qEnd; ++qp )
 	{
-		out[j] = spPlacePairToIds( ids, q[j] );
-		began[nb++] = out[j++];
+		*op = spPlacePairToIds( ids, *qp );
+		*bp++ = *op++;
 	}
-	*beganCount = nb;
-	*endedCount = ne;
+	*beganCount = (int)( bp - began );
+	*endedCount = (int)( ep - ended );
 }
 
 // p + i for a list that may be empty and so null (null + 0 is undefined in C).
@@ -160,7 +166,6 @@ typedef struct spCarryJob
 	const spWorld* w;
 	const spPairArray* prevPlaces;
 	const spPairArray* nextPlaces;
-	spPair* carried;
 	spPair* beganIn;
 	spPair* endedIn;
 	spPair* out;
@@ -183,10 +188,8 @@ static bool spCarryRange( int s0, int s1, spTask* task, void* context )
 	const int nb = spFirstPairFrom( next, job->nextPlaces->count, after[s0] );
 	const int ne = spFirstPairFrom( next, job->nextPlaces->count, after[s1] );
 	int began = 0, ended = 0;
-	const int carried = spCarryPlacePairs( &w->refreshScratch, SP_AT( prev, pb ), pe - pb, SP_AT( job->carried, pb ),
-										   SP_AT( job->endedIn, pb ), &ended );
-	spDiffPlacePairs( w->dynamicIndex.ids, SP_AT( job->carried, pb ), carried, SP_AT( next, nb ), ne - nb,
-					  SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began, SP_AT( job->endedIn, pb ), &ended );
+	spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( prev, pb ), pe - pb, SP_AT( next, nb ), ne - nb,
+				 SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began, SP_AT( job->endedIn, pb ), &ended );
 	task->spans[0] = ( spSpan ){ nb, began };
 	task->spans[1] = ( spSpan ){ pb, ended };
 	return true;
@@ -321,8 +324,8 @@ bool spMakePairLists( spWorld* w )
 	}
 	else if ( carry )
 	{
-		// carried pairs in found; began and ended candidates in eventScratch (began first), then sorted by id
-		// into began and ended through found
+		// began and ended candidates in eventScratch (began first), then sorted by id into began and ended through
+		// found
 		if ( !spGrowWithRoom( (void**)&next->data, &next->capacity, mp, sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->began.data, &w->began.capacity, mp, sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->ended.data, &w->ended.capacity, was, sizeof( spPair ) ) ||
@@ -330,11 +333,16 @@ bool spMakePairLists( spWorld* w )
 							  sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
 			return false;
+		// a pair past this update's, above every pair, so that the carry's merge reads on without a bound check
+		spPairArray* places = &w->placePairs[nxt];
+		if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, mp + 1, sizeof( spPair ) ) )
+			return false;
+		places->data[mp] = ( spPair ){ UINT32_MAX, UINT32_MAX };
 		spPair* beganIn = w->eventScratch.data;
 		spPair* endedIn = w->eventScratch.data + mp;
 		// with a pool by slab ranges: the candidates' order then differs from one range's (gone and ended pairs
 		// interleave by range), which the sorts by id below undo: the pairs are distinct
-		spCarryJob job = { w, prevPlaces, nextPlaces, w->found.data, beganIn, endedIn, next->data };
+		spCarryJob job = { w, prevPlaces, nextPlaces, beganIn, endedIn, next->data };
 		spParallelForSlabs( w, index, spCarryRange, &job );
 		const int nb = spGatherSpans( &w->parallel, 0, beganIn, sizeof( spPair ) );
 		const int ne = spGatherSpans( &w->parallel, 1, endedIn, sizeof( spPair ) );

@@ -25,7 +25,14 @@ typedef struct spPairArray
 /// The order of pairs (by a, then b) as one integer.
 static inline uint64_t spPairKey( spPair p )
 {
+#if defined( __BYTE_ORDER__ ) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	// the pair's 8 bytes are b << 32 | a: one load and a rotate
+	uint64_t v;
+	memcpy( &v, &p, sizeof( v ) );
+	return v << 32 | v >> 32;
+#else
 	return (uint64_t)p.a << 32 | p.b;
+#endif
 }
 
 /// The ints of histogram scratch spSortPairs needs for pairs of ids below `slotCount` slots.
