@@ -93,13 +93,15 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 		{
 			// a box as one vector, its lanes put in entry order by one shuffle; as below, NaN in the sort key
 			// becomes -INFINITY
+			// (only a removed box's slot can hold NaN: with none removed, no test)
 			const spM4 nanToLow = spM4Set( 0, -1, -1, -1 );
 			const spF4 low = spF4Set( -INFINITY, 0.0f, 0.0f, 0.0f );
 			for ( int i = c0; i < c1; ++i )
 			{
 				spF4 b = spF4Load( bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * 4 );
 				b = axis == 0 ? spF4EntryX( b ) : spF4EntryY( b );
-				b = spF4Select( spM4Or( spF4Eq( b, b ), nanToLow ), b, low );
+				if ( world->goneMovers > 0 )
+					b = spF4Select( spM4Or( spF4Eq( b, b ), nanToLow ), b, low );
 				spF4Store( kept + (size_t)i * 4, b );
 			}
 		}
@@ -128,17 +130,20 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 				floorNext2 = s + 2 < slabCount ? slabFloor[s + 2] : INFINITY;
 			}
 			const uint32_t id = ids[i];
-			float box[2 * SP_MAX_DIMENSIONS];
-			memcpy( box, kept + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+			// the box read where the pass above put it, and moved down to the kept place (k <= i)
+			const float* box = kept + (size_t)i * stride;
 			const float lo = box[slabAt], hi = box[slabAt + 1];
-			memcpy( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
+			const int keep = ( lo < floorNext ) & ( hi >= floorS );
+			const float w = keep ? box[1] - box[0] : 0.0f;
+			width = w > width ? w : width;
+			if ( d == 2 )
+				spF4Store( kept + (size_t)k * 4, spF4Load( box ) );
+			else
+				memmove( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 			keptIds[k] = id;
 			keptOrigins[k] = i;
 			// -1 unless the merge gives the entry its new place (a box dropped from the slab, here or later)
 			remap[i] = -1;
-			const int keep = ( lo < floorNext ) & ( hi >= floorS );
-			const float w = keep ? box[1] - box[0] : 0.0f;
-			width = w > width ? w : width;
 			// the entries arrive in the slab's old order: out of order only where two boxes crossed
 			if ( keep )
 			{
@@ -169,13 +174,16 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 				continue;
 			}
 			const int ns0 = spSlabOf( index, lo );
+			// the box packed again from its bounds: the insertion sort above may have moved another entry to `box`
+			float packed[2 * SP_MAX_DIMENSIONS];
+			spPackBox( packed, bounds + (size_t)( id >> SP_GENERATION_BITS ) * stride, d, axis );
 			for ( int t = ns0; t <= ns1; ++t )
 			{
 				if ( t >= s && t <= os1 )
 				{
 					continue;
 				}
-				m = spAddIncoming( sc, m, limit, box, id, t, stride );
+				m = spAddIncoming( sc, m, limit, packed, id, t, stride );
 				if ( m < 0 )
 				{
 					return SP_REFRESH_TOO_MANY_MOVES;
