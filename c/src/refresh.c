@@ -69,134 +69,136 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 	int* keptEnd = sc->keptEnd;
 	float* keptWidth = sc->keptWidth;
 
-	// The reads of the bounds, in entry order, are random: a chunk at a time in a loop with nothing else in it, so
-	// that many of them are in flight at once. Then the chunk is processed in order, compacting in place (k never
-	// passes i); an incoherent frame runs out of incoming room within a few chunks.
+	// The reads of the bounds, in entry order, are random: a chunk of a slab at a time in a loop with nothing else in
+	// it, so that many of them are in flight at once. Then the chunk is processed in order, compacting in place (k
+	// never passes i); an incoherent frame runs out of incoming room within a few chunks.
 	enum
 	{
 		chunk = 4096
 	};
-	const int count = start[s1];
 	const float* slabFloor = index->slabFloor;
-	int k = start[s0], s = s0, moved = 0;
-	// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor); floorNext2
-	// is the floor of slab s + 2
-	float floorS = slabFloor[s], floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
-	float floorNext2 = s + 2 < slabCount ? slabFloor[s + 2] : INFINITY;
-	int nextStart = start[s + 1];
-	float width = 0.0f; // the largest extent on the sweep axis among slab s's kept entries
-	keptStart[s] = k;
-	for ( int c0 = start[s0]; c0 < count; c0 += chunk )
+	// only a removed box's slot can hold NaN (nothing validates it): with none removed, no test for it
+	const int anyGone = world->goneMovers > 0;
+	int k = start[s0], moved = 0;
+	for ( int s = s0; s < s1; ++s )
 	{
-		const int c1 = count - c0 < chunk ? count : c0 + chunk;
-		if ( d == 2 )
+		// slab s holds the boxes with slab-axis min below floorNext and max at least floorS (spSlabFloor);
+		// floorNext2 is the floor of slab s + 2
+		const float floorS = slabFloor[s], floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
+		const float floorNext2 = s + 2 < slabCount ? slabFloor[s + 2] : INFINITY;
+		float width = 0.0f;		// the largest extent on the sweep axis among the slab's entries
+		float last = -INFINITY; // the largest sort key among its kept entries so far
+		keptStart[s] = k;
+		for ( int c0 = start[s]; c0 < start[s + 1]; c0 += chunk )
 		{
-			// a box as one vector, its lanes put in entry order by one shuffle; as below, NaN in the sort key
-			// becomes -INFINITY
-			// (only a removed box's slot can hold NaN: with none removed, no test)
-			const spM4 nanToLow = spM4Set( 0, -1, -1, -1 );
-			const spF4 low = spF4Set( -INFINITY, 0.0f, 0.0f, 0.0f );
-			for ( int i = c0; i < c1; ++i )
+			const int c1 = start[s + 1] - c0 < chunk ? start[s + 1] : c0 + chunk;
+			if ( d == 2 && anyGone )
 			{
-				spF4 b = spF4Load( bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * 4 );
-				b = axis == 0 ? spF4EntryX( b ) : spF4EntryY( b );
-				if ( world->goneMovers > 0 )
-					b = spF4Select( spM4Or( spF4Eq( b, b ), nanToLow ), b, low );
-				spF4Store( kept + (size_t)i * 4, b );
-			}
-		}
-		else
-		{
-			for ( int i = c0; i < c1; ++i )
-			{
-				float* p = kept + (size_t)i * stride;
-				spPackBox( p, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * stride, d, axis );
-				// a removed box's free slot may hold NaN (nothing validates it): as a sort key it would stop the
-				// insertion sort of the other entries (its entry is dropped after this pass)
-				p[0] = p[0] == p[0] ? p[0] : -INFINITY;
-			}
-		}
-		for ( int i = c0; i < c1; ++i )
-		{
-			while ( i >= nextStart )
-			{
-				keptWidth[s] = width;
-				keptEnd[s] = k;
-				width = 0.0f;
-				keptStart[++s] = k;
-				nextStart = start[s + 1];
-				floorS = slabFloor[s];
-				floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
-				floorNext2 = s + 2 < slabCount ? slabFloor[s + 2] : INFINITY;
-			}
-			const uint32_t id = ids[i];
-			// the box read where the pass above put it, and moved down to the kept place (k <= i)
-			const float* box = kept + (size_t)i * stride;
-			const float lo = box[slabAt], hi = box[slabAt + 1];
-			const int keep = ( lo < floorNext ) & ( hi >= floorS );
-			const float w = keep ? box[1] - box[0] : 0.0f;
-			width = w > width ? w : width;
-			if ( d == 2 )
-				spF4Store( kept + (size_t)k * 4, spF4Load( box ) );
-			else
-				memmove( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
-			keptIds[k] = id;
-			keptOrigins[k] = i;
-			// -1 unless the merge gives the entry its new place (a box dropped from the slab, here or later)
-			remap[i] = -1;
-			// the entries arrive in the slab's old order: out of order only where two boxes crossed
-			if ( keep )
-			{
-				moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, stride );
-				if ( moved > swapBudget )
+				// a box as one vector, its lanes put in entry order by one shuffle; NaN in the sort key becomes
+				// -INFINITY, as below
+				const spM4 nanToLow = spM4Set( 0, -1, -1, -1 );
+				const spF4 low = spF4Set( -INFINITY, 0.0f, 0.0f, 0.0f );
+				for ( int i = c0; i < c1; ++i )
 				{
-					return SP_REFRESH_TOO_MANY_SWAPS;
+					spF4 b = spF4Load( bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * 4 );
+					b = axis == 0 ? spF4EntryX( b ) : spF4EntryY( b );
+					spF4Store( kept + (size_t)i * 4, spF4Select( spM4Or( spF4Eq( b, b ), nanToLow ), b, low ) );
 				}
 			}
-			k += keep;
-			// From the box's first old entry (one per box: its old min was in this slab, so its old first slab is
-			// s), the slabs it reaches now and did not before: below this one, or past its old last slab. One
-			// branch, rarely taken, for every test that can rule that out (each of them alone would mispredict
-			// on the boxes that span two slabs): the box is the entry's second or later, or it does not start
-			// below s and its last slab is s or s + 1 now and was not s before, or is s now.
-			const float* old = entries + (size_t)i * stride;
-			const int first = old[slabAt] >= floorS;
-			const int down = lo < floorS;
-			const int up = ( ( hi >= floorNext ) & !( old[slabAt + 1] >= floorNext ) ) | ( hi >= floorNext2 );
-			if ( !( first & ( down | up ) ) )
+			else if ( d == 2 )
 			{
-				continue;
+				for ( int i = c0; i < c1; ++i )
+				{
+					const spF4 b = spF4Load( bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * 4 );
+					spF4Store( kept + (size_t)i * 4, axis == 0 ? spF4EntryX( b ) : spF4EntryY( b ) );
+				}
 			}
-			const int os1 = spSlabOf( index, old[slabAt + 1] );
-			const int ns1 = spSlabOf( index, hi );
-			if ( !( lo < floorS ) && ns1 <= os1 )
+			else
 			{
-				continue;
+				for ( int i = c0; i < c1; ++i )
+				{
+					float* p = kept + (size_t)i * stride;
+					spPackBox( p, bounds + (size_t)( ids[i] >> SP_GENERATION_BITS ) * stride, d, axis );
+					// NaN as a sort key would stop the insertion sort of the other entries (a removed box's entry
+					// is dropped after this pass)
+					p[0] = p[0] == p[0] ? p[0] : -INFINITY;
+				}
 			}
-			const int ns0 = spSlabOf( index, lo );
-			// the box packed again from its bounds: the insertion sort above may have moved another entry to `box`
-			float packed[2 * SP_MAX_DIMENSIONS];
-			spPackBox( packed, bounds + (size_t)( id >> SP_GENERATION_BITS ) * stride, d, axis );
-			for ( int t = ns0; t <= ns1; ++t )
+			for ( int i = c0; i < c1; ++i )
 			{
-				if ( t >= s && t <= os1 )
+				const uint32_t id = ids[i];
+				// the box read where the gather put it, and moved down to the kept place (k <= i)
+				const float* box = kept + (size_t)i * stride;
+				const float key = box[0], lo = box[slabAt], hi = box[slabAt + 1];
+				const int keep = ( lo < floorNext ) & ( hi >= floorS );
+				// every entry's extent, kept or not: one that left the slab only widens what a query searches
+				const float w = box[1] - key;
+				width = w > width ? w : width;
+				if ( d == 2 )
+					spF4Store( kept + (size_t)k * 4, spF4Load( box ) );
+				else
+					memmove( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
+				keptIds[k] = id;
+				keptOrigins[k] = i;
+				// -1 unless the merge gives the entry its new place (a box dropped from the slab, here or later)
+				remap[i] = -1;
+				if ( keep )
+				{
+					// the entries arrive in the slab's old order: out of order only where two boxes crossed
+					if ( key < last )
+					{
+						moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, stride );
+						if ( moved > swapBudget )
+						{
+							return SP_REFRESH_TOO_MANY_SWAPS;
+						}
+					}
+					else
+					{
+						last = key;
+					}
+				}
+				k += keep;
+				// From the box's first old entry (one per box: its old min was in this slab, so its old first slab
+				// is s), the slabs it reaches now and did not before: below this one, or past its old last slab.
+				// One branch, rarely taken, for every test that can rule that out (each of them alone would
+				// mispredict on the boxes that span two slabs): the box is the entry's second or later, or it does
+				// not start below s and its last slab is s or s + 1 now and was not s before, or is s now.
+				const float* old = entries + (size_t)i * stride;
+				const int first = old[slabAt] >= floorS;
+				const int down = lo < floorS;
+				const int up = ( ( hi >= floorNext ) & !( old[slabAt + 1] >= floorNext ) ) | ( hi >= floorNext2 );
+				if ( !( first & ( down | up ) ) )
 				{
 					continue;
 				}
-				m = spAddIncoming( sc, m, limit, packed, id, t, stride );
-				if ( m < 0 )
+				const int os1 = spSlabOf( index, old[slabAt + 1] );
+				const int ns1 = spSlabOf( index, hi );
+				if ( !( lo < floorS ) && ns1 <= os1 )
 				{
-					return SP_REFRESH_TOO_MANY_MOVES;
+					continue;
+				}
+				const int ns0 = spSlabOf( index, lo );
+				// the box packed again from its bounds: the insertion sort above may have moved another entry to
+				// `box`
+				float packed[2 * SP_MAX_DIMENSIONS];
+				spPackBox( packed, bounds + (size_t)( id >> SP_GENERATION_BITS ) * stride, d, axis );
+				for ( int t = ns0; t <= ns1; ++t )
+				{
+					if ( t >= s && t <= os1 )
+					{
+						continue;
+					}
+					m = spAddIncoming( sc, m, limit, packed, id, t, stride );
+					if ( m < 0 )
+					{
+						return SP_REFRESH_TOO_MANY_MOVES;
+					}
 				}
 			}
 		}
-	}
-	keptWidth[s] = width;
-	keptEnd[s] = k;
-	while ( ++s < s1 )
-	{
-		keptStart[s] = keptEnd[s] = k;
-		keptWidth[s] = 0.0f;
+		keptWidth[s] = width;
+		keptEnd[s] = k;
 	}
 	*swaps = moved;
 	return m;
