@@ -136,7 +136,42 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s
 		set[k].hi = spF4Splat( -INFINITY );
 	}
 	int moving = 0, sampled = 0;
-	for ( int slot = s0; slot < s1; slot += 2 )
+	const int allMoving = w->boxCount == w->slotCount && w->staticCount == 0;
+	if ( allMoving )
+	{
+		// every slot a moving box (no free slot, no static box): no test per slot, and the sampled slots' sums
+		// apart, added in the same order as below
+		spF4 lo0 = set[0].lo, hi0 = set[0].hi, lo1 = set[1].lo, hi1 = set[1].hi;
+		int slot = s0;
+		for ( ; slot + 1 < s1; slot += 2 )
+		{
+			const spF4 b0 = spF4Load( bounds + (size_t)slot * 4 ), b1 = spF4Load( bounds + (size_t)slot * 4 + 4 );
+			valid = spM4And(
+				valid, spM4And( spF4Le( b0, spF4HighHalves( b0, b0 ) ), spF4Le( b1, spF4HighHalves( b1, b1 ) ) ) );
+			lo0 = spF4Min( b0, lo0 );
+			hi0 = spF4Max( b0, hi0 );
+			lo1 = spF4Min( b1, lo1 );
+			hi1 = spF4Max( b1, hi1 );
+		}
+		if ( slot < s1 )
+		{
+			const spF4 b0 = spF4Load( bounds + (size_t)slot * 4 );
+			valid = spM4And( valid, spF4Le( b0, spF4HighHalves( b0, b0 ) ) );
+			lo0 = spF4Min( b0, lo0 );
+			hi0 = spF4Max( b0, hi0 );
+		}
+		set[0].lo = lo0;
+		set[0].hi = hi0;
+		set[1].lo = lo1;
+		set[1].hi = hi1;
+		for ( int slot = ( s0 + mask ) & ~mask; slot < s1; slot += sample )
+		{
+			spAddSums2D( &set[( slot - s0 ) & 1], spF4Load( bounds + (size_t)slot * 4 ) );
+			sampled += 1;
+		}
+		moving = s1 - s0;
+	}
+	for ( int slot = s0; !allMoving && slot < s1; slot += 2 )
 	{
 		for ( int k = 0; k < 2; ++k )
 		{
