@@ -146,6 +146,12 @@ SP_FORCE_INLINE spM4 spM4Set( int32_t a, int32_t b, int32_t c, int32_t d )
 {
 	return ( spM4 ){ a, b, c, d };
 }
+// lane by lane, wrapping (ids and places: never near the wrap)
+SP_FORCE_INLINE spM4 spM4Add( spM4 a, spM4 b )
+{
+	return (spM4)( (uint32_t __attribute__( ( vector_size( 16 ) ) ))a +
+				   (uint32_t __attribute__( ( vector_size( 16 ) ) ))b );
+}
 SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
 {
 	return a & b;
@@ -304,6 +310,12 @@ SP_FORCE_INLINE spM4 spM4Set( int32_t a, int32_t b, int32_t c, int32_t d )
 	spM4 r = { { a, b, c, d } };
 	return r;
 }
+SP_FORCE_INLINE spM4 spM4Add( spM4 a, spM4 b )
+{
+	return spM4Set( (int32_t)( (uint32_t)a.v[0] + (uint32_t)b.v[0] ), (int32_t)( (uint32_t)a.v[1] + (uint32_t)b.v[1] ),
+					(int32_t)( (uint32_t)a.v[2] + (uint32_t)b.v[2] ),
+					(int32_t)( (uint32_t)a.v[3] + (uint32_t)b.v[3] ) );
+}
 SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
 {
 	return spM4Set( a.v[0] & b.v[0], a.v[1] & b.v[1], a.v[2] & b.v[2], a.v[3] & b.v[3] );
@@ -385,26 +397,26 @@ SP_FORCE_INLINE int spLaneCount( int bits )
 }
 #endif
 
-// ---- The pairs (i, j + k) of the lanes k set in `bits`, packed first: four pairs written at `out` (eight
-// uint32 values, lane 0's pair first); the caller advances by spLaneCount(bits) ----
+// ---- The pairs (i, j + k) of the lanes k set in `bits`, packed first, from base = (i, j, i, j): four pairs
+// written at `out` (eight uint32 values, lane 0's pair first); the caller advances by spLaneCount(bits) ----
 #if defined( SP_SIMD_WASM ) || defined( SP_SIMD_SSE2 )
-// For each 4-bit mask, the lanes whose bit is set, in order (then lane 0, never counted), as a vector.
-static const int32_t spHitOffsets[16][4] __attribute__( ( aligned( 16 ) ) ) = {
-	{ 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 2, 0, 0, 0 }, { 0, 2, 0, 0 },
-	{ 1, 2, 0, 0 }, { 0, 1, 2, 0 }, { 3, 0, 0, 0 }, { 0, 3, 0, 0 }, { 1, 3, 0, 0 }, { 0, 1, 3, 0 },
-	{ 2, 3, 0, 0 }, { 0, 2, 3, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 3 },
+// For each 4-bit mask, the offsets from (i, j) of the pairs of the lanes whose bit is set, in order (then (0, 0),
+// never counted): two vectors of two pairs.
+static const int32_t spHitPairs[16][8] __attribute__( ( aligned( 16 ) ) ) = {
+	{ 0, 0, 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 0, 0, 0, 0, 0 }, { 0, 1, 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 1, 0, 0, 0, 0 },
+	{ 0, 2, 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 2, 0, 0, 0, 0 }, { 0, 1, 0, 2, 0, 0, 0, 0 }, { 0, 0, 0, 1, 0, 2, 0, 0 },
+	{ 0, 3, 0, 0, 0, 0, 0, 0 }, { 0, 0, 0, 3, 0, 0, 0, 0 }, { 0, 1, 0, 3, 0, 0, 0, 0 }, { 0, 0, 0, 1, 0, 3, 0, 0 },
+	{ 0, 2, 0, 3, 0, 0, 0, 0 }, { 0, 0, 0, 2, 0, 3, 0, 0 }, { 0, 1, 0, 2, 0, 3, 0, 0 }, { 0, 0, 0, 1, 0, 2, 0, 3 },
 };
 
-// the places of the hits packed to the first lanes (the table's lanes plus j), then four pairs (i, place) written
-// as two vectors: no byte shuffle, which SSE2 lacks, and no store per value
-SP_FORCE_INLINE void spStoreHits( uint32_t* out, uint32_t i, uint32_t j, int bits )
+// four pairs written as two vectors: the table's offsets plus (i, j, i, j); no shuffle, and no store per value
+SP_FORCE_INLINE void spStoreHits( uint32_t* out, spM4 base, int bits )
 {
-	spM4 places;
-	memcpy( &places, spHitOffsets[bits], sizeof( places ) );
-	places += (int32_t)j;
-	const spM4 is = { (int32_t)i, (int32_t)i, (int32_t)i, (int32_t)i };
-	const spM4 low = __builtin_shufflevector( is, places, 0, 4, 1, 5 );
-	const spM4 high = __builtin_shufflevector( is, places, 2, 6, 3, 7 );
+	spM4 low, high;
+	memcpy( &low, spHitPairs[bits], sizeof( low ) );
+	memcpy( &high, spHitPairs[bits] + 4, sizeof( high ) );
+	low = spM4Add( low, base );
+	high = spM4Add( high, base );
 	memcpy( out, &low, sizeof( low ) );
 	memcpy( out + 4, &high, sizeof( high ) );
 }
@@ -416,14 +428,14 @@ static const uint8_t spHitOrder[16][4] = {
 	{ 2, 3, 0, 0 }, { 0, 2, 3, 0 }, { 1, 2, 3, 0 }, { 0, 1, 2, 3 },
 };
 
-// the same, a value at a time: four pairs written, the hits' first
-SP_FORCE_INLINE void spStoreHits( uint32_t* out, uint32_t i, uint32_t j, int bits )
+// the same, a value at a time: four pairs written, the hits' first; base is (i, j, i, j)
+SP_FORCE_INLINE void spStoreHits( uint32_t* out, spM4 base, int bits )
 {
 	const uint8_t* hits = spHitOrder[bits];
 	for ( int q = 0; q < 4; ++q )
 	{
-		out[2 * q] = i;
-		out[2 * q + 1] = j + hits[q];
+		out[2 * q] = (uint32_t)base.v[0];
+		out[2 * q + 1] = (uint32_t)base.v[1] + hits[q];
 	}
 }
 #endif
