@@ -40,6 +40,38 @@ static inline int spAddIncoming( spRefreshScratch* sc, int m, int limit, const f
 	return m + 1;
 }
 
+// The slabs box `id` reaches now and did not before, found from its first old entry `old` (in slab s): below s, or
+// past its old last slab; appended to the `m` incoming entries. Returns the new count, or SP_REFRESH_TOO_MANY_MOVES
+// past `limit`.
+SP_FORCE_INLINE int spIncomingOf( const spIndex* index, spRefreshScratch* sc, const float* bounds, const float* old,
+								  float lo, float hi, uint32_t id, int s, int m, int limit, int d, int slabAt )
+{
+	const int stride = 2 * d;
+	const int os1 = spSlabOf( index, old[slabAt + 1] );
+	const int ns1 = spSlabOf( index, hi );
+	if ( !( lo < index->slabFloor[s] ) && ns1 <= os1 )
+	{
+		return m;
+	}
+	const int ns0 = spSlabOf( index, lo );
+	// the box packed again from its bounds: the insertion sort may have moved another entry to where it was read
+	float packed[2 * SP_MAX_DIMENSIONS];
+	spPackBox( packed, bounds + (size_t)( id >> SP_GENERATION_BITS ) * stride, d, index->axis );
+	for ( int t = ns0; t <= ns1; ++t )
+	{
+		if ( t >= s && t <= os1 )
+		{
+			continue;
+		}
+		m = spAddIncoming( sc, m, limit, packed, id, t, stride );
+		if ( m < 0 )
+		{
+			return SP_REFRESH_TOO_MANY_MOVES;
+		}
+	}
+	return m;
+}
+
 // Re-read the entries of slabs s0..s1-1; keep the entries whose box still touches their slab (into the packed
 // scratch, at the places of the slabs' entries and on, slab by slab: keptStart[s] to keptEnd[s] for slab s, each
 // slab sorted as it is written: an insertion sort, with its swaps counted in *swaps) and collect, from each box's
@@ -124,7 +156,70 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 					p[0] = p[0] == p[0] ? p[0] : -INFINITY;
 				}
 			}
-			for ( int i = c0; i < c1; ++i )
+			int i = c0;
+			if ( d == 2 )
+			{
+				// four entries at a time: their tests (the scalar loop's below) on transposed lanes, then each entry
+				// moved and recorded in turn
+				const spF4 fS = spF4Splat( floorS ), fN = spF4Splat( floorNext ), fN2 = spF4Splat( floorNext2 );
+				for ( ; i + 4 <= c1; i += 4 )
+				{
+					const float* in = kept + (size_t)i * 4;
+					const float* was = entries + (size_t)i * 4;
+					const spF4 b[4] = { spF4Load( in ), spF4Load( in + 4 ), spF4Load( in + 8 ), spF4Load( in + 12 ) };
+					const spF4 xs01 = spF4LowHalves( b[0], b[1] ), xs23 = spF4LowHalves( b[2], b[3] );
+					const spF4 ys01 = spF4HighHalves( b[0], b[1] ), ys23 = spF4HighHalves( b[2], b[3] );
+					const spF4 keys = spF4Evens( xs01, xs23 ), los = spF4Evens( ys01, ys23 );
+					const spF4 his = spF4Odds( ys01, ys23 );
+					const spF4 o01 = spF4HighHalves( spF4Load( was ), spF4Load( was + 4 ) );
+					const spF4 o23 = spF4HighHalves( spF4Load( was + 8 ), spF4Load( was + 12 ) );
+					const spF4 oldLos = spF4Evens( o01, o23 ), oldHis = spF4Odds( o01, o23 );
+					const int keepBits = spM4Bits( spM4And( spF4Lt( los, fN ), spF4Ge( his, fS ) ) );
+					const spM4 up = spM4Or( spM4And( spF4Ge( his, fN ), spF4Lt( oldHis, fN ) ), spF4Ge( his, fN2 ) );
+					const int slowBits = spM4Bits( spM4And( spF4Ge( oldLos, fS ), spM4Or( spF4Lt( los, fS ), up ) ) );
+					const spF4 widths = spF4Sub( spF4Odds( xs01, xs23 ), keys );
+#pragma GCC unroll 4
+					for ( int q = 0; q < 4; ++q )
+					{
+						const float w = spF4Lane( widths, q );
+						width = w > width ? w : width;
+						spF4Store( kept + (size_t)k * 4, b[q] );
+						keptIds[k] = ids[i + q];
+						keptOrigins[k] = i + q;
+						remap[i + q] = -1;
+						if ( ( keepBits >> q ) & 1 )
+						{
+							const float key = spF4Lane( keys, q );
+							if ( key < last )
+							{
+								moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, 4 );
+								if ( moved > swapBudget )
+								{
+									return SP_REFRESH_TOO_MANY_SWAPS;
+								}
+							}
+							else
+							{
+								last = key;
+							}
+							k += 1;
+						}
+					}
+					for ( int q = 0; slowBits != 0 && q < 4; ++q )
+					{
+						if ( ( slowBits >> q ) & 1 )
+						{
+							m = spIncomingOf( index, sc, bounds, was + q * 4, spF4Lane( los, q ), spF4Lane( his, q ),
+											  ids[i + q], s, m, limit, 2, 2 );
+							if ( m < 0 )
+							{
+								return SP_REFRESH_TOO_MANY_MOVES;
+							}
+						}
+					}
+				}
+			}
+			for ( ; i < c1; ++i )
 			{
 				const uint32_t id = ids[i];
 				// the box read where the gather put it, and moved down to the kept place (k <= i)
@@ -172,28 +267,10 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 				{
 					continue;
 				}
-				const int os1 = spSlabOf( index, old[slabAt + 1] );
-				const int ns1 = spSlabOf( index, hi );
-				if ( !( lo < floorS ) && ns1 <= os1 )
+				m = spIncomingOf( index, sc, bounds, old, lo, hi, id, s, m, limit, d, slabAt );
+				if ( m < 0 )
 				{
-					continue;
-				}
-				const int ns0 = spSlabOf( index, lo );
-				// the box packed again from its bounds: the insertion sort above may have moved another entry to
-				// `box`
-				float packed[2 * SP_MAX_DIMENSIONS];
-				spPackBox( packed, bounds + (size_t)( id >> SP_GENERATION_BITS ) * stride, d, axis );
-				for ( int t = ns0; t <= ns1; ++t )
-				{
-					if ( t >= s && t <= os1 )
-					{
-						continue;
-					}
-					m = spAddIncoming( sc, m, limit, packed, id, t, stride );
-					if ( m < 0 )
-					{
-						return SP_REFRESH_TOO_MANY_MOVES;
-					}
+					return SP_REFRESH_TOO_MANY_MOVES;
 				}
 			}
 		}
