@@ -8,6 +8,7 @@
 // (printed last, to stderr). Where the instructions go:
 //   valgrind --tool=callgrind --callgrind-out-file=build/cg.out build/bench-native/sp_bench motion 100000 100000
 //   callgrind_annotate build/cg.out | head -30
+// SP_BENCH_EVENTS=0 runs the motion workloads with events off (the pairs only).
 #define _POSIX_C_SOURCE 199309L // clock_gettime
 #include "sweep_prune/sweep_prune.h"
 #include "box_pruning.h"
@@ -306,6 +307,10 @@ static void Motion( int n, int d )
 	for ( int i = 0; i < n * d; ++i )
 		vel[i] = ( 2 * Next( &rnd ) - 1 ) * 0.02 * 2 * K;
 	spWorldId w = MakeWorld( b, n, d );
+	// SP_BENCH_EVENTS=0: the pairs only, no began and ended lists (spWorld_SetEvents)
+	const char* eventsOn = getenv( "SP_BENCH_EVENTS" );
+	if ( eventsOn != NULL && strcmp( eventsOn, "0" ) == 0 )
+		Check( spWorld_SetEvents( w, false ), "events" );
 	enum
 	{
 		frames = 60
