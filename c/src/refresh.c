@@ -370,9 +370,9 @@ static int spIncomingNewMovers( const spIndex* index, spRefreshScratch* sc, cons
 // `out`; returns the largest extent on the sweep axis among the incoming entries and `width`, the kept entries'.
 // `place` is the place of `out` in the index; remap[origin] gets each kept entry's new place. A slab gets a few
 // incoming entries at most: the kept entries between two of them are copied as one run.
-static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, const float* a, const uint32_t* aIds,
-						  const int* aOrigins, int na, const float* b, const uint32_t* bIds, int nb, int stride,
-						  float width )
+SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, const float* a,
+								   const uint32_t* aIds, const int* aOrigins, int na, const float* b,
+								   const uint32_t* bIds, int nb, int stride, float width )
 {
 	const size_t bytes = sizeof( float ) * (size_t)stride;
 	int i = 0;
@@ -398,10 +398,12 @@ static float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, c
 			width = w > width ? w : width;
 		}
 		const int run = end - i;
-		memcpy( out, a + (size_t)i * stride, bytes * (size_t)run );
-		memcpy( outIds, aIds + i, sizeof( uint32_t ) * (size_t)run );
+		// one pass over the run: each entry, its id, and its place in the remap (with `stride` a constant, the
+		// entry's copy is a few moves)
 		for ( int k = 0; k < run; ++k )
 		{
+			memcpy( out + (size_t)k * stride, a + (size_t)( i + k ) * stride, bytes );
+			outIds[k] = aIds[i + k];
 			remap[aOrigins[i + k]] = place + k;
 		}
 		out += (size_t)run * stride;
@@ -431,10 +433,14 @@ static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* gro
 		const int out = index->slabStart[s];
 		const int a = keptStart[s], na = sc->keptEnd[s] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-		index->slabMaxWidth[s] =
-			spMergeSlab( index->entries + (size_t)out * stride, sc->previousIds + out, out, sc->remap,
-						 sc->kept + (size_t)a * stride, sc->keptIds + a, sc->keptOrigins + a, na,
-						 grouped + (size_t)b * stride, groupedIds + b, nb, stride, sc->keptWidth[s] );
+#define SP_MERGE_SLAB( stride )                                                                                        \
+	spMergeSlab( index->entries + (size_t)out * ( stride ), sc->previousIds + out, out, sc->remap,                     \
+				 sc->kept + (size_t)a * ( stride ), sc->keptIds + a, sc->keptOrigins + a, na,                          \
+				 grouped + (size_t)b * ( stride ), groupedIds + b, nb, stride, sc->keptWidth[s] )
+		index->slabMaxWidth[s] = stride == 4   ? SP_MERGE_SLAB( 4 )
+								 : stride == 6 ? SP_MERGE_SLAB( 6 )
+											   : SP_MERGE_SLAB( stride );
+#undef SP_MERGE_SLAB
 	}
 }
 
