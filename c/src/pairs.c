@@ -127,7 +127,9 @@ static void spCarryDiff( const spRefreshScratch* map, const uint32_t* ids, const
 				spPair* b = bp - 1;
 				while ( b->a != idPair.a || b->b != idPair.b )
 					--b;
-				memmove( b, b + 1, sizeof( spPair ) * (size_t)( bp - 1 - b ) );
+				// (most often the last sent: no move)
+				if ( b + 1 < bp )
+					memmove( b, b + 1, sizeof( spPair ) * (size_t)( bp - 1 - b ) );
 				--bp;
 				continue;
 			}
