@@ -82,17 +82,16 @@ SP_FORCE_INLINE int spSweepSlab( const spWorld* w, spPairArray* found, int begin
 }
 
 // Test four candidates of box i, the entries at place l of the columns (place j in the index; base is (i, j, i, j)),
-// and write the pairs of the hits at *out (room for four pairs), advancing it by the hits. Returns the lanes that
-// overlap on x.
+// and write the pairs of the hits at *out (room for four pairs), advancing it by the hits. `minYs` is the column of
+// min y box i tests against (spSweepSlab2D). Returns the lanes that overlap on x.
 SP_FORCE_INLINE int spSweepGroup( const float* minXs, const float* minYs, const float* maxYs, int l, spM4 base,
-								  spF4 maxXi, spF4 minYi, spF4 maxYi, spF4 lows, spPair** out )
+								  spF4 maxXi, spF4 minYi, spF4 maxYi, spPair** out )
 {
 	const spF4 minXj = spF4Load( minXs + l ), minYj = spF4Load( minYs + l ), maxYj = spF4Load( maxYs + l );
 	// candidates: overlapping on x (a prefix of the lanes: the slab is sorted by min x; the padding fails)
 	const spM4 inX = spF4Le( minXj, maxXi );
-	// closed intervals on y, and j starting in this slab unless i does
-	const spM4 hit =
-		spM4And( spM4And( inX, spF4Le( minYj, maxYi ) ), spM4And( spF4Ge( maxYj, minYi ), spF4Ge( minYj, lows ) ) );
+	// closed intervals on y
+	const spM4 hit = spM4And( inX, spM4And( spF4Le( minYj, maxYi ), spF4Ge( maxYj, minYi ) ) );
 	const int bits = spM4Bits( hit );
 	spStoreHits( (uint32_t*)*out, base, bits );
 	*out += spLaneCount( bits );
@@ -102,30 +101,41 @@ SP_FORCE_INLINE int spSweepGroup( const float* minXs, const float* minYs, const 
 // Candidates a step of spSweepSlab2D tests (two groups of four), and so the padding of its columns.
 #define SP_SWEEP_STEP 8
 
+// The columns of spSweepSlab2D.
+#define SP_SWEEP_COLUMNS 4
+
 // spSweepSlab for 2D with no filter, four candidates at a time. The slab's min x, min y and max y are first copied
-// into three columns (`columns`, 3 * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY, which
-// no candidate passes), so a group of four candidates is three vector loads; each test is one compare of four lanes,
-// and the four pairs are written with the count advanced by the hits (no branch on a test).
+// into columns (`columns`, SP_SWEEP_COLUMNS * (end - begin + SP_SWEEP_STEP) floats; min x padded with +INFINITY,
+// which no candidate passes), so a group of four candidates is three vector loads; each test is one compare of four
+// lanes, and the four pairs are written with the count advanced by the hits (no branch on a test). A pair is
+// reported in the first slab both boxes touch, the one where either starts: a box that starts in an earlier slab
+// tests its candidates' min y in a fourth column, where a candidate that starts earlier too has +INFINITY, which
+// fails the test on y.
 static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, int begin, int end, int slab,
 						  int* tests )
 {
 	const float* e = w->dynamicIndex.entries;
 	const float floor = w->dynamicIndex.slabFloor[slab];
 	const int n = end - begin;
+	const int height = n + SP_SWEEP_STEP;
 	float* minXs = columns;
-	float* minYs = columns + n + SP_SWEEP_STEP;
-	float* maxYs = columns + 2 * ( n + SP_SWEEP_STEP );
+	float* minYs = columns + height;
+	float* maxYs = columns + 2 * height;
+	float* minYsHere = columns + 3 * height; // min y, or +INFINITY for an entry that starts in an earlier slab
 	int k = 0;
 	// four entries at a time, transposed in registers
+	const spF4 floors = spF4Splat( floor ), above = spF4Splat( INFINITY );
 	for ( ; k + 4 <= n; k += 4 )
 	{
 		const float* b = e + (size_t)( begin + k ) * 4;
 		const spF4 b0 = spF4Load( b ), b1 = spF4Load( b + 4 ), b2 = spF4Load( b + 8 ), b3 = spF4Load( b + 12 );
 		const spF4 xs01 = spF4LowHalves( b0, b1 ), xs23 = spF4LowHalves( b2, b3 );
 		const spF4 ys01 = spF4HighHalves( b0, b1 ), ys23 = spF4HighHalves( b2, b3 );
+		const spF4 minY = spF4Evens( ys01, ys23 );
 		spF4Store( minXs + k, spF4Evens( xs01, xs23 ) );
-		spF4Store( minYs + k, spF4Evens( ys01, ys23 ) );
+		spF4Store( minYs + k, minY );
 		spF4Store( maxYs + k, spF4Odds( ys01, ys23 ) );
+		spF4Store( minYsHere + k, spF4Select( spF4Ge( minY, floors ), minY, above ) );
 	}
 	for ( ; k < n; ++k )
 	{
@@ -133,11 +143,12 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 		minXs[k] = b[0];
 		minYs[k] = b[2];
 		maxYs[k] = b[3];
+		minYsHere[k] = b[2] >= floor ? b[2] : INFINITY;
 	}
-	for ( k = n; k < n + SP_SWEEP_STEP; ++k )
+	for ( k = n; k < height; ++k )
 	{
 		minXs[k] = INFINITY;
-		minYs[k] = maxYs[k] = 0.0f;
+		minYs[k] = maxYs[k] = minYsHere[k] = 0.0f;
 	}
 	// room for the first box's candidates, so that the list exists before the pointers below are taken
 	if ( found->capacity - found->count < n + SP_SWEEP_STEP &&
@@ -168,10 +179,8 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 			limit = found->data + found->capacity;
 		}
 		const float maxX = e[(size_t)( begin + k ) * 4 + 1], minY = minYs[k], maxY = maxYs[k];
-		// reported in the first slab both boxes touch, the one where either starts: j must start here unless i does
-		const float low = minY >= floor ? -INFINITY : floor;
-		const spF4 maxXi = spF4Splat( maxX ), minYi = spF4Splat( minY ), maxYi = spF4Splat( maxY ),
-				   lows = spF4Splat( low );
+		const float* candidateMinYs = minY >= floor ? minYs : minYsHere;
+		const spF4 maxXi = spF4Splat( maxX ), minYi = spF4Splat( minY ), maxYi = spF4Splat( maxY );
 		// a step of two groups: most boxes have fewer candidates (about five on a uniform scene), so the loop's
 		// exit is mostly predicted; a step of one group mispredicted it about once per box (1.06x slower in all),
 		// and a third group cost more than the mispredictions it saved
@@ -179,9 +188,9 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 		spM4 base = first;
 		for ( ;; )
 		{
-			const int x0 = spSweepGroup( minXs, minYs, maxYs, l, base, maxXi, minYi, maxYi, lows, &out );
+			const int x0 = spSweepGroup( minXs, candidateMinYs, maxYs, l, base, maxXi, minYi, maxYi, &out );
 			const int x1 =
-				spSweepGroup( minXs, minYs, maxYs, l + 4, spM4Add( base, four ), maxXi, minYi, maxYi, lows, &out );
+				spSweepGroup( minXs, candidateMinYs, maxYs, l + 4, spM4Add( base, four ), maxXi, minYi, maxYi, &out );
 			if ( ( x0 & x1 ) != 15 )
 			{
 				// the lanes in x are a prefix (the slab is sorted by min x): count the trailing ones
@@ -196,8 +205,8 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 	*tests += (int)( exits - (long long)n * ( n + 1 ) / 2 );
 	return 1;
 }
-// The floats of spSweepSlab2D's columns for the slabs s0..s1-1 of the index: three, with the padding, for the
-// largest slab.
+// The floats of spSweepSlab2D's columns for the slabs s0..s1-1 of the index: SP_SWEEP_COLUMNS, with the padding,
+// for the largest slab.
 static int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
 {
 	const int* start = index->slabStart;
@@ -206,7 +215,7 @@ static int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
 	{
 		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
 	}
-	return 3 * ( largest + SP_SWEEP_STEP );
+	return SP_SWEEP_COLUMNS * ( largest + SP_SWEEP_STEP );
 }
 
 // Sweep the slabs s0..s1-1 of the moving boxes' index, appending their place pairs to `found`, in slab order;
