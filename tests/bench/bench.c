@@ -592,7 +592,7 @@ int main( int argc, char** argv )
 	for ( int s = 0; s < 4; ++s )
 		if ( SP_WANT( s, "one-shot uniform 2D" ) )
 			OneShot( "one-shot uniform 2D", sizes[s], 2, UniformScene );
-	for ( int s = 0; s < 3; ++s )
+	for ( int s = 0; s < 4; ++s )
 		if ( SP_WANT( s, "motion 2D" ) )
 			Motion( sizes[s], 2 );
 	for ( int s = 1; s < 3; ++s )
