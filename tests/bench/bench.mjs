@@ -365,6 +365,13 @@ if (want('nearest')) {
   save();
 }
 
+// the engine against its module at an earlier commit (tests/bench/engine-baseline.mjs; alone: --only=engine)
+if (want('engine')) {
+  const { benchEngineBaseline } = await import('./engine-baseline.mjs');
+  results.push({ workload: 'engine against its baseline', rows: await benchEngineBaseline({ quick }) });
+  save();
+}
+
 // sweep-prune/threads: 2 threads over 1, and the threaded build over the single-threaded one (tests/bench/threads.mjs)
 if (want('threads')) {
   const { threadsBench } = await import('./threads.mjs');
