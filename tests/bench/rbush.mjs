@@ -1,0 +1,193 @@
+// npm run bench -- --only=rbush: sweep-prune/rbush against rbush 4.0.1, side by side in one process, on the same
+// seeded items. (a) every item moves each frame, then one search per item (detect-collisions' frame): rbush removes
+// and inserts each item; sweep-prune/rbush is run both ways, with the same remove and insert, and with update(item).
+// (b) rbush's own perf workloads (its bench/perf.js, at 100k items instead of 1M): bulk load, insert one by one,
+// 1000 searches of 10%, 1% and 0.01% of the area, removing 1000 one by one. The libraries take turns run by run;
+// each run's result counts are compared. Ratios are rbush's time / sweep-prune's.
+import RBushReference from 'rbush';
+import { mulberry32 } from './scenes.mjs';
+import { median } from './stats.mjs';
+
+let sink = 0;
+
+/** n boxes as rbush's perf.js makes them: in [0, 100]², sides up to `size`, float64 values. */
+function genData(n, size, rnd) {
+  const data = [];
+  for (let i = 0; i < n; i++) {
+    const x = rnd() * (100 - size);
+    const y = rnd() * (100 - size);
+    data.push({ minX: x, minY: y, maxX: x + size * rnd(), maxY: y + size * rnd() });
+  }
+  return data;
+}
+
+/**
+ * A game's moving things: n boxes of sides 4 to 12 in a square of 100 units² per box, each with a velocity of up to
+ * 1 unit per frame, bouncing off the walls. Each library gets its own copy of the same items.
+ */
+function movers(n, seed) {
+  const rnd = mulberry32(seed);
+  const side = Math.sqrt(n * 100);
+  const items = [];
+  for (let i = 0; i < n; i++) {
+    const w = 4 + 8 * rnd();
+    const h = 4 + 8 * rnd();
+    const x = rnd() * (side - w);
+    const y = rnd() * (side - h);
+    items.push({ minX: x, minY: y, maxX: x + w, maxY: y + h, vx: 2 * rnd() - 1, vy: 2 * rnd() - 1 });
+  }
+  return { items, side };
+}
+
+function step(items, side) {
+  for (const b of items) {
+    if (b.minX + b.vx < 0 || b.maxX + b.vx > side) b.vx = -b.vx;
+    if (b.minY + b.vy < 0 || b.maxY + b.vy > side) b.vy = -b.vy;
+    b.minX += b.vx;
+    b.maxX += b.vx;
+    b.minY += b.vy;
+    b.maxY += b.vy;
+  }
+}
+
+/** One frame: move every item (as the library wants it told), then search once per item; returns the hits. */
+function frame(tree, items, side, move) {
+  if (move === 'update') {
+    step(items, side);
+    for (const b of items) tree.update(b);
+  } else {
+    for (const b of items) tree.remove(b);
+    step(items, side);
+    for (const b of items) tree.insert(b);
+  }
+  let hits = 0;
+  for (const b of items) hits += tree.search(b).length;
+  return hits;
+}
+
+function movingBench(RBush, { quick }) {
+  const sizes = quick ? [1e3, 1e4] : [1e3, 1e4, 1e5];
+  const rows = [];
+  console.log('\n## (a) every item moves, then one search per item (ms per frame; x = rbush / sweep-prune)');
+  for (const n of sizes) {
+    const frames = n >= 1e5 ? 4 : n >= 1e4 ? 12 : 40;
+    const libs = [
+      { name: 'rbush', make: () => new RBushReference(), move: 'remove+insert' },
+      { name: 'sweep-prune/rbush remove+insert', make: () => new RBush(), move: 'remove+insert' },
+      { name: 'sweep-prune/rbush update', make: () => new RBush(), move: 'update' },
+    ].map((l) => {
+      const { items, side } = movers(n, 42);
+      const tree = l.make().load(items);
+      frame(tree, items, side, l.move); // warm-up
+      return { ...l, tree, items, side, times: [], hits: [] };
+    });
+    for (let f = 0; f < frames; f++) {
+      for (let k = 0; k < libs.length; k++) {
+        const l = libs[(f + k) % libs.length];
+        const t0 = performance.now();
+        l.hits.push(frame(l.tree, l.items, l.side, l.move));
+        l.times.push(performance.now() - t0);
+      }
+    }
+    for (const l of libs.slice(1)) {
+      if (l.hits.some((h, f) => h !== libs[0].hits[f])) throw new Error(`rbush bench n=${n}: ${l.name} found other hits`);
+    }
+    const [ref, ...ours] = libs.map((l) => median(l.times));
+    const row = { workload: 'move all + search each', n, hits: libs[0].hits.at(-1), rbush: ref };
+    const text = ours.map((t, k) => {
+      row[libs[k + 1].name] = t;
+      return `${libs[k + 1].name} ${t.toFixed(2)} ms (${(ref / t).toFixed(1)}x)`;
+    });
+    row.ratio = ref / ours[1];
+    row.ratioRemoveInsert = ref / ours[0];
+    rows.push(row);
+    console.log(`n=${n.toLocaleString('en')}: rbush ${ref.toFixed(2)} ms, ${text.join(', ')} (medians of ${frames} frames)`);
+    for (const l of libs) if (l.tree.dispose) l.tree.dispose();
+  }
+  return rows;
+}
+
+/** rbush's perf.js at n items: each workload run `runs` times per library, taking turns, on fresh trees. */
+function perfBench(RBush, { quick }) {
+  const n = quick ? 1e4 : 1e5;
+  const rnd = mulberry32(7);
+  const data = genData(n, 1, rnd);
+  const bboxes100 = genData(1000, 100 * Math.sqrt(0.1), rnd);
+  const bboxes10 = genData(1000, 10, rnd);
+  const bboxes1 = genData(1000, 1, rnd);
+  const libs = [
+    { name: 'rbush', make: () => new RBushReference(16) },
+    { name: 'sweep-prune/rbush', make: () => new RBush(16) },
+  ];
+  const searches = (boxes) => (tree) => {
+    let found = 0;
+    for (const b of boxes) found += tree.search(b).length;
+    return found;
+  };
+  // each workload: set-up (untimed) and the timed part, which returns a count both libraries must agree on
+  const workloads = [
+    { name: 'bulk load', setup: (l) => l.make(), run: (tree) => tree.load(data).collides(bboxes1[0]) },
+    {
+      name: 'insert one by one',
+      setup: (l) => l.make(),
+      run: (tree) => {
+        for (let i = 0; i < n; i++) tree.insert(data[i]);
+        return tree.collides(bboxes1[0]);
+      },
+    },
+    { name: '1000 searches 10% after load', setup: (l) => l.make().load(data), run: searches(bboxes100) },
+    { name: '1000 searches 1% after load', setup: (l) => l.make().load(data), run: searches(bboxes10) },
+    { name: '1000 searches 0.01% after load', setup: (l) => l.make().load(data), run: searches(bboxes1) },
+    {
+      name: '1000 searches 0.01% after inserts',
+      setup: (l) => {
+        const tree = l.make();
+        for (const d of data) tree.insert(d);
+        return tree;
+      },
+      run: searches(bboxes1),
+    },
+    {
+      name: 'remove 1000 one by one, then a search',
+      setup: (l) => l.make().load(data),
+      run: (tree) => {
+        for (let i = 0; i < 1000; i++) tree.remove(data[i]);
+        return tree.search(bboxes10[0]).length;
+      },
+    },
+  ];
+  const runs = quick ? 3 : 5;
+  const rows = [];
+  console.log(`\n## (b) rbush's perf workloads at ${n.toLocaleString('en')} items (ms; x = rbush / sweep-prune)`);
+  for (const w of workloads) {
+    const times = libs.map(() => []);
+    let want;
+    for (let r = 0; r <= runs; r++) {
+      for (let k = 0; k < libs.length; k++) {
+        const l = (r + k) % libs.length;
+        const tree = w.setup(libs[l]);
+        globalThis.gc?.();
+        const t0 = performance.now();
+        const got = w.run(tree);
+        const t = performance.now() - t0;
+        if (r > 0) times[l].push(t);
+        if (want !== undefined && got !== want) throw new Error(`rbush bench ${w.name}: ${got} vs ${want}`);
+        want = got;
+        sink += tree.all().length;
+        tree.dispose?.();
+      }
+    }
+    const [ref, ours] = times.map(median);
+    rows.push({ workload: w.name, n, rbush: ref, ours, ratio: ref / ours });
+    console.log(
+      `${w.name}: rbush ${ref.toFixed(1)} ms, sweep-prune/rbush ${ours.toFixed(1)} ms, ${(ref / ours).toFixed(1)}x (medians of ${runs})`,
+    );
+  }
+  return rows;
+}
+
+/** Both parts; returns their rows and a sink of the results. */
+export function rbushBench(RBush, { quick = false } = {}) {
+  const rows = [...movingBench(RBush, { quick }), ...perfBench(RBush, { quick })];
+  return { rows, sink };
+}
