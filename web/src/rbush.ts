@@ -218,7 +218,7 @@ export default class RBush<T = any> {
     }
   }
 
-  // Forget one box of `item` (`id`, or any when undefined); returns it, or undefined when the item has none.
+  // Forget one box of `item` (`id`, or its latest when undefined); returns it, or undefined when the item has none.
   #forget(item: T, id?: BoxId): BoxId | undefined {
     const first = this.#entry.get(item);
     if (first === undefined) return undefined;
@@ -229,9 +229,11 @@ export default class RBush<T = any> {
       return first;
     }
     let taken: BoxId;
-    if (id === undefined || id === first) {
+    if (id === undefined) {
+      taken = more.pop()!; // the latest entry: the item keeps its first place in the order
+    } else if (id === first) {
       taken = first;
-      this.#entry.set(item, more.pop()!);
+      this.#entry.set(item, more.shift()!);
     } else {
       const k = more.indexOf(id);
       if (k < 0) return undefined;
