@@ -63,9 +63,14 @@ export default class RBush<T = any> {
   #items: (T | undefined)[] = []; // by slot: the item whose box it is (undefined: free)
   #ids: number[] = []; // by slot: its box id
   #exact = new Float64Array(64); // by slot: minX, minY, maxX, maxY in float64
-  #entry = new Map<T, BoxId>(); // item -> its box (the first, when inserted more than once)
+  // item -> its box (the first, when inserted more than once). An item removed since the refresh keeps its entry
+  // until then, so that inserting it again takes its box back with no change to the map (#live tells which).
+  #entry = new Map<T, BoxId>();
   #extra = new Map<T, BoxId[]>(); // item -> its further boxes
-  #freed: BoxId[] = []; // boxes of items removed since the last refresh: reused by inserts, removed at the refresh
+  // Boxes of items removed since the last refresh, still in the world: taken back by the same item, reused by other
+  // inserts, removed from the world at the refresh. An id may be listed twice or taken back: #ids and #items tell.
+  #freed: BoxId[] = [];
+  #pending: (T | undefined)[] = []; // by slot: the item a freed box held, while its entry may take it back
   #count = 0;
   #stale = false; // the world's index is older than the items
   #bounds: Float32Array | undefined;
@@ -80,6 +85,7 @@ export default class RBush<T = any> {
   #near = new Int32Array(0);
   #nearBuilt = false;
   #ownSearches = 0;
+  #extent: Float64Array | undefined; // the items' extent at the last refresh (computed when a search needs it)
 
   /**
    * `maxEntries` is accepted for rbush's sake and not used (there is no tree). `options.events` keeps the began
@@ -174,9 +180,33 @@ export default class RBush<T = any> {
     exact[o + 3] = box[3]!;
   }
 
+  // A freed box still in the world, for another item (none with events: a box would change items under its pairs).
+  #reuse(): BoxId | undefined {
+    if (this.#events) return undefined;
+    const freed = this.#freed;
+    let id: BoxId | undefined;
+    while ((id = freed.pop()) !== undefined) {
+      const slot = id >>> GENERATION_BITS;
+      if (this.#ids[slot] !== id || this.#items[slot] !== undefined) continue; // taken back, or listed twice
+      const was = this.#pending[slot];
+      if (was !== undefined) {
+        this.#pending[slot] = undefined;
+        if (this.#entry.get(was) === id) this.#entry.delete(was);
+      }
+      return id;
+    }
+    return undefined;
+  }
+
+  // The item's first box if it is in the tree (its entry may name a box it was removed from since the refresh).
+  #live(item: T): BoxId | undefined {
+    const id = this.#entry.get(item);
+    return id !== undefined && this.#items[id >>> GENERATION_BITS] === item ? id : undefined;
+  }
+
   // A box for `item` with the box in #box: a freed one moved there when there is one, else a new one.
   #place(item: T, box: Float64Array): void {
-    let id = this.#events ? undefined : this.#freed.pop();
+    let id = this.#reuse();
     let slot: number;
     if (id !== undefined) {
       slot = id >>> GENERATION_BITS;
@@ -203,14 +233,15 @@ export default class RBush<T = any> {
       this.#ids[slot] = id;
     }
     this.#store(slot, box);
-    this.#items[slot] = item;
     this.#remember(item, id);
+    this.#items[slot] = item;
     this.#count++;
     this.#stale = true;
   }
 
+  // Before #items holds the new box's item.
   #remember(item: T, id: BoxId): void {
-    if (!this.#entry.has(item)) this.#entry.set(item, id);
+    if (this.#live(item) === undefined) this.#entry.set(item, id);
     else {
       const more = this.#extra.get(item);
       if (more === undefined) this.#extra.set(item, [id]);
@@ -244,8 +275,11 @@ export default class RBush<T = any> {
     return taken;
   }
 
-  #release(id: BoxId): void {
-    this.#items[id >>> GENERATION_BITS] = undefined;
+  // `item` given: its entry stays, and inserting it again before the refresh takes this box back.
+  #release(id: BoxId, item?: T): void {
+    const slot = id >>> GENERATION_BITS;
+    this.#items[slot] = undefined;
+    this.#pending[slot] = item;
     this.#freed.push(id);
     this.#count--;
     this.#stale = true;
@@ -256,8 +290,21 @@ export default class RBush<T = any> {
     if (!this.#stale) return;
     const world = this.#world;
     const freed = this.#freed;
+    const ids = this.#ids;
+    const items = this.#items;
     try {
-      for (let i = 0; i < freed.length; i++) world.removeBox(freed[i]!);
+      for (let i = 0; i < freed.length; i++) {
+        const id = freed[i]!;
+        const slot = id >>> GENERATION_BITS;
+        if (ids[slot] !== id || items[slot] !== undefined) continue; // taken back, or listed twice
+        world.removeBox(id);
+        ids[slot] = 0;
+        const was = this.#pending[slot];
+        if (was !== undefined) {
+          this.#pending[slot] = undefined;
+          if (this.#entry.get(was) === id) this.#entry.delete(was);
+        }
+      }
       freed.length = 0;
       this.#view(); // a view a growth of memory ended must be taken again before update() (docs/views.md)
       world.update();
@@ -267,6 +314,7 @@ export default class RBush<T = any> {
     this.#stale = false;
     this.#nearBuilt = false;
     this.#ownSearches = 0;
+    this.#extent = undefined;
   }
 
   /**
@@ -277,7 +325,21 @@ export default class RBush<T = any> {
   insert(item?: T): this {
     this.#check('insert');
     if (!item) return this;
-    this.#place(item, this.#read('insert', item));
+    const box = this.#read('insert', item);
+    const id = this.#entry.get(item);
+    if (id !== undefined) {
+      const slot = id >>> GENERATION_BITS;
+      if (this.#items[slot] === undefined && this.#pending[slot] === item && this.#ids[slot] === id) {
+        // removed since the refresh and inserted again (detect-collisions moves a body so): a move of its box
+        this.#pending[slot] = undefined;
+        this.#items[slot] = item;
+        this.#move(id, box);
+        this.#count++;
+        this.#stale = true;
+        return this;
+      }
+    }
+    this.#place(item, box);
     return this;
   }
 
@@ -330,9 +392,9 @@ export default class RBush<T = any> {
       const id = ids[k]!;
       const slot = id >>> GENERATION_BITS;
       slots[slot] = id;
-      items[slot] = item;
       this.#store(slot, boxes.subarray(4 * i, 4 * i + 4));
       this.#remember(item, id);
+      items[slot] = item;
       if (this.#events) this.#world.setData(id, item);
     }
     this.#count += rest;
@@ -351,8 +413,10 @@ export default class RBush<T = any> {
     this.#check('remove');
     if (!item) return this;
     if (equalsFn === undefined) {
-      const id = this.#forget(item);
-      if (id !== undefined) this.#release(id);
+      const id = this.#live(item);
+      if (id === undefined) return this;
+      if (this.#extra.has(item)) this.#release(this.#forget(item)!);
+      else this.#release(id, item);
       return this;
     }
     if (typeof equalsFn !== 'function') {
@@ -385,7 +449,7 @@ export default class RBush<T = any> {
    */
   update(item: T): this {
     this.#check('update');
-    const first = this.#entry.get(item);
+    const first = this.#live(item);
     if (first === undefined) {
       throw new SweepPruneError(
         'InvalidArgument',
@@ -454,7 +518,7 @@ export default class RBush<T = any> {
     const exact = this.#exact;
     const result: T[] = [];
     // an item's own box (detect-collisions searches with the body itself): the pairs already hold the answer
-    const own = this.#entry.get(bbox as unknown as T);
+    const own = this.#live(bbox as unknown as T);
     if (own !== undefined && !this.#stale) {
       const slot = own >>> GENERATION_BITS;
       const o = 4 * slot;
@@ -474,6 +538,16 @@ export default class RBush<T = any> {
         return result;
       }
     }
+    if (this.#large('search', minX, minY, maxX, maxY)) {
+      for (let slot = 0; slot < items.length; slot++) {
+        const o = 4 * slot;
+        if (exact[o]! <= maxX && exact[o + 1]! <= maxY && exact[o + 2]! >= minX && exact[o + 3]! >= minY) {
+          const item = items[slot];
+          if (item !== undefined) result.push(item);
+        }
+      }
+      return result;
+    }
     const slots = this.#candidates('search', minX, minY, maxX, maxY);
     for (let k = 0; k < slots.length; k++) {
       const slot = slots[k]!;
@@ -484,6 +558,33 @@ export default class RBush<T = any> {
       }
     }
     return result;
+  }
+
+  // True when a query box covers so much of the items' extent (a sixteenth or more, by area) that reading every
+  // item's float64 box in slot order costs less than the engine's answer, which it sorts. Refreshes the index.
+  #large(what: string, minX: number, minY: number, maxX: number, maxY: number): boolean {
+    this.#refresh(what);
+    if (this.#count < 256) return false;
+    let e = this.#extent;
+    if (e === undefined) {
+      e = this.#extent = Float64Array.of(Infinity, Infinity, -Infinity, -Infinity);
+      const exact = this.#exact;
+      const items = this.#items;
+      for (let slot = 0; slot < items.length; slot++) {
+        if (items[slot] === undefined) continue;
+        const o = 4 * slot;
+        if (exact[o]! < e[0]!) e[0] = exact[o]!;
+        if (exact[o + 1]! < e[1]!) e[1] = exact[o + 1]!;
+        if (exact[o + 2]! > e[2]!) e[2] = exact[o + 2]!;
+        if (exact[o + 3]! > e[3]!) e[3] = exact[o + 3]!;
+      }
+    }
+    const w = e[2]! - e[0]!;
+    const h = e[3]! - e[1]!;
+    if (!(w > 0 && h > 0 && w < Infinity && h < Infinity)) return false; // unbounded or flat: no estimate
+    const fx = (Math.min(Math.max(minX, maxX), e[2]!) - Math.max(Math.min(minX, maxX), e[0]!)) / w;
+    const fy = (Math.min(Math.max(minY, maxY), e[3]!) - Math.max(Math.min(minY, maxY), e[1]!)) / h;
+    return fx > 0 && fy > 0 && fx * fy >= 1 / 16;
   }
 
   // #near and #nearStart from the pairs of the last refresh, tested again in float64 (rbush's closed test).
@@ -544,8 +645,18 @@ export default class RBush<T = any> {
     const minY = q[1]!;
     const maxX = q[2]!;
     const maxY = q[3]!;
-    const slots = this.#candidates('collides', minX, minY, maxX, maxY);
     const exact = this.#exact;
+    if (this.#large('collides', minX, minY, maxX, maxY)) {
+      const items = this.#items;
+      for (let slot = 0; slot < items.length; slot++) {
+        const o = 4 * slot;
+        if (exact[o]! <= maxX && exact[o + 1]! <= maxY && exact[o + 2]! >= minX && exact[o + 3]! >= minY) {
+          if (items[slot] !== undefined) return true;
+        }
+      }
+      return false;
+    }
+    const slots = this.#candidates('collides', minX, minY, maxX, maxY);
     for (let k = 0; k < slots.length; k++) {
       const o = 4 * slots[k]!;
       if (exact[o]! <= maxX && exact[o + 1]! <= maxY && exact[o + 2]! >= minX && exact[o + 3]! >= minY) return true;
@@ -698,6 +809,7 @@ export default class RBush<T = any> {
     this.#entry.clear();
     this.#extra.clear();
     this.#freed = [];
+    this.#pending = [];
     this.#exact = new Float64Array(0);
     this.#bounds = undefined;
   }
