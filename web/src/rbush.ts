@@ -66,6 +66,10 @@ export default class RBush<T = any> {
   // item -> its box (the first, when inserted more than once). An item removed since the refresh keeps its entry
   // until then, so that inserting it again takes its box back with no change to the map (#live tells which).
   #entry = new Map<T, BoxId>();
+  // The same id kept on the item itself, under a symbol of this tree (not enumerable: copies, JSON and deep-equal
+  // comparisons do not see it), so that moving and searching an item needs no map lookup. A hint, checked against
+  // #items before use; items that cannot take it (frozen) use the map alone.
+  readonly #key = Symbol('sweep-prune/rbush box');
   #extra = new Map<T, BoxId[]>(); // item -> its further boxes
   // Boxes of items removed since the last refresh, still in the world: taken back by the same item, reused by other
   // inserts, removed from the world at the refresh. An id may be listed twice or taken back: #ids and #items tell.
@@ -200,8 +204,26 @@ export default class RBush<T = any> {
 
   // The item's first box if it is in the tree (its entry may name a box it was removed from since the refresh).
   #live(item: T): BoxId | undefined {
+    const hint = this.#hint(item);
+    // the hint names the first box only when the item has one box (the map orders an item's boxes)
+    if (hint !== undefined && this.#items[hint >>> GENERATION_BITS] === item && this.#extra.size === 0) return hint;
     const id = this.#entry.get(item);
     return id !== undefined && this.#items[id >>> GENERATION_BITS] === item ? id : undefined;
+  }
+
+  // The id the item carries for this tree, if any (not checked).
+  #hint(item: T): BoxId | undefined {
+    return (item as { [key: symbol]: BoxId | undefined })[this.#key];
+  }
+
+  #setEntry(item: T, id: BoxId): void {
+    this.#entry.set(item, id);
+    if ((item as { [key: symbol]: BoxId })[this.#key] === id) return;
+    try {
+      Object.defineProperty(item, this.#key, { value: id, writable: true, configurable: true });
+    } catch {
+      // frozen or sealed: the map alone
+    }
   }
 
   // A box for `item` with the box in #box: a freed one moved there when there is one, else a new one.
@@ -241,7 +263,7 @@ export default class RBush<T = any> {
 
   // Before #items holds the new box's item.
   #remember(item: T, id: BoxId): void {
-    if (this.#live(item) === undefined) this.#entry.set(item, id);
+    if (this.#live(item) === undefined) this.#setEntry(item, id);
     else {
       const more = this.#extra.get(item);
       if (more === undefined) this.#extra.set(item, [id]);
@@ -264,7 +286,7 @@ export default class RBush<T = any> {
       taken = more.pop()!; // the latest entry: the item keeps its first place in the order
     } else if (id === first) {
       taken = first;
-      this.#entry.set(item, more.shift()!);
+      this.#setEntry(item, more.shift()!);
     } else {
       const k = more.indexOf(id);
       if (k < 0) return undefined;
@@ -326,7 +348,7 @@ export default class RBush<T = any> {
     this.#check('insert');
     if (!item) return this;
     const box = this.#read('insert', item);
-    const id = this.#entry.get(item);
+    const id = this.#hint(item) ?? this.#entry.get(item);
     if (id !== undefined) {
       const slot = id >>> GENERATION_BITS;
       if (this.#items[slot] === undefined && this.#pending[slot] === item && this.#ids[slot] === id) {
