@@ -560,16 +560,6 @@ export default class RBush<T = any> {
         return result;
       }
     }
-    if (this.#large('search', minX, minY, maxX, maxY)) {
-      for (let slot = 0; slot < items.length; slot++) {
-        const o = 4 * slot;
-        if (exact[o]! <= maxX && exact[o + 1]! <= maxY && exact[o + 2]! >= minX && exact[o + 3]! >= minY) {
-          const item = items[slot];
-          if (item !== undefined) result.push(item);
-        }
-      }
-      return result;
-    }
     const slots = this.#candidates('search', minX, minY, maxX, maxY);
     for (let k = 0; k < slots.length; k++) {
       const slot = slots[k]!;
@@ -582,8 +572,9 @@ export default class RBush<T = any> {
     return result;
   }
 
-  // True when a query box covers so much of the items' extent (a sixteenth or more, by area) that reading every
-  // item's float64 box in slot order costs less than the engine's answer, which it sorts. Refreshes the index.
+  // True when a query box covers so much of the items' extent (a sixteenth or more, by area) that `collides` reads
+  // the float64 boxes in slot order until the first hit instead of asking the engine, which finds and sorts every
+  // hit. (A search must visit every box then, which measured no faster than the engine's answer.) Refreshes the index.
   #large(what: string, minX: number, minY: number, maxX: number, maxY: number): boolean {
     this.#refresh(what);
     if (this.#count < 256) return false;

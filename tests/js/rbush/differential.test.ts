@@ -47,7 +47,7 @@ function randomBox(rnd: () => number, unbounded = true): Box {
 }
 
 /**
- * A query: a random box, sometimes wide (a good part of the items: answered by a scan), sometimes inverted on an
+ * A query: a random box, sometimes wide (a good part of the items: collides scans), sometimes inverted on an
  * axis (rbush answers those too), sometimes unbounded.
  */
 function randomQuery(rnd: () => number): Box {
@@ -246,7 +246,7 @@ describe('sweep-prune/rbush against rbush 4.0.1 on random mixed operations', () 
   }
 
   for (const seed of [6, 7]) {
-    test(`seed ${seed}, no unbounded items (so wide searches read every box in slot order): the same results`, () => {
+    test(`seed ${seed}, no unbounded items (so collides with a wide box reads the boxes in slot order): the same results`, () => {
       run(seed, 2000, false, false, 800);
     });
   }
