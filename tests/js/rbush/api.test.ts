@@ -202,6 +202,20 @@ describe('after init()', () => {
     ).toEqual(['1,3', '2,3']);
   });
 
+  test('collides with a box over much of the items finds an item that only touches its edge', () => {
+    // 300 items at x = 100 to 101 and two at the corners of a 200 x 200 extent: the query covers half of it
+    const t = new RBush<Item>().load([
+      item(0, 0, 0, 0, 0),
+      item(1, 200, 200, 200, 200),
+      ...Array.from({ length: 300 }, (_, k) => item(k + 2, 100, k / 2, 101, k / 2)),
+    ]);
+    expect(t.collides({ minX: 1, minY: 1, maxX: 100, maxY: 199 })).toBe(true);
+    expect(t.collides({ minX: 1, minY: 1, maxX: 99.9, maxY: 199 })).toBe(false);
+    expect(t.collides({ minX: 101, minY: 150.5, maxX: 199, maxY: 199 })).toBe(false);
+    expect(t.collides({ minX: 101, minY: 149.5, maxX: 199, maxY: 199 })).toBe(true);
+    t.dispose();
+  });
+
   test('began() and ended() give the pairs that changed at each refresh, against brute force', () => {
     const rnd = mulberry32(11);
     const t = new RBush<Item>(9, { events: true });
