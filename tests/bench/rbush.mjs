@@ -94,13 +94,17 @@ function movingBench(RBush, { quick }) {
         throw new Error(`rbush bench n=${n}: ${l.name} found other hits`);
     }
     const [ref, ...ours] = libs.map((l) => median(l.times));
+    // each frame's times were taken side by side: their ratio is steadier than the medians' on a busy machine
+    const runRatio = (l) => median(l.times.map((t, f) => libs[0].times[f] / t));
     const row = { workload: 'move all + search each', n, hits: libs[0].hits.at(-1), rbush: ref };
     const text = ours.map((t, k) => {
       row[libs[k + 1].name] = t;
-      return `${libs[k + 1].name} ${t.toFixed(2)} ms (${(ref / t).toFixed(1)}x)`;
+      return `${libs[k + 1].name} ${t.toFixed(2)} ms (${(ref / t).toFixed(1)}x; frame by frame ${runRatio(libs[k + 1]).toFixed(1)}x)`;
     });
     row.ratio = ref / ours[1];
     row.ratioRemoveInsert = ref / ours[0];
+    row.frameRatio = runRatio(libs[2]);
+    row.frameRatioRemoveInsert = runRatio(libs[1]);
     rows.push(row);
     console.log(
       `n=${n.toLocaleString('en')}: rbush ${ref.toFixed(2)} ms, ${text.join(', ')} (medians of ${frames} frames)`,
@@ -162,7 +166,7 @@ function perfBench(RBush, { quick }) {
       },
     },
   ];
-  const runs = quick ? 3 : 5;
+  const runs = quick ? 3 : 7;
   const rows = [];
   console.log(`\n## (b) rbush's perf workloads at ${n.toLocaleString('en')} items (ms; x = rbush / sweep-prune)`);
   for (const w of workloads) {
@@ -184,9 +188,11 @@ function perfBench(RBush, { quick }) {
       }
     }
     const [ref, ours] = times.map(median);
-    rows.push({ workload: w.name, n, rbush: ref, ours, ratio: ref / ours });
+    const runRatio = median(times[1].map((t, r) => times[0][r] / t));
+    rows.push({ workload: w.name, n, rbush: ref, ours, ratio: ref / ours, runRatio });
     console.log(
-      `${w.name}: rbush ${ref.toFixed(1)} ms, sweep-prune/rbush ${ours.toFixed(1)} ms, ${(ref / ours).toFixed(1)}x (medians of ${runs})`,
+      `${w.name}: rbush ${ref.toFixed(1)} ms, sweep-prune/rbush ${ours.toFixed(1)} ms, ${(ref / ours).toFixed(1)}x ` +
+        `(medians of ${runs}; run by run ${runRatio.toFixed(1)}x)`,
     );
   }
   return rows;

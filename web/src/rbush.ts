@@ -6,6 +6,7 @@
 import { SweepPruneError } from './errors.js';
 import { roundDown, roundUp } from './float32.js';
 import { getEngine, notInitialized } from './loader.js';
+import { checkOptions } from './options.js';
 import { preview } from './preview.js';
 import { GENERATION_BITS } from './raw.js';
 import { World, type BoxId } from './world.js';
@@ -40,7 +41,7 @@ export interface RBushNode<T> extends BBox {
 const finalizer =
   typeof FinalizationRegistry === 'function' ? new FinalizationRegistry<World>((world) => world.dispose()) : undefined;
 
-const OPTIONS = ['events'];
+const OPTIONS: readonly (keyof RBushOptions)[] = ['events'];
 
 /**
  * rbush 4's API and answers on the sweep-prune engine. `await init()` once before `new RBush()`.
@@ -89,7 +90,7 @@ export default class RBush<T = any> {
   #near = new Int32Array(0);
   #nearBuilt = false;
   #ownSearches = 0;
-  #extent: Float64Array | undefined; // the items' extent at the last refresh (computed when a search needs it)
+  #extent: Float64Array | undefined; // the items' extent at the last refresh (computed when collides needs it)
 
   /**
    * `maxEntries` is accepted for rbush's sake and not used (there is no tree). `options.events` keeps the began
@@ -109,11 +110,7 @@ export default class RBush<T = any> {
         `new RBush(maxEntries, options): options must be an object like { events: true }, got ${preview(options)}`,
       );
     }
-    for (const key of Object.keys(options)) {
-      if (!OPTIONS.includes(key)) {
-        throw new SweepPruneError('InvalidArgument', `new RBush: unknown option '${key}'; the only one is 'events'`);
-      }
-    }
+    checkOptions('new RBush', options, OPTIONS);
     if (options.events !== undefined && typeof options.events !== 'boolean') {
       throw new SweepPruneError(
         'InvalidArgument',
@@ -169,7 +166,7 @@ export default class RBush<T = any> {
     return b;
   }
 
-  // Write box (float64) at a slot: exact, and rounded outward into the world's bounds.
+  // Keep a slot's float64 box (the caller writes the world's float32 one, rounded outward).
   #store(slot: number, box: Float64Array): void {
     if (4 * slot + 4 > this.#exact.length) {
       const grown = new Float64Array(Math.max(8 * slot + 8, 2 * this.#exact.length));

@@ -121,7 +121,11 @@ describe('after init()', () => {
     test('bad constructor arguments throw InvalidArgument', () => {
       expectCode(() => new RBush('9' as never), 'InvalidArgument', /maxEntries must be a number/);
       expectCode(() => new RBush(9, null as never), 'InvalidArgument', /options must be an object/);
-      expectCode(() => new RBush(9, { event: true } as never), 'InvalidArgument', /unknown option 'event'/);
+      expectCode(
+        () => new RBush(9, { event: true } as never),
+        'InvalidArgument',
+        /unknown option "event" \(did you mean "events"\?\)/,
+      );
       expectCode(() => new RBush(9, { events: 1 } as never), 'InvalidArgument', /events must be true or false/);
     });
 
