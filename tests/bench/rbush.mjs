@@ -2,8 +2,11 @@
 // seeded items. (a) every item moves each frame, then one search per item (detect-collisions' frame): rbush removes
 // and inserts each item; sweep-prune/rbush is run both ways, with the same remove and insert, and with update(item).
 // (b) rbush's own perf workloads (its bench/perf.js, at 100k items instead of 1M): bulk load, insert one by one,
-// 1000 searches of 10%, 1% and 0.01% of the area, removing 1000 one by one. The libraries take turns run by run;
-// each run's result counts are compared. Ratios are rbush's time / sweep-prune's.
+// 1000 searches of 10%, 1% and 0.01% of the area, removing 1000 one by one. (c) detect-collisions' own frame
+// (setPosition of every body, then checkAll) on its bundled rbush and on sweep-prune/rbush. The libraries take turns
+// run by run; each run's result counts are compared. Ratios are rbush's time / sweep-prune's.
+import { createRequire } from 'node:module';
+import { dirname, join, sep } from 'node:path';
 import RBushReference from 'rbush';
 import { mulberry32 } from './scenes.mjs';
 import { median } from './stats.mjs';
@@ -198,8 +201,92 @@ function perfBench(RBush, { quick }) {
   return rows;
 }
 
-/** Both parts; returns their rows and a sink of the results. */
+/**
+ * detect-collisions 9.27.6 twice: as published, and a second copy whose bundled rbush (dist/external/rbush.js, which
+ * its System extends) is sweep-prune/rbush, as tests/js/rbush/detect-collisions.test.ts loads it.
+ */
+function detectCollisionsBoth(RBush) {
+  const require = createRequire(import.meta.url);
+  const dist = dirname(require.resolve('detect-collisions'));
+  const own = require('detect-collisions');
+  for (const key of Object.keys(require.cache)) if (key.startsWith(dist + sep)) delete require.cache[key];
+  require.cache[join(dist, 'external', 'rbush.js')] = { exports: { __esModule: true, default: RBush }, loaded: true };
+  return { own, ours: require('detect-collisions') };
+}
+
+/**
+ * (c) detect-collisions' own frame on both: n circles (radius 2 to 6, 100 units² each) moved with setPosition (its
+ * System removes and inserts each), then checkAll (a search per body, then its SAT test per candidate).
+ */
+function detectCollisionsBench(RBush, { quick }) {
+  const { own, ours } = detectCollisionsBoth(RBush);
+  const sizes = quick ? [1e3] : [1e3, 1e4];
+  const rows = [];
+  console.log("\n## (c) detect-collisions' System: every circle moved, then checkAll (ms per frame)");
+  for (const n of sizes) {
+    const frames = n >= 1e4 ? 10 : 30;
+    const libs = [
+      { name: 'detect-collisions', lib: own },
+      { name: 'detect-collisions on sweep-prune/rbush', lib: ours },
+    ].map((l) => {
+      const rnd = mulberry32(5);
+      const side = Math.sqrt(n * 100);
+      const system = new l.lib.System();
+      const bodies = Array.from({ length: n }, () => {
+        const body = system.createCircle({ x: rnd() * side, y: rnd() * side }, 2 + 4 * rnd());
+        return { body, vx: 2 * rnd() - 1, vy: 2 * rnd() - 1 };
+      });
+      return { ...l, system, bodies, side, times: [], hits: [] };
+    });
+    const frame = (l) => {
+      for (const b of l.bodies) {
+        const { x, y } = b.body.pos;
+        if (x + b.vx < 0 || x + b.vx > l.side) b.vx = -b.vx;
+        if (y + b.vy < 0 || y + b.vy > l.side) b.vy = -b.vy;
+        b.body.setPosition(x + b.vx, y + b.vy);
+      }
+      let hits = 0;
+      l.system.checkAll(() => {
+        hits++;
+      });
+      return hits;
+    };
+    for (const l of libs) frame(l); // warm-up
+    for (let f = 0; f < frames; f++) {
+      for (let k = 0; k < libs.length; k++) {
+        const l = libs[(f + k) % libs.length];
+        const t0 = performance.now();
+        l.hits.push(frame(l));
+        l.times.push(performance.now() - t0);
+      }
+    }
+    if (libs[1].hits.some((h, f) => h !== libs[0].hits[f])) throw new Error(`detect-collisions n=${n}: other hits`);
+    const [ref, ours2] = libs.map((l) => median(l.times));
+    const frameRatio = median(libs[1].times.map((t, f) => libs[0].times[f] / t));
+    rows.push({
+      workload: 'detect-collisions checkAll',
+      n,
+      hits: libs[0].hits.at(-1),
+      rbush: ref,
+      ours: ours2,
+      ratio: ref / ours2,
+      frameRatio,
+    });
+    console.log(
+      `n=${n.toLocaleString('en')} (${libs[0].hits.at(-1)} collisions): detect-collisions ${ref.toFixed(2)} ms, on sweep-prune/rbush ` +
+        `${ours2.toFixed(2)} ms, ${(ref / ours2).toFixed(1)}x (frame by frame ${frameRatio.toFixed(1)}x; medians of ${frames} frames)`,
+    );
+    for (const l of libs) l.system.dispose?.();
+  }
+  return rows;
+}
+
+/** The three parts; returns their rows and a sink of the results. */
 export function rbushBench(RBush, { quick = false } = {}) {
-  const rows = [...movingBench(RBush, { quick }), ...perfBench(RBush, { quick })];
+  const rows = [
+    ...movingBench(RBush, { quick }),
+    ...perfBench(RBush, { quick }),
+    ...detectCollisionsBench(RBush, { quick }),
+  ];
   return { rows, sink };
 }
