@@ -13,6 +13,7 @@ import { benchMatter } from './matter.mjs';
 import { benchPlanck } from './planck.mjs';
 import { boxIntersectBench, boxIntersectMeshBench } from './box-intersect.mjs';
 import { coldStartBench } from './cold-start.mjs';
+import { rbushBench } from './rbush.mjs';
 import { queriesBench } from './queries.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -351,6 +352,15 @@ if (want('box-intersect uniform')) {
 if (want('box-intersect mesh')) {
   const { boxIntersect } = await importWrapper('box-intersect.js');
   results.push({ workload: 'box-intersect mesh', rows: boxIntersectMeshBench(boxIntersect, { quick }) });
+  save();
+}
+// sweep-prune/rbush against rbush: moving items searched each frame, then rbush's own perf workloads (--only=rbush)
+if (want('rbush')) {
+  compileWrapper(['rbush.ts']);
+  const { default: RBush } = await importWrapper('rbush.js');
+  const r = rbushBench(RBush, { quick });
+  results.push({ workload: 'rbush drop-in', rows: r.rows });
+  consume(r.sink);
   save();
 }
 if (want('cold start 2D')) {

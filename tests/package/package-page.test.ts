@@ -83,12 +83,13 @@ describe('the package page', () => {
       './phaser': /Phaser/,
       './planck': /planck/,
       './box-intersect': /`box-intersect`/,
+      './rbush': /`rbush`/,
     };
     const adapters = Object.keys(pkg.exports).filter((e) =>
       existsSync(join(root, 'web', 'src', 'adapters', e.slice(2), 'index.ts')),
     );
     expect(adapters.length).toBeGreaterThanOrEqual(5);
-    for (const entry of [...adapters, './box-intersect']) {
+    for (const entry of [...adapters, './box-intersect', './rbush']) {
       expect(engines[entry], `an engine name for ${entry}`).toBeDefined();
       expect(list, `${entry} in the first list of drop-ins`).toMatch(engines[entry]!);
     }

@@ -480,6 +480,28 @@ describe('sweep-prune/box-intersect', () => {
   });
 });
 
+describe('sweep-prune/rbush', () => {
+  const node = (script: string) => JSON.parse(run(process.execPath, [script], app));
+
+  test('import: the default export, NotInitialized before init(), one engine with the root entry', () => {
+    expect(node('node-rbush.mjs')).toEqual({ notInitialized: true, shared: true, found: 2, pairs: 2, collides: false });
+  });
+
+  test('require() gives the class itself, which a subclass extends', () => {
+    const result = node('node-rbush.cjs');
+    expect(result).toMatchObject({ type: 'function', same: true, subclass: true, hits: 1 });
+    expect(result.resolved).toMatch(/node_modules\/sweep-prune\/dist\/cjs\/rbush-require\.js$/);
+  });
+
+  test("the README's switch: detect-collisions' System then extends sweep-prune/rbush, and finds its collisions", () => {
+    // detect-collisions is not a dependency of the package: the script is given this repo's copy
+    const detectCollisions = join(root, 'node_modules', 'detect-collisions');
+    const result = JSON.parse(run(process.execPath, ['node-rbush-detect-collisions.cjs', detectCollisions], app));
+    // a box and a circle overlap (each reports the other), the far circle touches nothing; moved away, none
+    expect(result).toEqual({ extends: true, collisions: 2, after: 0, bodies: 3 });
+  });
+});
+
 describe('TypeScript', () => {
   test('a consumer using World and PruneJuice from both entries, ESM and CommonJS, type-checks', () => {
     // tsconfig: NodeNext, strict, skipLibCheck off; consumer.ts has @ts-expect-error lines, so `any` types would fail

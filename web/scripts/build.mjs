@@ -4,6 +4,7 @@
 //   dist/threads.js, threads-worker.js, generated/sweep_prune_threads.wasm   sweep-prune/threads
 //   dist/cjs/                 CommonJS copy of the default entry, for require('sweep-prune')
 //   dist/adapters/, dist/cjs/adapters/   sweep-prune/p2, cannon, matter, phaser and planck (the physics engines' broadphases)
+//   dist/box-intersect.js, dist/rbush.js and their CommonJS copies (require gives the function / the class itself)
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
@@ -73,6 +74,22 @@ writeFileSync(
   `import { boxIntersect as fn, init, isInitialized } from './box-intersect.js';
 declare const boxIntersect: typeof fn & { boxIntersect: typeof fn; default: typeof fn; init: typeof init; isInitialized: typeof isInitialized };
 export = boxIntersect;
+`,
+);
+// require('sweep-prune/rbush') is the class itself, as require('rbush') was before rbush 4 (and can be extended)
+writeFileSync(
+  join(out, 'cjs', 'rbush-require.js'),
+  `'use strict';
+const m = require('./rbush.js');
+module.exports = Object.assign(m.default, { default: m.default, init: m.init, isInitialized: m.isInitialized });
+`,
+);
+writeFileSync(
+  join(out, 'cjs', 'rbush-require.d.ts'),
+  `import Class, { init, isInitialized } from './rbush.js';
+declare const RBush: typeof Class & { default: typeof Class; init: typeof init; isInitialized: typeof isInitialized };
+type RBush<T = any> = Class<T>;
+export = RBush;
 `,
 );
 // Data, never programs: a linker marks its output executable (wasm-ld does), and a copy keeps the mode

@@ -319,7 +319,7 @@ export function initWithLoader(
 }
 
 // The entries that have a CommonJS copy beside the root one: each shares the engine of its copy's root entry.
-const ENTRIES = ['box-intersect', 'p2', 'cannon', 'matter', 'phaser', 'planck'];
+const ENTRIES = ['box-intersect', 'rbush', 'p2', 'cannon', 'matter', 'phaser', 'planck'];
 
 /**
  * The `NotInitialized` error for `what`, raised through `entry` (the root entry, or a subpath such as `planck`): how

@@ -1,0 +1,7 @@
+describe('GIVEN Index', () => {
+  it('THEN requiring it doesnt throw exception', () => {
+    const req = () => require('../src')
+
+    expect(req).not.toThrow()
+  })
+})
