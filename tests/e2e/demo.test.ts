@@ -3,14 +3,14 @@
 // keyboard change the live output, counters advance, pause and step work, the benchmark runs, reduced motion is
 // respected, the static build works; and on a phone (390 x 844 at DPR 3, touch) the page fits the screen, its
 // canvases stay small and their labels legible, and its state colours keep their contrast.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mounted, serveDemo } from './demo-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vite = join(root, 'node_modules/.bin/vite');
@@ -27,32 +27,7 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`vite exited (${server.exitCode}):\n${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`vite did not answer at ${url}:\n${log()}`);
-}
-
-let server: ChildProcess | undefined;
+let server: { url: string; stop: () => void } | undefined;
 let context: BrowserContext | undefined;
 let page: Page;
 let url = '';
@@ -62,16 +37,8 @@ const requests: string[] = [];
 let profile = '';
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}/`;
-  let output = '';
-  server = spawn(vite, ['--config', config, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.on('data', (d) => (output += d));
-  server.stderr!.on('data', (d) => (output += d));
-  await waitForServer(url, server, () => output);
+  server = await serveDemo();
+  url = server.url;
   profile = mkdtempSync(join(tmpdir(), 'chromium-'));
   ({ context, page } = await openPage(profile, { viewport: { width: 1100, height: 800 }, deviceScaleFactor: 2 }));
 });
@@ -100,7 +67,7 @@ async function openPage(
 
 afterAll(async () => {
   await context?.close();
-  server?.kill();
+  server?.stop();
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
@@ -122,20 +89,6 @@ async function pixels(canvas: Locator): Promise<{ hash: number; colours: number;
 const frames = async (view: Locator): Promise<number> => Number(await view.getAttribute('data-frames'));
 const stat = async (view: Locator, key: string): Promise<string> =>
   (await view.locator(`[data-stat="${key}"] dd`).textContent()) ?? '';
-
-/** Wait until a figure (or the figure of a view) near the screen has been built and its canvas sized. */
-async function mounted(inside: Locator): Promise<void> {
-  const figure = inside.locator('xpath=ancestor-or-self::figure[contains(@class, "demo")]');
-  await expect.poll(() => figure.getAttribute('data-mounted')).toBe('true');
-  await expect
-    .poll(() =>
-      inside
-        .locator('canvas.sim')
-        .first()
-        .evaluate((c: HTMLCanvasElement) => c.width),
-    )
-    .toBeGreaterThan(0);
-}
 
 /** Ball i of a view, in client coordinates. */
 async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number; r: number }> {

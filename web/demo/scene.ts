@@ -76,8 +76,10 @@ export interface SceneData {
   dims?: string;
   /** sap: draw the engine's slabs. */
   slabs?: string;
-  /** scale: the number of boxes. */
+  /** scale: the number of boxes; engines: the bodies of the scene. */
   n?: string;
+  /** engines: which scene runs twice ('bullets', 'swarm' or 'matter'). */
+  engine?: string;
   /** sort: 'quick' for quicksort, else insertion sort. */
   sort?: string;
   /** sweep: report pairs as the line passes. */
