@@ -945,39 +945,6 @@ describe('demo page in Chromium', () => {
     await figure.locator('[data-action=play]').click();
   });
 
-  test('chapter 16: a grid and the engine find the brute-force pairs; the grid compares fewer only for even, alike boxes', async () => {
-    const figure = page.locator('#next figure').first();
-    await figure.scrollIntoViewIfNeeded();
-    await mounted(figure);
-    const out = figure.locator('.grid-readout');
-    const read = (): Promise<{ d: DOMStringMap; brute: number }> =>
-      out.evaluate((e) => {
-        const b = (e as HTMLElement & { boxes: Float32Array }).boxes;
-        let brute = 0;
-        for (let i = 0; i < b.length; i += 4)
-          for (let j = i + 4; j < b.length; j += 4)
-            if (b[i]! <= b[j + 2]! && b[j]! <= b[i + 2]! && b[i + 1]! <= b[j + 3]! && b[j + 1]! <= b[i + 3]!) brute++;
-        return { d: { ...(e as HTMLElement).dataset }, brute };
-      });
-    const set = async (knob: string, value: string): Promise<void> => {
-      await figure.locator(`input[data-knob=${knob}]`).fill(value);
-    };
-    await set('clustering', '0');
-    await set('spread', '0');
-    await expect.poll(async () => (await read()).d.field).toBe('0,0');
-    let { d, brute } = await read();
-    expect(Number(d.gridPairs)).toBe(brute);
-    expect(Number(d.enginePairs)).toBe(brute);
-    expect(Number(d.gridTests)).toBeLessThan(Number(d.engineTests)); // even, alike boxes: the grid's cells fit
-    await set('clustering', '100');
-    await set('spread', '100');
-    await expect.poll(async () => (await read()).d.field).toBe('100,100');
-    ({ d, brute } = await read());
-    expect(Number(d.gridPairs)).toBe(brute);
-    expect(Number(d.enginePairs)).toBe(brute);
-    expect(Number(d.gridTests)).toBeGreaterThan(Number(d.engineTests)); // crowded cells and boxes in many cells
-  });
-
   test('chapter 16: squashing the region flips the engine’s sweep axis from x to y', async () => {
     const figure = page.locator('#next figure').nth(1);
     await figure.scrollIntoViewIfNeeded();
@@ -990,35 +957,6 @@ describe('demo page in Chromium', () => {
     await knob.fill('100'); // tall and thin
     await expect.poll(() => out.getAttribute('data-sweep-axis')).toBe('1');
     expect(await out.getAttribute('data-engine-sweep-axis')).toBe('1');
-  });
-
-  test('chapter 16: a fast box tunnels through the wall; its swept box is reported on every crossing', async () => {
-    const figure = page.locator('#next figure').nth(2);
-    await figure.scrollIntoViewIfNeeded();
-    await mounted(figure);
-    const out = figure.locator('.tunnel-readout');
-    const read = async (): Promise<number[]> =>
-      out.evaluate((e) => {
-        const d = (e as HTMLElement).dataset;
-        return [Number(d.crossings), Number(d.seenPlain), Number(d.seenSwept)];
-      });
-    for (const [speed, tunnels] of [
-      ['4', false],
-      ['60', true],
-    ] as const) {
-      await figure.locator('[data-action=restart]').click(); // counts from zero
-      await figure.locator('input[data-knob=speed]').fill(speed);
-      await expect.poll(async () => (await read())[0], { timeout: 30_000 }).toBeGreaterThanOrEqual(tunnels ? 8 : 2);
-      if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
-      const [crossings, plain, swept] = await read();
-      // a box reaches the wall a frame or two before its centre crosses the wall's middle (a crossing), so a crossing
-      // under way when the figure paused is already reported: seen at most one ahead of the crossings
-      expect(swept! - crossings!, `speed ${speed}: swept box`).toBeGreaterThanOrEqual(0);
-      expect(swept! - crossings!, `speed ${speed}: swept box`).toBeLessThanOrEqual(1);
-      if (tunnels) expect(plain).toBeLessThan(crossings!);
-      else expect([crossings, crossings! + 1]).toContain(plain);
-      await figure.locator('[data-action=play]').click();
-    }
   });
 
   test('prefers-reduced-motion starts every demo paused', async () => {

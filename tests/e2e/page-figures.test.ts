@@ -1,5 +1,7 @@
 // The demo page's figures that compare, in real Chromium on a desktop (1100 px) and an emulated phone (390 px at DPR
-// 3): chapter 17 runs the real phaser and matter-js packages twice, on their own broadphases and on sweep-prune's
+// 3), each across its controls' range: chapter 16's tunnelling at every speed class (its share of crossings seen
+// against the geometry's), the grid against the engine at each clustering, size spread and cell size (pairs against
+// brute force, and what the text claims); chapter 17 runs the real phaser and matter-js packages twice, on their own broadphases and on sweep-prune's
 // adapters, and must show equal collisions and bodies at every step, with the engines downloaded only when the
 // chapter is reached and built into chunks of their own.
 import { spawn } from 'node:child_process';
@@ -114,6 +116,106 @@ for (const [name, device] of Object.entries(DEVICES)) {
         .poll(() => figure.locator('.engines-table caption').textContent(), { timeout: 30_000 })
         .toMatch(/^750 bodies/);
       expect(await figure.locator('[data-stat=bodies] dd').textContent()).toBe('750');
+    });
+
+    test('chapter 16: at each speed the box as it is lands on the wall in about 18 / speed of its crossings', async () => {
+      const figure = page.locator('#next figure').nth(2);
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const out = figure.locator('.tunnel-readout');
+      const read = (): Promise<number[]> =>
+        out.evaluate((e) => ['crossings', 'seenPlain', 'seenSwept'].map((k) => Number((e as HTMLElement).dataset[k])));
+      // box 10 wide, wall 8: the box's centre must land within 18 units to overlap the wall at an update
+      for (const [speed, crossings] of [
+        [6, 3],
+        [18, 6],
+        [24, 24],
+        [40, 24],
+        [60, 24],
+      ] as const) {
+        await figure.locator('input[data-knob=speed]').fill(String(speed));
+        await figure.locator('[data-action=restart]').click(); // counts from zero; the speed is kept
+        expect(await figure.locator('input[data-knob=speed]').inputValue()).toBe(String(speed));
+        await expect.poll(async () => (await read())[0], { timeout: 40_000 }).toBeGreaterThanOrEqual(crossings);
+        const [k, plain, swept] = await read();
+        // a crossing under way when read may be seen one ahead of the count
+        expect(swept! - k!, `speed ${speed}: the swept box sees every crossing`).toBeGreaterThanOrEqual(0);
+        expect(swept! - k!).toBeLessThanOrEqual(1);
+        const share = Math.min(1, 18 / speed);
+        if (share === 1) expect([k, k! + 1], `speed ${speed}: no tunnelling`).toContain(plain);
+        else expect(Math.abs(plain! / k! - share), `speed ${speed}: ${plain} of ${k} seen`).toBeLessThan(0.15);
+        expect(await out.textContent()).toContain(
+          share === 1 ? 'cannot miss it' : `about ${Math.round(100 * share)} %`,
+        );
+      }
+    });
+
+    test('chapter 16: grid and engine find the brute-force pairs at every setting; the text’s claims hold', async () => {
+      const figure = page.locator('#next figure').first();
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const out = figure.locator('.grid-readout');
+      const read = (): Promise<{ d: Record<string, string>; brute: number }> =>
+        out.evaluate((e) => {
+          const b = (e as HTMLElement & { boxes: Float32Array }).boxes;
+          let brute = 0;
+          for (let i = 0; i < b.length; i += 4)
+            for (let j = i + 4; j < b.length; j += 4)
+              if (b[i]! <= b[j + 2]! && b[j]! <= b[i + 2]! && b[i + 1]! <= b[j + 3]! && b[j + 1]! <= b[i + 3]!) brute++;
+          return { d: { ...(e as HTMLElement).dataset } as Record<string, string>, brute };
+        });
+      /** Set the sliders, wait for `frames` frames of the fresh field, check the pairs, return the means per frame. */
+      const at = async (clustering: number, spread: number, cell: number, frames = 20) => {
+        for (const [knob, v] of [
+          ['clustering', clustering],
+          ['spread', spread],
+          ['cell', cell],
+        ] as const)
+          await figure.locator(`input[data-knob=${knob}]`).fill(String(v));
+        await expect
+          .poll(async () => {
+            const { d } = await read();
+            return `${d.field} ${d.cell}`;
+          })
+          .toBe(`${clustering},${spread} ${cell}`);
+        await expect
+          .poll(async () => Number((await read()).d.frames), { timeout: 20_000 })
+          .toBeGreaterThanOrEqual(frames);
+        const { d, brute } = await read();
+        const where = `clustered ${clustering} %, spread ${spread} %, cell ${cell}`;
+        expect(Number(d.gridPairs), where).toBe(brute);
+        expect(Number(d.enginePairs), where).toBe(brute);
+        expect(Number(d.gridMs)).toBeGreaterThan(0);
+        expect(Number(d.engineMs)).toBeGreaterThan(0);
+        const text = (await out.textContent()) ?? '';
+        const [grid, engine] = [Number(d.gridMean), Number(d.engineMean)];
+        expect(text).toContain(grid < engine ? 'the grid compares fewer' : 'sweep-prune compares fewer');
+        expect(text).toContain(Number(d.gridMs) < Number(d.engineMs) ? 'the grid is faster' : 'sweep-prune is faster');
+        return { grid, engine, where };
+      };
+      for (const clustering of [0, 50, 100]) {
+        // one size, a cell of their side: the grid compares fewer, spread out or clustered
+        const alike = await at(clustering, 0, 1);
+        expect(alike.grid, alike.where).toBeLessThan(alike.engine);
+        await at(clustering, 50, 1, 5);
+      }
+      for (const cell of [0.5, 1, 2, 4, 6]) {
+        // sizes spread to 100 %: about twice the engine's comparisons or more, at any cell size
+        const spread = await at(0, 100, cell, 5);
+        expect(spread.grid, spread.where).toBeGreaterThan(1.5 * spread.engine);
+      }
+      await at(100, 100, 1, 1);
+      // Restart keeps the sliders
+      await figure.locator('[data-action=restart]').click();
+      for (const [knob, v] of [
+        ['clustering', '100'],
+        ['spread', '100'],
+        ['cell', '1'],
+      ])
+        expect(await figure.locator(`input[data-knob=${knob}]`).inputValue()).toBe(v);
+      // Play moves the boxes: the pairs change from frame to frame
+      const before = (await read()).d.gridTests;
+      await expect.poll(async () => (await read()).d.gridTests, { timeout: 10_000 }).not.toBe(before);
     });
 
     test('the figure fits the width and its canvas labels stay legible', async () => {

@@ -151,6 +151,12 @@ class Engines implements Scene {
     const t = this.#twins;
     if (!t) {
       g.text(this.#error || LOADING[this.kind], g.width / 2, g.height / 2, MUTED, 16);
+      if (!this.#error) {
+        // a bar runs under the text while the engines download (a megabyte and more, on a slow network seconds)
+        const x = ((performance.now() / 4) % (g.width + 120)) - 120;
+        ctx.fillStyle = MUTED;
+        ctx.fillRect(x, g.height / 2 + 22, 120, g.stroke(3));
+      }
       return;
     }
     const s = PANE.width / WORLD.width;
