@@ -218,6 +218,80 @@ for (const [name, device] of Object.entries(DEVICES)) {
       await expect.poll(async () => (await read()).d.gridTests, { timeout: 10_000 }).not.toBe(before);
     });
 
+    test('chapter 8: beside the scattered balls, the column makes 1D sweep-and-prune test every pair', async () => {
+      const figure = page.locator('#prune figure').first();
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const [scattered, column] = [figure.locator('.view').nth(0), figure.locator('.view').nth(1)];
+      const tested = async (view: Locator): Promise<number> =>
+        Number(((await view.locator('[data-stat=tested] dd').textContent()) ?? '').replace(/,/g, ''));
+      for (const n of [6, 12]) {
+        await figure.locator('.controls input[type=range]').fill(String(n));
+        // each view at its own pace: both complete passes
+        for (const view of [scattered, column])
+          await expect.poll(() => view.getAttribute('data-frames'), { timeout: 30_000 }).not.toBe('0');
+        await expect.poll(() => tested(column), { timeout: 30_000 }).toBe((n * (n - 1)) / 2);
+        expect(await tested(scattered)).toBeLessThan((n * (n - 1)) / 2);
+        // a column: one x for every ball
+        const xs = ((await column.getAttribute('data-positions')) ?? '').split(' ').map((p) => p.split(',')[0]);
+        expect(new Set(xs).size).toBe(1);
+      }
+    });
+
+    test('chapter 10: the cost table against the formulas; a ball dragged across costs insertion sort swaps', async () => {
+      const figure = page.locator('#sorting figure');
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const table = figure.locator('.sort-costs-table');
+      const rows = async (order: string): Promise<Record<string, string>[]> => {
+        await figure.locator('select[data-knob=order]').selectOption(order);
+        await expect.poll(() => table.getAttribute('data-done'), { timeout: 20_000 }).toBe('true');
+        expect(await table.getAttribute('data-order')).toBe(order);
+        return table
+          .locator('tbody tr')
+          .evaluateAll((trs) => trs.map((tr) => ({ ...(tr as HTMLElement).dataset }) as Record<string, string>));
+      };
+      const num = (r: Record<string, string>, k: string): number => Number(r[k]);
+      for (const r of await rows('sorted')) {
+        const n = num(r, 'n');
+        expect(num(r, 'insertionComparisons')).toBe(n - 1);
+        expect(num(r, 'insertionSwaps')).toBe(0);
+        expect(num(r, 'quickComparisons')).toBeGreaterThan(n); // about n log2 n
+      }
+      for (const r of await rows('frame')) {
+        // the article's case: insertion sort compares about n times, quicksort about n log2 n
+        const n = num(r, 'n');
+        expect(num(r, 'insertionComparisons')).toBeLessThan(2 * n);
+        expect(num(r, 'quickComparisons') / num(r, 'insertionComparisons')).toBeGreaterThan(n >= 1000 ? 7 : 2);
+      }
+      const reversed = await rows('reversed');
+      for (const r of reversed.filter((r) => r.insertionComparisons !== undefined)) {
+        const n = num(r, 'n');
+        expect(num(r, 'insertionComparisons')).toBe((n * (n - 1)) / 2);
+        expect(num(r, 'insertionSwaps')).toBe((n * (n - 1)) / 2);
+      }
+      expect(reversed.at(-1)!.n).toBe('10000');
+      expect(reversed.at(-1)!.insertionComparisons).toBeUndefined(); // not run: it would hold the page up
+      await figure.locator('select[data-knob=order]').selectOption('frame');
+      await figure.locator('[data-action=restart]').click();
+      expect(await figure.locator('select[data-knob=order]').inputValue()).toBe('frame'); // kept across Restart
+
+      // the reader's own order: the leftmost ball jumps to the right in one move
+      const insertion = figure.locator('.view').nth(1);
+      const canvas = insertion.locator('canvas.sim');
+      await canvas.scrollIntoViewIfNeeded();
+      const box = (await canvas.boundingBox())!;
+      const s = box.width / 600;
+      const [x, y] = ((await insertion.getAttribute('data-positions')) ?? '').split(' ')[0]!.split(',').map(Number);
+      const swaps = async (): Promise<number> =>
+        Number(await insertion.locator('[data-stat=lastSwaps] dd').textContent());
+      await page.mouse.move(box.x + x! * s, box.y + y! * s);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 590 * s, box.y + y! * s, { steps: 1 });
+      await page.mouse.up();
+      // its two edges passed the other ten: insertion sort swaps for each, in one sort
+      await expect.poll(swaps, { timeout: 30_000 }).toBeGreaterThanOrEqual(8);
+    });
     test('the figure fits the width and its canvas labels stay legible', async () => {
       const figure = page.locator('#engines figure');
       await figure.scrollIntoViewIfNeeded();

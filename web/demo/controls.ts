@@ -1,5 +1,5 @@
 // Controls that scenes put in their panels: a labelled slider whose label shows its value, and which can keep its
-// value on the figure across Restart.
+// value on the figure across Restart; a labelled drop-down.
 
 export interface SliderOptions {
   min: number;
@@ -51,4 +51,20 @@ export function slider(
   show();
   label.append(text, input);
   return label;
+}
+
+/** A labelled drop-down of `options` (value: text) with `value` chosen; data-knob names it for scripts. */
+export function choice(
+  text: string,
+  options: Record<string, string>,
+  value: string,
+  knob: string,
+): { label: HTMLLabelElement; select: HTMLSelectElement } {
+  const label = document.createElement('label');
+  label.className = 'bench-max';
+  const select = document.createElement('select');
+  select.dataset.knob = knob;
+  for (const [v, t] of Object.entries(options)) select.add(new Option(t, v, false, v === value));
+  label.append(`${text} `, select);
+  return { label, select };
 }

@@ -82,6 +82,8 @@ export interface SceneData {
   engine?: string;
   /** sort: 'quick' for quicksort, else insertion sort. */
   sort?: string;
+  /** sort: this view adds the table of both sorts' costs as the input grows. */
+  costs?: string;
   /** sweep: report pairs as the line passes. */
   report?: string;
   /** many balls: a factor on the radius. */

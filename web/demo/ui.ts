@@ -516,7 +516,8 @@ export class Player {
       if (!factory) throw new Error(`no scene named ${root.dataset.scene}`);
       this.views.push(new View(root, factory, this, { ...figure.dataset, ...root.dataset }));
     }
-    this.lockstep = this.views.length > 1;
+    // data-apart: views side by side on balls of their own (a case and its failure case), each at its own pace
+    this.lockstep = this.views.length > 1 && figure.dataset.apart === undefined;
     // a paused figure redraws at once when the linked ball changes; a running one at its next frame
     this.link.onChange = () => {
       if (this.mounted && (this.paused || !this.visible)) this.renderAll();

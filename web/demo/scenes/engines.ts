@@ -3,7 +3,7 @@
 // figure shows each one's milliseconds per step and the collisions each reported, which must be equal, as must
 // their bodies. The engines are downloaded when the figure is first built (near the screen), never before.
 import { typical } from '../bench-run.js';
-import { slider } from '../controls.js';
+import { choice, slider } from '../controls.js';
 import type { Surface } from '../draw.js';
 import { RANGES, Role, WORLD, makeTwins, type TwinKind, type TwinScene } from '../engine-twins.js';
 import { MUTED } from '../palette.js';
@@ -80,12 +80,7 @@ class Engines implements Scene {
     this.n = Math.min(range.max, Math.max(range.min, Number(data.n ?? range.value)));
     const bar = document.createElement('div');
     bar.className = 'scale-bar engines-bar';
-    const choose = document.createElement('label');
-    choose.className = 'bench-max';
-    const select = document.createElement('select');
-    select.dataset.knob = 'engine';
-    for (const [kind, text] of Object.entries(KINDS)) select.add(new Option(text, kind, false, kind === this.kind));
-    choose.append('Scene ', select);
+    const { label: choose, select } = choice('Scene', KINDS, this.kind, 'engine');
     // a new scene starts at its own default N
     select.addEventListener('change', () => {
       data.engine = select.value;

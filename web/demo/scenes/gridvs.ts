@@ -200,7 +200,11 @@ class GridVersus implements Scene {
     const [gridMean, engineMean] = [mean(h.grid), mean(h.engine)];
     const [gridMs, engineMs] = [typical(h.gridMs), typical(h.engineMs)];
     const fewer =
-      gridMean < engineMean ? 'the grid compares fewer' : gridMean > engineMean ? 'sweep-prune compares fewer' : 'a tie';
+      gridMean < engineMean
+        ? 'the grid compares fewer'
+        : gridMean > engineMean
+          ? 'sweep-prune compares fewer'
+          : 'a tie';
     const faster = gridMs < engineMs ? 'the grid is faster' : 'sweep-prune is faster';
     const ms = (x: number): string => x.toFixed(x < 1 ? 3 : 2);
     this.#out.textContent =
