@@ -292,6 +292,49 @@ for (const [name, device] of Object.entries(DEVICES)) {
       // its two edges passed the other ten: insertion sort swaps for each, in one sort
       await expect.poll(swaps, { timeout: 30_000 }).toBeGreaterThanOrEqual(8);
     });
+
+    test('chapter 4: the code lights the sort, each test and each break as the loop runs them', async () => {
+      const figure = page.locator('#sorted figure');
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const code = page.locator('#code-sorted');
+      await figure.locator('[data-action=play]').click(); // paused: Step goes from beat to beat
+      const seen = new Set<string>();
+      for (let k = 0; k < 300 && seen.size < 3; k++) {
+        await figure.locator('[data-action=step]').click();
+        const lit = (await code.getAttribute('data-lit')) ?? '';
+        if (lit) seen.add(lit);
+        // the lit line is the one marked for assistive technology too
+        const current = await code
+          .locator('[aria-current]')
+          .evaluateAll((spans) => spans.map((e) => (e as HTMLElement).dataset.line));
+        expect(current).toEqual(lit ? [lit] : []);
+      }
+      expect([...seen].sort()).toEqual(['break', 'sort', 'test']);
+      await figure.locator('[data-action=play]').click();
+    });
+
+    test('chapter 7: the code lights the line the sweep runs, at the edge the line stands on', async () => {
+      const figure = page.locator('#sweep figure').nth(1);
+      await figure.scrollIntoViewIfNeeded();
+      await mounted(figure);
+      const code = page.locator('#code-sweep');
+      await expect.poll(() => code.getAttribute('data-lit'), { timeout: 30_000, interval: 20 }).toBe('loop');
+      await figure.locator('[data-action=play]').click(); // paused: Step goes from beat to beat
+      const strip = figure.locator('.strip');
+      const seen = new Set<string>();
+      for (let k = 0; k < 400 && seen.size < 3; k++) {
+        await figure.locator('[data-action=step]').click();
+        const lit = (await code.getAttribute('data-lit')) ?? '';
+        const marked = await strip.getAttribute('data-marked');
+        if (!lit || !marked || lit === 'loop') continue;
+        seen.add(lit);
+        // an edge's ref is its box's slot times two, plus one for a max edge: ")" removes, "(" reports and adds
+        expect(Number(marked) & 1, `${lit} at edge ${marked}`).toBe(lit === 'remove' ? 1 : 0);
+      }
+      expect([...seen].sort()).toEqual(['add', 'remove', 'report']);
+      await figure.locator('[data-action=play]').click();
+    });
     test('the figure fits the width and its canvas labels stay legible', async () => {
       const figure = page.locator('#engines figure');
       await figure.scrollIntoViewIfNeeded();
