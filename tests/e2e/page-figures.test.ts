@@ -104,6 +104,23 @@ for (const [name, device] of Object.entries(DEVICES)) {
       expect(errors).toEqual([]);
     });
 
+    test('Phaser’s R-tree, its default, against the adapter: the same overlaps, its own time', async () => {
+      const figure = page.locator('#engines figure');
+      await figure.scrollIntoViewIfNeeded();
+      await run(figure, 'bullets', '1000', 1);
+      await figure.locator('select[data-knob=tree]').selectOption('tree');
+      await expect
+        .poll(() => figure.locator('.engines-table tbody th').first().textContent())
+        .toBe('Phaser, its R-tree');
+      await expect.poll(async () => (await twins(figure)).steps, { timeout: 45_000 }).toBeGreaterThanOrEqual(40);
+      const t = await twins(figure);
+      // an overlap moves nothing: in any order the tree finds the same pairs each step
+      expect(t.ownTotal).toBeGreaterThan(0);
+      expect(t.oursTotal).toBe(t.ownTotal);
+      expect(t.collisionsDiffered).toBe(0);
+      await figure.locator('select[data-knob=tree]').selectOption('walk');
+    });
+
     test('Restart keeps the scene and N; N counts the bodies of each world', async () => {
       const figure = page.locator('#engines figure');
       await figure.scrollIntoViewIfNeeded();

@@ -83,8 +83,12 @@ function loadMatter(): typeof matter {
   return matter;
 }
 
-/** Build a scene twice on `seed`: the engine's own broadphase, and sweep-prune's adapter. */
-export async function makeTwins(kind: TwinKind, n: number, seed: number): Promise<TwinScene> {
+/**
+ * Build a scene twice on `seed`: the engine's own broadphase, and sweep-prune's adapter. `tree`: Phaser's own world
+ * searches its R-tree (Phaser's default) instead of walking every pair with `useTree: false`, the mode whose results
+ * the adapter reproduces exactly.
+ */
+export async function makeTwins(kind: TwinKind, n: number, seed: number, tree = false): Promise<TwinScene> {
   if (kind === 'matter') {
     const { Matter, SweepPruneDetector } = await loadMatter();
     const own = matterTwin(Matter, n, seed, undefined);
@@ -93,9 +97,9 @@ export async function makeTwins(kind: TwinKind, n: number, seed: number): Promis
   }
   const parts = await loadPhaser();
   const build = kind === 'bullets' ? bulletPool : swarm;
-  const own = await phaserTwin(parts, build, n, seed, false);
-  const ours = await phaserTwin(parts, build, n, seed, true);
-  return { kind, own, ours, ownName: 'Phaser, useTree: false', n };
+  const own = await phaserTwin(parts, build, n, seed, false, tree);
+  const ours = await phaserTwin(parts, build, n, seed, true, false);
+  return { kind, own, ours, ownName: tree ? 'Phaser, its R-tree' : 'Phaser, useTree: false', n };
 }
 
 /** Milliseconds `fn` takes. */
@@ -166,13 +170,14 @@ async function phaserTwin(
   n: number,
   seed: number,
   ours: boolean,
+  tree: boolean,
 ): Promise<Twin> {
   let hits = 0;
   let bodies: Rect[] = [];
   const random = rng(seed);
-  // Phaser's own mode is `useTree: false`, the one whose results the adapter gives exactly; the adapter sets it too
+  // the adapter sets useTree: false itself (the mode whose results it gives exactly)
   const made = (await createGame(Phaser, {
-    physics: { default: 'arcade', arcade: { useTree: false, width: WORLD.width, height: WORLD.height } },
+    physics: { default: 'arcade', arcade: { useTree: tree, width: WORLD.width, height: WORLD.height } },
     width: 320,
     height: 240,
     create: (scene: PhaserScene) => {

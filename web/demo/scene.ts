@@ -82,6 +82,8 @@ export interface SceneData {
   n?: string;
   /** engines: which scene runs twice ('bullets', 'swarm' or 'matter'). */
   engine?: string;
+  /** engines: 'tree' when Phaser's own world searches its R-tree. */
+  tree?: string;
   /** sort: 'quick' for quicksort, else insertion sort. */
   sort?: string;
   /** sorted, sweep: the id of the page's code block whose lines the scene lights as it runs them. */

@@ -19,6 +19,10 @@ const LOADING: Record<TwinKind, string> = {
   swarm: 'Loading Phaser and sweep-prune/phaser…',
   matter: 'Loading matter-js and sweep-prune/matter…',
 };
+const PHASER_MODES = {
+  walk: 'useTree: false (every pair walked)',
+  tree: 'its R-tree (Phaser’s default)',
+};
 /** Steps whose times make the medians and spreads shown. */
 const WINDOW = 60;
 const SEED = 17;
@@ -57,6 +61,8 @@ class Engines implements Scene {
   step = 0;
   readonly kind: TwinKind;
   readonly n: number;
+  /** Phaser's own world searches its R-tree (its default) instead of walking every pair. */
+  readonly tree: boolean;
   #twins: TwinScene | undefined;
   #error = '';
   #disposed = false;
@@ -96,12 +102,21 @@ class Engines implements Scene {
       },
     );
     bar.append(choose, count);
+    this.tree = data.tree === 'tree' && this.kind !== 'matter';
+    if (this.kind !== 'matter') {
+      const { label, select: mode } = choice('Phaser’s own', PHASER_MODES, this.tree ? 'tree' : 'walk', 'tree');
+      mode.addEventListener('change', () => {
+        data.tree = mode.value;
+        figure.querySelector<HTMLButtonElement>('[data-action=restart]')?.click();
+      });
+      bar.append(label);
+    }
     this.#table = document.createElement('table');
     this.#table.className = 'bench-table engines-table';
     this.#verdict = document.createElement('p');
     this.#verdict.className = 'scale-readout engines-verdict';
     setup.panel.append(bar, this.#table, this.#verdict);
-    makeTwins(this.kind, this.n, SEED).then(
+    makeTwins(this.kind, this.n, SEED, this.tree).then(
       (twins) => {
         if (this.#disposed) {
           twins.own.dispose();
@@ -209,7 +224,8 @@ class Engines implements Scene {
     const same =
       this.#collisionsDiffered === 0 && this.#bodiesDiffered === 0
         ? `the same collisions and the same bodies at every one of the ${this.step} steps`
-        : `collisions differed at ${this.#collisionsDiffered} steps and bodies at ${this.#bodiesDiffered}`;
+        : `collisions differed at ${this.#collisionsDiffered} steps and bodies at ${this.#bodiesDiffered}` +
+          (this.tree ? ' (Phaser’s R-tree separates the pairs in another order, so its bodies take other paths)' : '');
     const speed = !Number.isFinite(ratio)
       ? ''
       : ratio >= 1.05
