@@ -34,9 +34,17 @@ export default defineConfig({
     alias: [
       { find: /^sweep-prune$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
       { find: /^sweep-prune\/threads$/, replacement: fileURLToPath(new URL('./src/threads.ts', import.meta.url)) },
+      // chapter 17 runs the adapters as a game imports them
+      {
+        find: /^sweep-prune\/(phaser|matter)$/,
+        replacement: fileURLToPath(new URL('./src/adapters/$1/index.ts', import.meta.url)),
+      },
     ],
   },
   plugins: [threadsWithoutFallback()],
+  // the engines chapter 17 imports when it is reached: prepared when the dev server starts, so that the first
+  // dynamic import does not make Vite optimise them and reload the page
+  optimizeDeps: { include: ['phaser', 'matter-js'] },
   // module workers: the benchmark's worker imports the threaded engine only when it is asked for
   worker: { format: 'es', plugins: () => [threadsWithoutFallback()] },
   // cross-origin isolated (README "Threads"), so that the page has shared memory for sweep-prune/threads
@@ -46,5 +54,7 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('./demo/dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // phaser's own chunk (1.4 MB) is fetched only by chapter 17, when it is reached; the first load is about 230 kB
+    chunkSizeWarningLimit: 1500,
   },
 });

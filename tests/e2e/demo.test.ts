@@ -3,14 +3,14 @@
 // keyboard change the live output, counters advance, pause and step work, the benchmark runs, reduced motion is
 // respected, the static build works; and on a phone (390 x 844 at DPR 3, touch) the page fits the screen, its
 // canvases stay small and their labels legible, and its state colours keep their contrast.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { mounted, serveDemo } from './demo-server.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const vite = join(root, 'node_modules/.bin/vite');
@@ -27,32 +27,7 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`vite exited (${server.exitCode}):\n${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`vite did not answer at ${url}:\n${log()}`);
-}
-
-let server: ChildProcess | undefined;
+let server: { url: string; stop: () => void } | undefined;
 let context: BrowserContext | undefined;
 let page: Page;
 let url = '';
@@ -62,16 +37,8 @@ const requests: string[] = [];
 let profile = '';
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}/`;
-  let output = '';
-  server = spawn(vite, ['--config', config, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.on('data', (d) => (output += d));
-  server.stderr!.on('data', (d) => (output += d));
-  await waitForServer(url, server, () => output);
+  server = await serveDemo();
+  url = server.url;
   profile = mkdtempSync(join(tmpdir(), 'chromium-'));
   ({ context, page } = await openPage(profile, { viewport: { width: 1100, height: 800 }, deviceScaleFactor: 2 }));
 });
@@ -100,7 +67,7 @@ async function openPage(
 
 afterAll(async () => {
   await context?.close();
-  server?.kill();
+  server?.stop();
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
@@ -122,20 +89,6 @@ async function pixels(canvas: Locator): Promise<{ hash: number; colours: number;
 const frames = async (view: Locator): Promise<number> => Number(await view.getAttribute('data-frames'));
 const stat = async (view: Locator, key: string): Promise<string> =>
   (await view.locator(`[data-stat="${key}"] dd`).textContent()) ?? '';
-
-/** Wait until a figure (or the figure of a view) near the screen has been built and its canvas sized. */
-async function mounted(inside: Locator): Promise<void> {
-  const figure = inside.locator('xpath=ancestor-or-self::figure[contains(@class, "demo")]');
-  await expect.poll(() => figure.getAttribute('data-mounted')).toBe('true');
-  await expect
-    .poll(() =>
-      inside
-        .locator('canvas.sim')
-        .first()
-        .evaluate((c: HTMLCanvasElement) => c.width),
-    )
-    .toBeGreaterThan(0);
-}
 
 /** Ball i of a view, in client coordinates. */
 async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number; r: number }> {
@@ -992,39 +945,6 @@ describe('demo page in Chromium', () => {
     await figure.locator('[data-action=play]').click();
   });
 
-  test('chapter 16: a grid and the engine find the brute-force pairs; the grid compares fewer only for even, alike boxes', async () => {
-    const figure = page.locator('#next figure').first();
-    await figure.scrollIntoViewIfNeeded();
-    await mounted(figure);
-    const out = figure.locator('.grid-readout');
-    const read = (): Promise<{ d: DOMStringMap; brute: number }> =>
-      out.evaluate((e) => {
-        const b = (e as HTMLElement & { boxes: Float32Array }).boxes;
-        let brute = 0;
-        for (let i = 0; i < b.length; i += 4)
-          for (let j = i + 4; j < b.length; j += 4)
-            if (b[i]! <= b[j + 2]! && b[j]! <= b[i + 2]! && b[i + 1]! <= b[j + 3]! && b[j + 1]! <= b[i + 3]!) brute++;
-        return { d: { ...(e as HTMLElement).dataset }, brute };
-      });
-    const set = async (knob: string, value: string): Promise<void> => {
-      await figure.locator(`input[data-knob=${knob}]`).fill(value);
-    };
-    await set('clustering', '0');
-    await set('spread', '0');
-    await expect.poll(async () => (await read()).d.field).toBe('0,0');
-    let { d, brute } = await read();
-    expect(Number(d.gridPairs)).toBe(brute);
-    expect(Number(d.enginePairs)).toBe(brute);
-    expect(Number(d.gridTests)).toBeLessThan(Number(d.engineTests)); // even, alike boxes: the grid's cells fit
-    await set('clustering', '100');
-    await set('spread', '100');
-    await expect.poll(async () => (await read()).d.field).toBe('100,100');
-    ({ d, brute } = await read());
-    expect(Number(d.gridPairs)).toBe(brute);
-    expect(Number(d.enginePairs)).toBe(brute);
-    expect(Number(d.gridTests)).toBeGreaterThan(Number(d.engineTests)); // crowded cells and boxes in many cells
-  });
-
   test('chapter 16: squashing the region flips the engine’s sweep axis from x to y', async () => {
     const figure = page.locator('#next figure').nth(1);
     await figure.scrollIntoViewIfNeeded();
@@ -1037,35 +957,6 @@ describe('demo page in Chromium', () => {
     await knob.fill('100'); // tall and thin
     await expect.poll(() => out.getAttribute('data-sweep-axis')).toBe('1');
     expect(await out.getAttribute('data-engine-sweep-axis')).toBe('1');
-  });
-
-  test('chapter 16: a fast box tunnels through the wall; its swept box is reported on every crossing', async () => {
-    const figure = page.locator('#next figure').nth(2);
-    await figure.scrollIntoViewIfNeeded();
-    await mounted(figure);
-    const out = figure.locator('.tunnel-readout');
-    const read = async (): Promise<number[]> =>
-      out.evaluate((e) => {
-        const d = (e as HTMLElement).dataset;
-        return [Number(d.crossings), Number(d.seenPlain), Number(d.seenSwept)];
-      });
-    for (const [speed, tunnels] of [
-      ['4', false],
-      ['60', true],
-    ] as const) {
-      await figure.locator('[data-action=restart]').click(); // counts from zero
-      await figure.locator('input[data-knob=speed]').fill(speed);
-      await expect.poll(async () => (await read())[0], { timeout: 30_000 }).toBeGreaterThanOrEqual(tunnels ? 8 : 2);
-      if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
-      const [crossings, plain, swept] = await read();
-      // a box reaches the wall a frame or two before its centre crosses the wall's middle (a crossing), so a crossing
-      // under way when the figure paused is already reported: seen at most one ahead of the crossings
-      expect(swept! - crossings!, `speed ${speed}: swept box`).toBeGreaterThanOrEqual(0);
-      expect(swept! - crossings!, `speed ${speed}: swept box`).toBeLessThanOrEqual(1);
-      if (tunnels) expect(plain).toBeLessThan(crossings!);
-      else expect([crossings, crossings! + 1]).toContain(plain);
-      await figure.locator('[data-action=play]').click();
-    }
   });
 
   test('prefers-reduced-motion starts every demo paused', async () => {

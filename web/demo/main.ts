@@ -6,6 +6,7 @@ import type { CreateScene } from './scene.js';
 import { mountAll } from './ui.js';
 import * as benchmark from './scenes/benchmark.js';
 import * as edges from './scenes/edges.js';
+import * as engines from './scenes/engines.js';
 import * as game from './scenes/game.js';
 import * as gridvs from './scenes/gridvs.js';
 import * as pairwise from './scenes/pairwise.js';
@@ -36,6 +37,7 @@ const scenes = new Map<string, CreateScene>([
   ['gridvs', gridvs.createScene],
   ['squash', squash.createScene],
   ['tunnel', tunnel.createScene],
+  ['engines', engines.createScene],
 ]);
 
 applyPalette(document.documentElement);

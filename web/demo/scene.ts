@@ -37,6 +37,8 @@ export interface Scene {
   frame(): Generator<number, void, void>;
   draw(): void;
   stats(): Stat[];
+  /** The line of the figure's code block (data-code) the scene is running now: its `data-line` name. */
+  readonly codeLine?: string | undefined;
   /** Refresh HTML output under the canvas (edge strips, live output, event logs). */
   panel?(): void;
   /** The ball whose edge or bar is at (x, y) of the axis view, for linking from it. */
@@ -76,10 +78,18 @@ export interface SceneData {
   dims?: string;
   /** sap: draw the engine's slabs. */
   slabs?: string;
-  /** scale: the number of boxes. */
+  /** scale: the number of boxes; engines: the bodies of the scene. */
   n?: string;
+  /** engines: which scene runs twice ('bullets', 'swarm' or 'matter'). */
+  engine?: string;
+  /** engines: 'tree' when Phaser's own world searches its R-tree. */
+  tree?: string;
   /** sort: 'quick' for quicksort, else insertion sort. */
   sort?: string;
+  /** sorted, sweep: the id of the page's code block whose lines the scene lights as it runs them. */
+  code?: string;
+  /** sort: this view adds the table of both sorts' costs as the input grows. */
+  costs?: string;
   /** sweep: report pairs as the line passes. */
   report?: string;
   /** many balls: a factor on the radius. */

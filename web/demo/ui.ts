@@ -220,6 +220,7 @@ class View {
     if (!scene) return;
     scene.draw();
     this.#drawSelection();
+    this.player.lightCode(scene.codeLine);
     this.#publishFont(this.surface);
     if (this.axis) this.#publishFont(this.axis);
     // frames run, the frame number and the ball positions (logical canvas units) of what is drawn, for anyone
@@ -505,6 +506,9 @@ export class Player {
   /** Tabbed figures: the views' counts, refreshed with the counters (they stay in sight above the tabs). */
   #tabCounts: (() => void) | undefined;
   readonly #controls: HTMLElement;
+  /** data-code: the code block whose lines the scene lights as it runs them, and the line lit. */
+  readonly #code: HTMLElement | null;
+  #lit: string | undefined;
 
   constructor(
     readonly figure: HTMLElement,
@@ -516,7 +520,9 @@ export class Player {
       if (!factory) throw new Error(`no scene named ${root.dataset.scene}`);
       this.views.push(new View(root, factory, this, { ...figure.dataset, ...root.dataset }));
     }
-    this.lockstep = this.views.length > 1;
+    // data-apart: views side by side on balls of their own (a case and its failure case), each at its own pace
+    this.lockstep = this.views.length > 1 && figure.dataset.apart === undefined;
+    this.#code = figure.dataset.code ? document.getElementById(figure.dataset.code) : null;
     // a paused figure redraws at once when the linked ball changes; a running one at its next frame
     this.link.onChange = () => {
       if (this.mounted && (this.paused || !this.visible)) this.renderAll();
@@ -639,6 +645,17 @@ export class Player {
     if (stats) this.#statsAt = now;
     for (const v of this.views) v.render(stats);
     if (stats) this.#refreshed();
+  }
+
+  /** Mark the code line the scene runs (`aria-current`, styled as lit); none when the scene is between passes. */
+  lightCode(line: string | undefined): void {
+    if (!this.#code || line === this.#lit) return;
+    this.#lit = line;
+    for (const span of this.#code.querySelectorAll<HTMLElement>('[data-line]')) {
+      if (span.dataset.line === line) span.setAttribute('aria-current', 'step');
+      else span.removeAttribute('aria-current');
+    }
+    this.#code.dataset.lit = line ?? '';
   }
 
   /** Every view drawn and its counters refreshed, in one go. */

@@ -105,7 +105,7 @@ export function installDom() {
 /** The `phaser` module (its default export), with the DOM installed first; `specifier`: where it is, if not `phaser`. */
 export async function loadPhaser(specifier = 'phaser') {
   installDom();
-  const module = await import(specifier);
+  const module = await import(/* @vite-ignore */ specifier);
   return module.default ?? module;
 }
 

@@ -1,9 +1,13 @@
-// Chapter 16: a uniform grid (grid.ts) against the engine on one field of boxes, with sliders for how clustered the
-// boxes are and how much their sizes spread. Both find the same pairs; what differs is how many pairs of boxes each
-// compares on the way: the grid, every two boxes sharing a cell (once per cell they share); the engine, its
-// candidates (`counters.overlapTests`).
+// Chapter 16: a uniform grid (grid.ts) against the engine on one field of moving boxes, with sliders for how
+// clustered the boxes are, how much their sizes spread, and the grid's cell size. Both find the same pairs each
+// frame; what differs is how many pairs of boxes each compares on the way (the grid: every two boxes sharing a cell,
+// once per cell they share; the engine: its candidates, `counters.overlapTests`) and the time each takes per frame:
+// the grid lists every box in its cells again (it keeps nothing between frames), the engine updates its sorted runs.
+// Every change of a slider starts a fresh field and a fresh World, so what a setting shows never depends on the
+// settings before it.
 import { World } from 'sweep-prune';
-import { slider } from '../controls.js';
+import { typical } from '../bench-run.js';
+import { figureData, slider } from '../controls.js';
 import type { Surface } from '../draw.js';
 import { gridPairs, type GridResult } from '../grid.js';
 import { MUTED, PAIR_RAMP } from '../palette.js';
@@ -13,6 +17,10 @@ import { rng } from '../sim.js';
 const N = 400;
 /** The smallest side; with the size spread at 100 %, a few boxes are up to 12 times larger. */
 const SIDE = 8;
+/** Each box sways around its place by up to this much, with its own period: every box moves every frame. */
+const SWAY = 18;
+/** Frames whose comparisons and times make the figures shown. */
+const WINDOW = 60;
 const CENTRES = [
   [0.25, 0.3],
   [0.7, 0.62],
@@ -48,50 +56,110 @@ export function field(clustering: number, spread: number, w: number, h: number, 
 class GridVersus implements Scene {
   readonly balls = [];
   readonly draggable = false;
-  readonly still = true;
+  readonly still = false;
   step = 0;
   clustering = 0;
   spread = 0;
+  /** The grid's cell side, as a multiple of the boxes' mean side. */
+  cellScale = 1;
+  /** The field as built (each box's place), and the boxes where they are this frame. */
+  #home: Float32Array = new Float32Array(0);
   #boxes: Float32Array = new Float32Array(0);
+  #phase: Float32Array = new Float32Array(0);
   #cell = SIDE;
   #grid: GridResult | undefined;
-  readonly #world = new World({ dimensions: 2, capacity: N });
-  readonly #ids: Uint32Array;
+  #world: World | undefined;
+  #ids: Uint32Array = new Uint32Array(0);
+  #history: { grid: number[]; engine: number[]; gridMs: number[]; engineMs: number[] } = fresh();
   readonly #out: HTMLElement;
 
   constructor(
     readonly surface: Surface,
     setup: SceneSetup,
   ) {
-    this.#ids = this.#world.addBoxes(new Float32Array(4 * N));
     const bar = document.createElement('div');
     bar.className = 'scale-bar';
-    const knob = (name: string, option: 'clustering' | 'spread'): HTMLLabelElement =>
-      slider({ min: 0, max: 100, value: 0, knob: option, say: (v) => `${name} ${v} %` }, (v) => {
-        this[option] = v / 100;
+    const keep = figureData(setup.panel);
+    const knob = (o: Parameters<typeof slider>[0], set: (v: number) => void): HTMLLabelElement => {
+      const label = slider({ ...o, keep }, (v) => {
+        set(v);
         this.#build();
       });
-    bar.append(knob('clustered', 'clustering'), knob('size spread', 'spread'));
+      set(Number(label.querySelector('input')!.value));
+      return label;
+    };
+    bar.append(
+      knob({ min: 0, max: 100, value: 0, knob: 'clustering', say: (v) => `clustered ${v} %` }, (v) => {
+        this.clustering = v / 100;
+      }),
+      knob({ min: 0, max: 100, value: 0, knob: 'spread', say: (v) => `size spread ${v} %` }, (v) => {
+        this.spread = v / 100;
+      }),
+      knob(
+        { min: 0.5, max: 6, step: 0.5, value: 1, knob: 'cell', say: (v) => `grid cell ${v} × the mean side` },
+        (v) => (this.cellScale = v),
+      ),
+    );
     this.#build();
     this.#out = document.createElement('p');
     this.#out.className = 'scale-readout grid-readout';
     setup.panel.append(bar, this.#out);
   }
 
-  /** New boxes for the sliders; the grid's cell is their mean side (the usual choice). */
+  /** A fresh field and World for the sliders; the grid's cell is a multiple of the boxes' mean side. */
   #build(): void {
-    const b = (this.#boxes = field(this.clustering, this.spread, this.surface.width, this.surface.height));
+    const b = (this.#home = field(this.clustering, this.spread, this.surface.width, this.surface.height));
+    this.#boxes = b.slice();
+    const random = rng(3);
+    this.#phase = Float32Array.from({ length: 2 * N }, () => random() * Math.PI * 2);
     let sum = 0;
     for (let i = 0; i < N; i++) sum += b[4 * i + 2]! - b[4 * i]!;
-    this.#cell = sum / N;
-    const bounds = this.#world.bounds;
-    for (let i = 0; i < N; i++) bounds.set(b.subarray(4 * i, 4 * i + 4), this.#world.offsetOf(this.#ids[i]!));
-    this.#world.update();
+    this.#cell = (this.cellScale * sum) / N;
+    this.#world?.dispose();
+    this.#world = new World({ dimensions: 2, capacity: N });
+    this.#ids = this.#world.addBoxes(new Float32Array(4 * N));
+    this.#history = fresh();
+    this.step = 0;
+    this.#detect();
+  }
+
+  /** Both broadphases on the boxes where they are now, each timed; the record of the last WINDOW frames. */
+  #detect(): void {
+    const world = this.#world!;
+    const b = this.#boxes;
+    let t = performance.now();
+    const bounds = world.bounds;
+    for (let i = 0; i < N; i++) bounds.set(b.subarray(4 * i, 4 * i + 4), world.offsetOf(this.#ids[i]!));
+    world.update();
+    const engineMs = performance.now() - t;
+    t = performance.now();
     this.#grid = gridPairs(b, N, this.#cell);
+    const gridMs = performance.now() - t;
+    const h = this.#history;
+    const push = (xs: number[], x: number): void => {
+      xs.push(x);
+      if (xs.length > WINDOW) xs.shift();
+    };
+    push(h.grid, this.#grid.tests);
+    push(h.engine, world.counters.overlapTests);
+    push(h.gridMs, gridMs);
+    push(h.engineMs, engineMs);
   }
 
   *frame(): Generator<number, void, void> {
     this.step++;
+    // every box sways around its place, inside the field
+    const { width: w, height: h } = this.surface;
+    const [home, b, phase] = [this.#home, this.#boxes, this.#phase];
+    for (let i = 0; i < N; i++) {
+      const o = 4 * i;
+      const sx = b[o + 2]! - b[o]!;
+      const sy = b[o + 3]! - b[o + 1]!;
+      const x = Math.min(w - sx, Math.max(0, home[o]! + SWAY * Math.sin(this.step / 40 + phase[2 * i]!)));
+      const y = Math.min(h - sy, Math.max(0, home[o + 1]! + SWAY * Math.sin(this.step / 53 + phase[2 * i + 1]!)));
+      b.set([x, y, x + sx, y + sy], o);
+    }
+    this.#detect();
   }
 
   draw(): void {
@@ -124,38 +192,60 @@ class GridVersus implements Scene {
 
   panel(): void {
     const grid = this.#grid;
-    if (!grid) return;
-    const c = this.#world.counters;
-    const winner =
-      grid.tests < c.overlapTests
+    const world = this.#world;
+    if (!grid || !world) return;
+    const c = world.counters;
+    const h = this.#history;
+    const mean = (xs: number[]): number => xs.reduce((a, x) => a + x, 0) / Math.max(1, xs.length);
+    const [gridMean, engineMean] = [mean(h.grid), mean(h.engine)];
+    const [gridMs, engineMs] = [typical(h.gridMs), typical(h.engineMs)];
+    const fewer =
+      gridMean < engineMean
         ? 'the grid compares fewer'
-        : grid.tests > c.overlapTests
+        : gridMean > engineMean
           ? 'sweep-prune compares fewer'
           : 'a tie';
+    const faster = gridMs < engineMs ? 'the grid is faster' : 'sweep-prune is faster';
+    const ms = (x: number): string => x.toFixed(x < 1 ? 3 : 2);
     this.#out.textContent =
-      `${N} boxes, ${c.pairs} pairs · uniform grid: ${grid.tests} pairs compared (${grid.cells} cells in use, ` +
-      `up to ${grid.fullest} boxes in one) · sweep-prune: ${c.overlapTests} compared (${c.slabs} slab${c.slabs === 1 ? '' : 's'}) · ${winner}`;
+      `${N} boxes, ${c.pairs} pairs · per frame, over the last ${h.grid.length}: uniform grid ` +
+      `${Math.round(gridMean)} pairs compared (${grid.cells} cells in use, up to ${grid.fullest} boxes in one), ` +
+      `${ms(gridMs)} ms · sweep-prune ${Math.round(engineMean)} compared (${c.slabs} slab${c.slabs === 1 ? '' : 's'}), ` +
+      `${ms(engineMs)} ms · ${fewer}; ${faster}`;
     const d = this.#out.dataset;
     d.gridTests = String(grid.tests);
     d.gridPairs = String(grid.pairs.length / 2);
     d.engineTests = String(c.overlapTests);
     d.enginePairs = String(c.pairs);
+    d.gridMean = String(gridMean);
+    d.engineMean = String(engineMean);
+    d.gridMs = String(gridMs);
+    d.engineMs = String(engineMs);
+    d.frames = String(h.grid.length);
     d.field = `${Math.round(this.clustering * 100)},${Math.round(this.spread * 100)}`;
-    (this.#out as HTMLElement & { boxes?: Float32Array }).boxes = this.#boxes;
+    d.cell = String(this.cellScale);
+    // the boxes of the frame these numbers are for (the scene moves its own on)
+    (this.#out as HTMLElement & { boxes?: Float32Array }).boxes = this.#boxes.slice();
   }
 
   stats(): Stat[] {
-    const c = this.#world.counters;
+    const c = this.#world?.counters;
     return [
+      { key: 'frame', label: 'frame', value: this.step },
       { key: 'gridTests', label: 'grid: pairs compared', value: this.#grid?.tests ?? 0 },
-      { key: 'engineTests', label: 'sweep-prune: pairs compared', value: c.overlapTests },
-      { key: 'pairs', label: 'pairs found by each', value: c.pairs },
+      { key: 'engineTests', label: 'sweep-prune: pairs compared', value: c?.overlapTests ?? 0 },
+      { key: 'pairs', label: 'pairs found by each', value: c?.pairs ?? 0 },
     ];
   }
 
   dispose(): void {
-    this.#world.dispose();
+    this.#world?.dispose();
+    this.#world = undefined;
   }
+}
+
+function fresh(): { grid: number[]; engine: number[]; gridMs: number[]; engineMs: number[] } {
+  return { grid: [], engine: [], gridMs: [], engineMs: [] };
 }
 
 export const createScene: CreateScene = (canvas, setup) => new GridVersus(canvas, setup);

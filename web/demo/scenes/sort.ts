@@ -7,6 +7,8 @@ import { BallScene, type CreateScene, type SceneSetup, type Stat } from '../scen
 import type { Surface } from '../draw.js';
 import type { Ball } from '../sim.js';
 import { COMPARE, LINK, SWAP } from '../palette.js';
+import { costTable } from '../sort-costs.js';
+import { insertionSort, quicksort, type InputOrder, type SortTarget } from '../sorts.js';
 
 const COMPARE_MS = 25;
 const SWAP_MS = 80;
@@ -38,65 +40,45 @@ class SortScene extends BallScene {
       { ball, isLeft: false },
     ]);
     this.useWorld(1);
-  }
-
-  *#compare(i: number, j: number): Generator<number, boolean, void> {
-    this.comparisons++;
-    this.flash = { i, j, color: COMPARE };
-    yield COMPARE_MS;
-    return edgeX(this.edges[i]!) > edgeX(this.edges[j]!);
-  }
-
-  *#swap(i: number, j: number): Generator<number, void, void> {
-    const e = this.edges;
-    [e[i], e[j]] = [e[j]!, e[i]!];
-    this.swaps++;
-    this.flash = { i, j, color: SWAP };
-    yield SWAP_MS;
-  }
-
-  *#insertion(): Generator<number, void, void> {
-    for (let i = 1; i < this.edges.length; i++) {
-      for (let j = i; j > 0 && (yield* this.#compare(j - 1, j)); j--) yield* this.#swap(j - 1, j);
+    // the view with data-costs puts the cost table under the figure's views (across both), its choice kept there
+    if (setup.options.data.costs !== undefined) {
+      const figure = setup.panel.closest<HTMLElement>('figure')!;
+      const kept = figure.dataset.order as InputOrder | undefined;
+      this.#costs = costTable(kept ?? 'frame', (order) => (figure.dataset.order = order));
+      figure.querySelector('.views')!.after(this.#costs.box);
     }
   }
 
-  /** Quicksort (Hoare partition, middle pivot) over edges[lo..hi]. */
-  *#quicksort(lo: number, hi: number): Generator<number, void, void> {
-    if (lo >= hi) return;
-    const pivot = edgeX(this.edges[(lo + hi) >> 1]!);
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (true) {
-        this.comparisons++;
-        this.flash = { i, j: i, color: COMPARE };
-        yield COMPARE_MS;
-        if (!(edgeX(this.edges[i]!) < pivot)) break;
-        i++;
-      }
-      while (true) {
-        this.comparisons++;
-        this.flash = { i: j, j, color: COMPARE };
-        yield COMPARE_MS;
-        if (!(edgeX(this.edges[j]!) > pivot)) break;
-        j--;
-      }
-      if (i <= j) {
-        if (i < j) yield* this.#swap(i, j);
-        i++;
-        j--;
-      }
-    }
-    yield* this.#quicksort(lo, j);
-    yield* this.#quicksort(i, hi);
+  readonly #costs: ReturnType<typeof costTable> | undefined;
+
+  override dispose(): void {
+    this.#costs?.dispose();
+    this.#costs?.box.remove();
+    super.dispose();
   }
+
+  /** The edge array as the sorts see it: each comparison flashes cyan and each swap red, with a pause. */
+  readonly #target: SortTarget = {
+    key: (i) => edgeX(this.edges[i]!),
+    compare: function* (this: SortScene, i: number, j: number) {
+      this.comparisons++;
+      this.flash = { i, j, color: COMPARE };
+      yield COMPARE_MS;
+    }.bind(this),
+    swap: function* (this: SortScene, i: number, j: number) {
+      const e = this.edges;
+      [e[i], e[j]] = [e[j]!, e[i]!];
+      this.swaps++;
+      this.flash = { i, j, color: SWAP };
+      yield SWAP_MS;
+    }.bind(this),
+  };
 
   protected *detect(): Generator<number, void, void> {
     this.comparisons = 0;
     this.swaps = 0;
-    if (this.quick) yield* this.#quicksort(0, this.edges.length - 1);
-    else yield* this.#insertion();
+    if (this.quick) yield* quicksort(this.#target, 0, this.edges.length - 1);
+    else yield* insertionSort(this.#target, this.edges.length);
     this.flash = undefined;
     this.last = { comparisons: this.comparisons, swaps: this.swaps };
     this.world!.endpoints(0); // the engine's own list, repaired the same way (counted in endpointSwaps)

@@ -7,9 +7,20 @@ class SortedPairwise extends BallScene {
   order: Ball[] = [...this.balls];
   swaps = 0;
 
+  /** The line of chapter 4's code being run (lit in the page). */
+  codeLine: string | undefined;
+
+  /** A beat on a line of the code, when the figure shows its code and is slowed down to be watched (a figure
+   * without it keeps a pause per test only: chapter 5 compares the views by their pauses). */
+  *#on(line: string, share: number): Generator<number, void, void> {
+    this.codeLine = line;
+    if (this.options.checks && this.options.data.code !== undefined) yield this.options.delay * share;
+  }
+
   protected *detect(): Generator<number, void, void> {
     const order = this.order;
     this.swaps = 0;
+    yield* this.#on('sort', 1);
     // insertion sort by left edge: almost no work when the balls barely moved
     for (let i = 1; i < order.length; i++) {
       const b = order[i]!;
@@ -25,10 +36,15 @@ class SortedPairwise extends BallScene {
       const right = a.x + a.r;
       for (let j = i + 1; j < order.length; j++) {
         const b = order[j]!;
-        if (b.x - b.r > right) break; // every later ball starts even further right
+        if (b.x - b.r > right) {
+          yield* this.#on('break', 0.25); // every later ball starts even further right
+          break;
+        }
+        this.codeLine = 'test';
         yield* this.check(a, b);
       }
     }
+    this.codeLine = undefined;
   }
 
   override stats(): Stat[] {

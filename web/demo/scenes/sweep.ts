@@ -17,6 +17,8 @@ class Sweep extends BallScene {
   sweepX = -1;
   touching = new Set<Ball>();
   reported = 0;
+  /** The line of chapter 7's code being run (lit in the page). */
+  codeLine: string | undefined;
   /** The last complete sweep: pairs it reported and the engine's count for the same update (a held comparison). */
   held: { reported: number; engine: number } | undefined;
   readonly report: boolean;
@@ -48,22 +50,27 @@ class Sweep extends BallScene {
         this.#current = next;
         const ball = this.ballAtSlot(list[next]! >>> 1);
         if (list[next]! & 1) {
+          this.codeLine = 'remove';
           this.touching.delete(ball);
         } else {
           if (this.report) {
+            this.codeLine = 'report';
             for (const other of this.touching) {
               this.reported++;
               yield* this.check(other, ball);
             }
           }
+          this.codeLine = 'add';
           this.touching.add(ball);
         }
         next++;
         this.sweepX = xs[next - 1]!; // on the edge itself
         yield EDGE_MS; // the line stops at each edge: a beat for Step
       }
+      this.codeLine = 'loop';
       yield -STEP_MS; // gliding between edges: soft
     }
+    this.codeLine = undefined;
     this.sweepX = -1;
     this.#current = -1;
     this.held = { reported: this.reported, engine: this.world!.counters.pairs };

@@ -2,9 +2,11 @@
 // update, so a box that jumps further than its width plus the wall's in one frame is on one side, then on the other,
 // and never overlaps the wall: the pair is never reported. Its swept box, the box that holds it at the last update and
 // at this one, overlaps the wall whenever it crossed. Two worlds get the same motion: one with the box as it is, one
-// with its swept box; each counts the crossings it reported.
+// with its swept box; each counts the crossings it reported. Each run starts a fraction of a jump further on (the
+// fractions of the golden ratio), so that the updates land at every distance from the wall in turn: a box faster
+// than REACH per update then overlaps the wall on about REACH / speed of its crossings, at every speed.
 import { World } from 'sweep-prune';
-import { slider } from '../controls.js';
+import { figureData, slider } from '../controls.js';
 import type { Surface } from '../draw.js';
 import { BEGAN, ENDED, MUTED, WALL_FILL } from '../palette.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
@@ -12,6 +14,10 @@ import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
 const WALL = { x0: 296, x1: 304, y0: 60, y1: 340 };
 const SIZE = 10;
 const GHOSTS = 6;
+/** A box overlaps the wall at an update when its centre is within this span: the box's width plus the wall's. */
+export const REACH = SIZE + (WALL.x1 - WALL.x0);
+const START = 40;
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
 
 class Tunnel implements Scene {
   readonly balls = [];
@@ -19,8 +25,10 @@ class Tunnel implements Scene {
   readonly still = false;
   step = 0;
   speed = 24;
-  x = 40;
+  x = START;
   readonly y = 200;
+  /** Runs across the canvas so far (each starts at another fraction of a jump). */
+  #runs = 0;
   /** Crossings of the wall so far, and those each world reported as a pair. */
   crossings = 0;
   seenPlain = 0;
@@ -43,9 +51,17 @@ class Tunnel implements Scene {
     for (const w of [this.#plain, this.#swept]) w.setBoxStatic(w.addBox(wall[0], wall[1]), true);
     this.#boxes = [this.#plain.addBox(...this.#box(this.x)), this.#swept.addBox(...this.#box(this.x))];
     const label = slider(
-      { min: 2, max: 60, value: this.speed, knob: 'speed', say: (v) => `speed ${v} per frame` },
+      {
+        min: 2,
+        max: 60,
+        value: this.speed,
+        knob: 'speed',
+        say: (v) => `speed ${v} per frame`,
+        keep: figureData(setup.panel),
+      },
       (v) => (this.speed = v),
     );
+    this.speed = Number(label.querySelector('input')!.value);
     const bar = document.createElement('div');
     bar.className = 'scale-bar';
     bar.append(label);
@@ -67,8 +83,9 @@ class Tunnel implements Scene {
     const from = this.x;
     let to = from + this.speed;
     if (to > this.surface.width - 20) {
-      // back to the left edge, off the record (the jump is not a crossing)
-      to = 40 + ((to - 40) % 40);
+      // back to the left edge, off the record (the jump is not a crossing), a new fraction of a jump further on
+      this.#runs++;
+      to = START + ((this.#runs * GOLDEN) % 1) * this.speed;
       this.#plain.setBox(this.#boxes[0], ...this.#box(to));
       this.#swept.setBox(this.#boxes[1], ...this.#box(to));
       this.#plain.update();
@@ -128,7 +145,10 @@ class Tunnel implements Scene {
     this.#out.textContent =
       `crossings of the wall: ${this.crossings} · the box at each update overlapped it in ${this.seenPlain}` +
       (missed > 0 ? ` (${missed} tunnelled through)` : '') +
-      ` · the swept box in ${this.seenSwept}`;
+      ` · the swept box in ${this.seenSwept} · at speed ${this.speed} the box as it is ` +
+      (this.speed <= REACH
+        ? `cannot miss it (it moves at most ${REACH}, its width plus the wall's, per update)`
+        : `lands on it in about ${Math.round((100 * REACH) / this.speed)} % of crossings (${REACH} / ${this.speed})`);
     const d = this.#out.dataset;
     d.crossings = String(this.crossings);
     d.seenPlain = String(this.seenPlain);
