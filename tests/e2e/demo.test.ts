@@ -3,56 +3,25 @@
 // keyboard change the live output, counters advance, pause and step work, the benchmark runs, reduced motion is
 // respected, the static build works; and on a phone (390 x 844 at DPR 3, touch) the page fits the screen, its
 // canvases stay small and their labels legible, and its state colours keep their contrast.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  DESKTOP,
+  PHONE,
+  frames,
+  mounted,
+  openDemo,
+  pixels,
+  root,
+  scrolledStill,
+  startDemoServer,
+  stat,
+} from './demo-page';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const vite = join(root, 'node_modules/.bin/vite');
-const config = join(root, 'web/vite.config.ts');
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForServer(url: string, server: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`vite exited (${server.exitCode}):\n${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`vite did not answer at ${url}:\n${log()}`);
-}
-
-let server: ChildProcess | undefined;
+let server: { url: string; stop: () => void } | undefined;
 let context: BrowserContext | undefined;
 let page: Page;
 let url = '';
@@ -62,80 +31,21 @@ const requests: string[] = [];
 let profile = '';
 
 beforeAll(async () => {
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}/`;
-  let output = '';
-  server = spawn(vite, ['--config', config, '--host', '127.0.0.1', '--port', String(port), '--strictPort'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  server.stdout!.on('data', (d) => (output += d));
-  server.stderr!.on('data', (d) => (output += d));
-  await waitForServer(url, server, () => output);
+  server = await startDemoServer();
+  url = server.url;
   profile = mkdtempSync(join(tmpdir(), 'chromium-'));
-  ({ context, page } = await openPage(profile, { viewport: { width: 1100, height: 800 }, deviceScaleFactor: 2 }));
+  ({ context, page } = await openPage(profile, DESKTOP));
 });
 
 /** Chromium with its own profile, on the page, ready; console errors go to `errors`. */
-async function openPage(
-  dir: string,
-  device: Parameters<typeof chromium.launchPersistentContext>[1],
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    ...device,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('request', (r) => requests.push(r.url()));
-  await page.goto(url);
-  await page.waitForSelector('html[data-ready=true]', { timeout: 30_000 });
-  return { context, page };
-}
+const openPage = (dir: string, device: Parameters<typeof openDemo>[2]): ReturnType<typeof openDemo> =>
+  openDemo(url, dir, device, { errors, requests });
 
 afterAll(async () => {
   await context?.close();
-  server?.kill();
+  server?.stop();
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
-
-/** A cheap fingerprint of a canvas's pixels, and whether it holds more than one colour. */
-async function pixels(canvas: Locator): Promise<{ hash: number; colours: number; width: number }> {
-  return canvas.evaluate((c: HTMLCanvasElement) => {
-    const data = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-    let hash = 0;
-    const seen = new Set<number>();
-    for (let i = 0; i < data.length; i += 4) {
-      const v = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!;
-      hash = (Math.imul(hash, 31) + v) | 0;
-      if (seen.size < 64) seen.add(v);
-    }
-    return { hash, colours: seen.size, width: c.width };
-  });
-}
-
-const frames = async (view: Locator): Promise<number> => Number(await view.getAttribute('data-frames'));
-const stat = async (view: Locator, key: string): Promise<string> =>
-  (await view.locator(`[data-stat="${key}"] dd`).textContent()) ?? '';
-
-/** Wait until a figure (or the figure of a view) near the screen has been built and its canvas sized. */
-async function mounted(inside: Locator): Promise<void> {
-  const figure = inside.locator('xpath=ancestor-or-self::figure[contains(@class, "demo")]');
-  await expect.poll(() => figure.getAttribute('data-mounted')).toBe('true');
-  await expect
-    .poll(() =>
-      inside
-        .locator('canvas.sim')
-        .first()
-        .evaluate((c: HTMLCanvasElement) => c.width),
-    )
-    .toBeGreaterThan(0);
-}
 
 /** Ball i of a view, in client coordinates. */
 async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number; r: number }> {
@@ -161,17 +71,7 @@ async function ballAt(view: Locator, i: number): Promise<{ x: number; y: number;
 }
 
 /** Wait until the page stands still (smooth scrolling from an earlier scrollIntoView has finished). */
-async function scrolled(): Promise<void> {
-  let last = NaN;
-  await expect
-    .poll(async () => {
-      const y = await page.evaluate(() => new Promise<number>((r) => requestAnimationFrame(() => r(window.scrollY))));
-      const still = y === last;
-      last = y;
-      return still;
-    })
-    .toBe(true);
-}
+const scrolled = (): Promise<void> => scrolledStill(page);
 
 async function drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
   await page.mouse.move(from.x, from.y);
@@ -1223,12 +1123,7 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
 
   beforeAll(async () => {
     phoneProfile = mkdtempSync(join(tmpdir(), 'chromium-'));
-    ({ context: phone, page: p } = await openPage(phoneProfile, {
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 3,
-      isMobile: true,
-      hasTouch: true,
-    }));
+    ({ context: phone, page: p } = await openPage(phoneProfile, PHONE));
   });
 
   afterAll(async () => {
