@@ -134,3 +134,21 @@ export async function scrolledStill(page: Page): Promise<void> {
     })
     .toBe(true);
 }
+
+/** Start recording the page's long tasks; the returned function stops and gives their durations in ms. */
+export async function watchLongTasks(page: Page): Promise<() => Promise<number[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { longTasks: number[]; longTaskObserver: PerformanceObserver };
+    w.longTasks = [];
+    w.longTaskObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.longTasks.push(e.duration);
+    });
+    w.longTaskObserver.observe({ type: 'longtask' });
+  });
+  return () =>
+    page.evaluate(() => {
+      const w = window as unknown as { longTasks: number[]; longTaskObserver: PerformanceObserver };
+      w.longTaskObserver.disconnect();
+      return w.longTasks;
+    });
+}

@@ -19,6 +19,7 @@ import {
   scrolledStill,
   startDemoServer,
   stat,
+  watchLongTasks,
 } from './demo-page';
 
 let server: { url: string; stop: () => void } | undefined;
@@ -489,14 +490,7 @@ describe('demo page in Chromium', () => {
     const figure = page.locator('#benchmark figure');
     await figure.scrollIntoViewIfNeeded();
     await mounted(figure);
-    await page.evaluate(() => {
-      const w = window as unknown as { longTasks: number[]; longTaskObserver: PerformanceObserver };
-      w.longTasks = [];
-      w.longTaskObserver = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.longTasks.push(e.duration);
-      });
-      w.longTaskObserver.observe({ type: 'longtask' });
-    });
+    const longTasks = await watchLongTasks(page);
     await figure.locator('select[data-option=max]').selectOption('100000');
     await expect.poll(() => page.locator('#benchmark table[data-done=true]').count()).toBe(0);
     if ((await figure.getAttribute('data-state')) === 'paused') await figure.locator('[data-action=play]').click();
@@ -504,12 +498,7 @@ describe('demo page in Chromium', () => {
     const rows = await figure.locator('tbody tr').allInnerTexts();
     expect(rows.at(-1)!.split('\t')[0]).toBe('100,000');
     for (const r of rows) expect(r.split('\t')[6]).toMatch(/^[\d,]+ ✓$/);
-    const tasks = await page.evaluate(() => {
-      const w = window as unknown as { longTasks: number[]; longTaskObserver: PerformanceObserver };
-      w.longTaskObserver.disconnect();
-      return w.longTasks;
-    });
-    expect(Math.max(0, ...tasks)).toBeLessThan(200);
+    expect(Math.max(0, ...(await longTasks()))).toBeLessThan(200);
     await figure.locator('select[data-option=max]').selectOption('1000'); // a short run for whoever comes next
   }, 300_000);
 

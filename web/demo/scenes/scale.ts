@@ -20,6 +20,11 @@ const WINDOW = 30;
 const CHART = 240;
 const RATE_WINDOW_MS = 1000;
 const LENS_R = 95;
+/**
+ * After an update the next is asked for only once as long again has passed, so that the worker holds at most half a
+ * core (the sorted-JS loop also rests within its update: scale-sim.ts).
+ */
+const REST = 1;
 
 /** What the magnifier showed last, kept together so that a script reads one consistent frame. */
 export interface LensState {
@@ -51,6 +56,8 @@ class Scale implements Scene {
   /** The buffers of an older frame, handed back with the next request (the worker writes them again). */
   #spare: StepBuffers | undefined;
   #waiting = false;
+  /** No step is asked for before this time (performance.now()): the worker's rest. */
+  #restUntil = 0;
   #chosen = -1;
   readonly #lens: Ball;
   readonly #samples: Sample[] = [];
@@ -176,6 +183,7 @@ class Scale implements Scene {
       return;
     }
     this.#waiting = false;
+    this.#restUntil = performance.now() + REST * m.result.ms;
     if (m.n !== this.#geometry?.n) return; // a frame of the boxes before a rebuild
     if (this.#frame && this.#frame.buffers.b.length === m.buffers.b.length) this.#spare = this.#frame.buffers;
     this.#frame = { result: m.result, buffers: m.buffers };
@@ -236,7 +244,7 @@ class Scale implements Scene {
   }
 
   *frame(): Generator<number, void, void> {
-    if (this.#waiting || !this.#geometry) return;
+    if (this.#waiting || !this.#geometry || performance.now() < this.#restUntil) return;
     this.#waiting = true;
     const spare = this.#spare;
     this.#spare = undefined;
