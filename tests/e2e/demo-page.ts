@@ -11,8 +11,8 @@ import { expect } from 'vitest';
 import { CHROMIUM_ARGS } from '../../web/scripts/chromium.mjs';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-const vite = join(root, 'node_modules/.bin/vite');
-const config = join(root, 'web/vite.config.ts');
+export const vite = join(root, 'node_modules/.bin/vite');
+export const config = join(root, 'web/vite.config.ts');
 const CHROMIUM = '/usr/bin/chromium';
 
 /** The desktop and the phone every page test runs on. */

@@ -3,6 +3,7 @@
 // keyboard change the live output, counters advance, pause and step work, the benchmark runs, reduced motion is
 // respected, the static build works; and on a phone (390 x 844 at DPR 3, touch) the page fits the screen, its
 // canvases stay small and their labels legible, and its state colours keep their contrast.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   DESKTOP,
   PHONE,
+  config,
   frames,
   mounted,
   openDemo,
@@ -19,6 +21,7 @@ import {
   scrolledStill,
   startDemoServer,
   stat,
+  vite,
   watchLongTasks,
 } from './demo-page';
 
@@ -455,7 +458,13 @@ describe('demo page in Chromium', () => {
     expect(rows.map((r) => r.split('\t')[0])).toEqual(['100', '300', '1,000']);
     for (const r of rows) {
       const [, naive, sorted, swaps, wasm, , pairs] = r.split('\t');
-      for (const ms of [naive, sorted, swaps, wasm]) expect(Number(ms)).toBeGreaterThanOrEqual(0);
+      // each time is the median of the rounds, the fastest and the slowest round under it
+      for (const ms of [naive, sorted, swaps, wasm]) {
+        const [median, spread] = ms!.split('\n');
+        const [lo, hi] = spread!.split('–').map(Number);
+        expect(lo).toBeLessThanOrEqual(Number(median));
+        expect(Number(median)).toBeLessThanOrEqual(hi!);
+      }
       expect(pairs).toMatch(/^[\d,]+ ✓$/);
     }
     expect((await pixels(canvas)).hash).not.toBe(empty.hash);

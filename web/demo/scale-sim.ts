@@ -140,7 +140,7 @@ export class ScaleSim {
     sorted.sort(b);
     let ms = performance.now() - t0;
     let pairCount = 0;
-    for (let from = 0; from < n; ) {
+    for (let from = 0; from < n;) {
       t0 = performance.now();
       let spent = 0;
       while (from < n && spent < SLICE_MS) {

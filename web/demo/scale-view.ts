@@ -57,8 +57,8 @@ export function rasterBoxes(
 }
 
 /**
- * The engine's slabs as faint bands across the slab axis, cut apart by dark lines (`floors` in box units; `unit`:
- * box units per logical unit), with a label at the edge.
+ * The engine's slabs as bands across the slab axis, every other one darkened, cut apart by dark lines (`floors` in
+ * box units; `unit`: box units per logical unit).
  */
 export function drawBands(g: Surface, slabAxis: number, floors: Float32Array, unit: number): void {
   if (slabAxis < 0 || floors.length < 2) return;
@@ -66,7 +66,8 @@ export function drawBands(g: Surface, slabAxis: number, floors: Float32Array, un
   const across = slabAxis === 0;
   const extent = across ? g.width : g.height;
   ctx.save();
-  ctx.fillStyle = 'rgba(255,255,255,0.08)';
+  // every other band darkened: over a dense field of bright boxes a light tint or a hairline does not show
+  ctx.fillStyle = 'rgba(0,0,0,0.4)';
   ctx.beginPath();
   for (let k = 1; k < floors.length; k++) {
     const lo = floors[k]! / unit;

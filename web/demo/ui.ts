@@ -639,6 +639,12 @@ export class Player {
     if (stats) this.#statsAt = now;
     for (const v of this.views) v.render(stats);
     if (stats) this.#refreshed();
+    if (this.#finished) this.setPaused(true);
+  }
+
+  /** Every view's run has come to its end. */
+  get #finished(): boolean {
+    return this.views.every((v) => v.scene?.finished === true);
   }
 
   /** Every view drawn and its counters refreshed, in one go. */
@@ -675,7 +681,16 @@ export class Player {
       b.title = title;
       b.addEventListener('click', fn);
     };
-    button('play', 'Play', 'Play or pause this demo', () => this.setPaused(!this.paused), '▶');
+    button(
+      'play',
+      'Play',
+      'Play or pause this demo',
+      () => {
+        if (this.paused && this.#finished) this.restart(); // a run that has ended runs again
+        this.setPaused(!this.paused);
+      },
+      '▶',
+    );
     // where nothing moves unless dragged, there is nothing to step through or slow down
     const still = this.figure.dataset.still !== undefined;
     if (!still) {
