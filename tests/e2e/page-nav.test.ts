@@ -33,6 +33,17 @@ async function open(device: typeof DESKTOP | typeof PHONE): Promise<Page> {
 }
 
 /**
+ * Bring a figure's canvas to the middle of the window at once: the page scrolls smoothly, and a click that scrolls
+ * it there itself can find the page still moving.
+ */
+async function inSight(figure: Locator): Promise<void> {
+  await figure
+    .locator('canvas.sim')
+    .first()
+    .evaluate((c) => c.scrollIntoView({ block: 'center', behavior: 'instant' }));
+}
+
+/**
  * How far the chapter's heading stands from the top of the window, less the section's scroll-margin-top (1rem),
  * once a link's scroll has landed and the layout is still.
  */
@@ -109,7 +120,7 @@ describe.each([
 
   test('chapter 14 at 100 000 boxes, with the engine and with the sorted-JS loop', async () => {
     const figure = page.locator('#scale figure');
-    await figure.locator('canvas.sim').scrollIntoViewIfNeeded();
+    await inSight(figure);
     await mounted(figure);
     const readout = figure.locator('.scale-readout');
     await figure.locator('.scale-n input[type=range]').fill('100000');
@@ -143,7 +154,7 @@ describe.each([
   /** A figure near the screen, built, and paused or playing as asked. */
   async function figureAt(selector: string, state?: 'paused' | 'playing'): Promise<Locator> {
     const figure = page.locator(selector);
-    await figure.locator('canvas.sim').first().scrollIntoViewIfNeeded();
+    await inSight(figure);
     await mounted(figure);
     if (state && (await figure.getAttribute('data-state')) !== state)
       await figure.locator('[data-action=play]').click();
@@ -346,5 +357,168 @@ describe.each([
     });
     expect(ratio).toBeLessThan(0.8);
     await figure.locator('.scale-n input[type=range]').fill('10000');
+  }, 60_000);
+});
+
+describe.each([
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const)('without sight, and by keyboard, on the %s', (name, device) => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await open(device);
+  });
+
+  /** A drag by (dx, dy) from (x, y): the mouse's on the desktop, a finger's on the phone. */
+  async function drag(x: number, y: number, dx: number, dy: number): Promise<void> {
+    if (name === 'desktop') {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      for (let k = 1; k <= 5; k++) await page.mouse.move(x + (dx * k) / 5, y + (dy * k) / 5);
+      await page.mouse.up();
+      return;
+    }
+    const cdp = await page.context().newCDPSession(page);
+    const at = (k: number): Array<{ x: number; y: number; id: number }> => [
+      { x: x + (dx * k) / 8, y: y + (dy * k) / 8, id: 1 },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+    for (let k = 1; k <= 8; k++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(k) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForTimeout(250);
+    await cdp.detach();
+  }
+
+  async function built(figure: Locator): Promise<void> {
+    await inSight(figure);
+    await mounted(figure);
+  }
+
+  test('the endpoint strips of chapters 1, 8 and 12 have a table in words: each axis’s edges, sorted', async () => {
+    for (const selector of ['#sim figure', '#prune figure >> nth=1', '#party figure']) {
+      const figure = page.locator(selector);
+      await built(figure);
+      if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+      await figure.locator('[data-action=step]').click(); // paused on a frame: the table and the balls agree
+      const table = figure.locator('table.axis-text');
+      expect(await table.locator('caption').textContent()).toContain('in sorted order');
+      const view = figure.locator('.view');
+      const balls = (await view.getAttribute('data-positions'))!.split(' ').map((p) => p.split(',').map(Number));
+      const labels = (await figure.getAttribute('data-labels'))?.split(',');
+      const names = balls.map((_, i) => labels?.[i] ?? String(i + 1));
+      const rows = await table
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [tr.querySelector('th')!.textContent!, tr.querySelector('td')!.textContent!]),
+        );
+      expect(rows.map(([axis]) => axis)).toEqual(['x axis', 'y axis']);
+      rows.forEach(([, edges], axis) => {
+        const list = edges!.split(' ');
+        expect(list.length, `${selector} ${axis}`).toBe(2 * balls.length);
+        // each edge's place, from the ball positions the view drew: in order, each ball's "(" before its ")"
+        const seen = new Set<string>();
+        let last = -Infinity;
+        for (const e of list) {
+          const name = e.slice(1);
+          const b = balls[names.indexOf(name)]!;
+          expect(b, `${selector}: ball ${name}`).toBeDefined();
+          const value = b[axis]! + (e[0] === '(' ? -b[2]! : b[2]!);
+          // the strip is the engine's last update; a ball that bounced since has moved a few units from it
+          expect(value, `${selector} ${axis}: ${e}`).toBeGreaterThanOrEqual(last - 12);
+          last = value;
+          expect(seen.has(e)).toBe(false);
+          if (e[0] === ')') expect(seen.has(`(${name}`), `${selector}: ${name} opens before it closes`).toBe(true);
+          seen.add(e);
+        }
+      });
+    }
+  }, 60_000);
+
+  test('the controls say what they did: Step reads the counters, Play and Restart say so', async () => {
+    const figure = page.locator('#naive figure').first();
+    await built(figure);
+    const said = figure.locator('.controls [aria-live=polite]');
+    if ((await figure.getAttribute('data-state')) === 'playing') await figure.locator('[data-action=play]').click();
+    expect(await said.textContent()).toMatch(/^Paused\. frame \d+/);
+    await figure.locator('[data-action=step]').click();
+    const stepped = (await said.textContent())!;
+    expect(stepped).toMatch(/^Stepped\. frame \d+, intersects\(\) calls, last pass \d+/);
+    // what it reads is what the counters show
+    const first = figure.locator('.view [data-stat] dd').first();
+    expect(stepped).toContain(`frame ${await first.textContent()}`);
+    await figure.locator('[data-action=play]').click();
+    expect(await said.textContent()).toBe('Playing.');
+    await figure.locator('[data-action=restart]').click();
+    expect(await said.textContent()).toBe('Restarted.');
+  });
+
+  test('every figure starts with a link that skips its controls: the next Tab goes on after the figure', async () => {
+    const figures = await page.locator('figure.demo').all();
+    expect(figures.length).toBeGreaterThan(20);
+    for (const [i, figure] of figures.entries()) {
+      const skip = figure.locator('a.skip-figure');
+      await skip.focus();
+      // the first tab stop of the figure, in sight while focused
+      expect(
+        await skip.evaluate(
+          (a) => a.closest('figure')!.querySelector('a, button, input, select, canvas[tabindex="0"]') === a,
+        ),
+      ).toBe(true);
+      expect(await skip.evaluate((a) => getComputedStyle(a).clipPath)).toBe('none');
+      await page.keyboard.press('Enter');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('End of the figure.');
+      await page.keyboard.press('Tab');
+      const inside = await figure.evaluate((f) => f.contains(document.activeElement));
+      expect(inside, `figure ${i}: Tab after skipping`).toBe(false);
+    }
+  }, 120_000);
+
+  test('chapter 16’s figures are driven on the canvas: the keys and a drag move their sliders', async () => {
+    for (let k = 0; k < 3; k++) {
+      const figure = page.locator('#next figure').nth(k);
+      await built(figure);
+      const canvas = figure.locator('canvas.sim');
+      expect(await canvas.getAttribute('tabindex')).toBe('0');
+      const hint = await canvas.getAttribute('aria-describedby');
+      expect(await page.locator(`#${hint}`).textContent()).toMatch(/^Keys: /);
+      const slider = figure.locator('input[type=range]').first();
+      const [min, max, step] = await slider.evaluate((i: HTMLInputElement) => [i.min, i.max, i.step].map(Number));
+      const value = async (): Promise<number> => Number(await slider.inputValue());
+      await canvas.focus();
+      await page.keyboard.press('Home');
+      expect(await value()).toBe(min);
+      await page.keyboard.press('ArrowRight');
+      expect(await value()).toBe(min! + (step || 1));
+      await page.keyboard.press('Shift+ArrowRight');
+      expect(await value()).toBe(min! + 11 * (step || 1));
+      // what changed is said
+      expect(await figure.locator('.view > [aria-live=polite]').textContent()).toBeTruthy();
+      await page.keyboard.press('End');
+      expect(await value()).toBe(max);
+      // a drag from the middle leftwards by half the canvas: half the slider's range down (a finger's too)
+      const box = (await canvas.boundingBox())!;
+      const y = box.y + box.height / 2;
+      await drag(box.x + box.width * 0.75, y, -box.width / 2, 0);
+      expect(Math.abs((await value()) - (max! - (max! - min!) / 2))).toBeLessThanOrEqual(2 * (step || 1));
+      if (name === 'phone') {
+        // a finger's vertical swipe scrolls the page and leaves the sliders alone
+        const before = await value();
+        const scrolled = await page.evaluate(() => window.scrollY);
+        await drag(box.x + box.width / 2, y, 0, -120);
+        expect(await value()).toBe(before);
+        expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled + 20);
+        await inSight(figure);
+      }
+      await canvas.blur();
+    }
+    // the squash figure's keys do what its slider does: End makes a tall column, swept along y
+    const squash = page.locator('#next figure').nth(1);
+    const canvas = squash.locator('canvas.sim');
+    await canvas.focus();
+    await page.keyboard.press('Home');
+    await expect.poll(() => squash.locator('.squash-readout').getAttribute('data-sweep-axis')).toBe('0');
+    await page.keyboard.press('End');
+    await expect.poll(() => squash.locator('.squash-readout').getAttribute('data-sweep-axis')).toBe('1');
+    await canvas.blur();
   }, 60_000);
 });

@@ -41,6 +41,8 @@ export interface Scene {
   stats(): Stat[];
   /** Refresh HTML output under the canvas (edge strips, live output, event logs). */
   panel?(): void;
+  /** The axis view's sorted edge lists in words, per axis, for readers who cannot see the strip. */
+  axisText?(): Array<{ axis: string; edges: string }>;
   /** The ball whose edge or bar is at (x, y) of the axis view, for linking from it. */
   pickAxis?(x: number, y: number): Ball | undefined;
   /** A ball or handle was moved by the pointer or the keyboard (between frames). */
@@ -366,6 +368,13 @@ export abstract class BallScene implements Scene {
   }
 
   #axisLayout: AxisLayout | undefined;
+
+  axisText(): Array<{ axis: string; edges: string }> {
+    return (this.#axisLayout?.refs ?? []).map((refs, a) => ({
+      axis: 'xyzw'[a]!,
+      edges: Array.from(refs, (r) => `${r & 1 ? ')' : '('}${this.nameOf(this.ballAtSlot(r >>> 1))}`).join(' '),
+    }));
+  }
 
   pickAxis(x: number, y: number): Ball | undefined {
     const slot = this.#axisLayout ? slotAt(this.#axisLayout, x, y) : -1;
