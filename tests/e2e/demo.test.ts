@@ -652,7 +652,7 @@ describe('demo page in Chromium', () => {
     expect(Number(d.pairs) / 100_000).toBeLessThan(3);
     // the readout says how the drawing compares with the update, as measured
     const said = (await out.textContent())!.match(
-      /([\d.]+) ms per update .* drawing ([\d.]+) ms, ([\d.]+) times the update/,
+      /: ([\d.]+) ms(?: \([\d.]+–[\d.]+\))? per update .* drawing ([\d.]+) ms, ([\d.]+) times the update/,
     );
     expect(said).not.toBeNull();
     const [, update, draw, ratio] = said!.map(Number) as [number, number, number, number];

@@ -58,11 +58,11 @@ export function land(target: Element, animate = !reducedMotion.matches): Promise
         const ease = t < 0.5 ? 2 * t * t : 1 - (-2 * t + 2) ** 2 / 2;
         jump(from + (to - from) * ease);
       } else {
-        if (to !== last || Math.abs(window.scrollY - to) > 1) {
+        if (to !== last) {
           jump(to);
           last = to;
           stillSince = now;
-        }
+        } else if (Math.abs(window.scrollY - to) > 1) return takeOver(); // scrolled by someone else: theirs now
         if (now - stillSince >= STILL_MS || now - start >= HOLD_MAX_MS) return done();
       }
       requestAnimationFrame(frame);
