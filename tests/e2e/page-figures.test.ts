@@ -13,14 +13,14 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { launchChromium } from '../../web/scripts/chromium.mjs';
-import { mounted, serveDemo } from './demo-server.js';
+import { mounted, startDemoServer } from './demo-page';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENGINE_URL = /\/(phaser|matter-js)\.js|adapters\/(phaser|matter)\//;
 
 let server: { url: string; stop: () => void } | undefined;
 beforeAll(async () => {
-  server = await serveDemo();
+  server = await startDemoServer();
 });
 afterAll(() => server?.stop());
 

@@ -1,24 +1,31 @@
 // The benchmark's measuring, with no DOM: N moving boxes per size, each broadphase timed per frame (the naive JS
-// double loop, sorted JS, chapter 11's swap events in JS, the engine), run in slices of about SLICE_MS so the
-// caller can report between them. It runs in a worker (workers/benchmark.ts): a single frame of swap events at
+// double loop, sorted JS, chapter 11's swap events in JS, the engine), in ROUNDS rounds that take the methods in
+// turn, so that each one's figure is the median of rounds run at different moments and comes with their spread; run
+// in slices of about SLICE_MS so the caller can report between them. It runs in a worker (workers/benchmark.ts): a single frame of swap events at
 // 100 000 boxes takes over a second, which on the page's own thread would stall every other figure.
 import { World, type Counters } from 'sweep-prune';
 import { Boxes, Engine, SortedJs, SwapJs, naivePairs } from './boxes.js';
+import { spreadOf, typical } from './times.js';
 
 export const METHOD_KEYS = ['naive', 'sorted', 'swaps', 'wasm'] as const;
 export type MethodKey = (typeof METHOD_KEYS)[number];
 
 const WARMUP = 3;
-const MAX_FRAMES = 200;
-const MIN_FRAMES = 5;
-const MEASURE_MS = 250; // stop measuring a method at one N after this much timed work
+/** Each (N, method) cell is measured in this many rounds, with the other methods' rounds in between. */
+export const ROUNDS = 3;
+const MAX_FRAMES = 200; // per cell, over its rounds
+const MIN_ROUND_FRAMES = 2;
+const MEASURE_MS = 250; // stop measuring a method at one N after this much timed work, over its rounds
 const NAIVE_LIMIT_MS = 400; // skip naive when the n^2 extrapolation predicts a slower frame than this
 const SLICE_MS = 30; // frames run per request, then the state goes back to the page
 
 export interface Result {
   n: number;
-  /** Median ms per frame, or undefined when skipped. */
+  /** The median of the rounds' typical ms per frame, or undefined when skipped. */
   ms: number | undefined;
+  /** The fastest and the slowest round's typical ms per frame (the spread over the rounds). */
+  lo: number | undefined;
+  hi: number | undefined;
   pairs: number;
 }
 
@@ -28,7 +35,9 @@ export interface BenchState {
   /** Index into the sizes and METHOD_KEYS of the cell being measured. */
   size: number;
   method: number;
-  /** The typical ms per frame of the cell so far (undefined before its first timed frame). */
+  /** The round (0 to ROUNDS - 1) being measured. */
+  round: number;
+  /** The typical ms per frame of the cell's round so far (undefined before its first timed frame). */
   live: number | undefined;
   frames: number;
   pairs: number;
@@ -37,27 +46,14 @@ export interface BenchState {
   done: boolean;
 }
 
-/**
- * The median, robust to a stray garbage collection; but browsers round performance.now() to 0.1 ms (with jitter),
- * so below half a millisecond the mean of many frames is the better estimate.
- */
-export function typical(xs: number[]): number {
-  const s = [...xs].sort((p, q) => p - q);
-  const median = s[s.length >> 1]!;
-  return median >= 0.5 ? median : s.reduce((sum, x) => sum + x, 0) / s.length;
-}
-
 export class BenchmarkRun {
   readonly results = Object.fromEntries(METHOD_KEYS.map((k) => [k, [] as Result[]])) as Record<MethodKey, Result[]>;
   #size = 0;
   #method = 0;
+  #round = 0;
   #warmed = false;
-  #frames = 0;
-  #samples: number[] = [];
-  #pairs = 0;
-  #boxes: Boxes | undefined;
-  #runner: ((b: Float32Array) => number) | undefined;
-  #engine: Engine | undefined;
+  /** The methods measured at the current N: their boxes and broadphase, kept from one round to the next. */
+  #cells: Array<Cell | 'skipped' | undefined> = [];
   /** A world that holds the threads' pool from one N to the next, so that its workers stay started. */
   readonly #keeper: World | undefined;
 
@@ -77,41 +73,38 @@ export class BenchmarkRun {
     return this.#keeper?.threads ?? 1;
   }
 
-  #start(): void {
+  #cell(): Cell | 'skipped' {
     const n = this.sizes[this.#size]!;
     const key = METHOD_KEYS[this.#method]!;
-    this.#frames = 0;
-    this.#samples = [];
-    this.#dropEngine();
-    const boxes = (this.#boxes = new Boxes(n));
-    if (key === 'naive') this.#runner = (b) => naivePairs(b, n);
+    const made = this.#cells[this.#method];
+    if (made) return made;
+    const boxes = new Boxes(n);
+    const cell: Cell = { boxes, runner: () => 0, frames: 0, rounds: [], pairs: 0, engine: undefined };
+    if (key === 'naive') cell.runner = (b) => naivePairs(b, n);
     else if (key === 'sorted') {
       const s = new SortedJs(n);
-      this.#runner = (b) => s.pairs(b);
+      cell.runner = (b) => s.pairs(b);
     } else if (key === 'swaps') {
       const s = new SwapJs(n);
-      this.#runner = (b) => s.pairs(b);
+      cell.runner = (b) => s.pairs(b);
     } else {
-      const e = (this.#engine = new Engine(boxes, this.threads));
-      this.#runner = (b) => e.pairs(b);
+      const e = (cell.engine = new Engine(boxes, this.threads));
+      cell.runner = (b) => e.pairs(b);
     }
+    return (this.#cells[this.#method] = cell);
   }
 
-  #dropEngine(): void {
-    this.#engine?.world.dispose();
-    this.#engine = undefined;
-  }
-
-  /** Finish the current (N, method) cell and move to the next. */
-  #finish(ms: number | undefined): void {
-    this.results[METHOD_KEYS[this.#method]!].push({ n: this.sizes[this.#size]!, ms, pairs: this.#pairs });
-    this.#runner = undefined;
+  /** The current cell's round is measured: on to the next method, the next round, or the next N. */
+  #next(): void {
     this.#method++;
-    if (this.#method === METHOD_KEYS.length) {
-      this.#method = 0;
-      this.#size++;
-    }
-    this.#dropEngine();
+    if (this.#method < METHOD_KEYS.length) return;
+    this.#method = 0;
+    this.#round++;
+    if (this.#round < ROUNDS) return;
+    METHOD_KEYS.forEach((key, m) => this.results[key].push(resultOf(this.sizes[this.#size]!, this.#cells[m])));
+    this.#dropCells();
+    this.#round = 0;
+    this.#size++;
   }
 
   /** Predicted naive ms at the current N from the last measured size (n^2). */
@@ -144,44 +137,71 @@ export class BenchmarkRun {
     if (!this.#warmed) this.#warm();
     const tick = performance.now();
     while (!this.done && performance.now() - tick < SLICE_MS) {
-      if (!this.#runner) {
-        if (METHOD_KEYS[this.#method] === 'naive' && this.#naiveForecast() > NAIVE_LIMIT_MS) {
-          this.#finish(undefined);
-          continue;
-        }
-        this.#start();
+      if (METHOD_KEYS[this.#method] === 'naive' && this.#round === 0 && !this.#cells[0]) {
+        if (this.#naiveForecast() > NAIVE_LIMIT_MS) this.#cells[0] = 'skipped';
       }
-      const boxes = this.#boxes!;
-      boxes.move();
+      const cell = this.#cell();
+      if (cell === 'skipped') {
+        this.#next();
+        continue;
+      }
+      if (!cell.rounds[this.#round]) cell.rounds[this.#round] = [];
+      const samples = cell.rounds[this.#round]!;
+      cell.boxes.move();
       const t0 = performance.now();
-      const pairs = this.#runner!(boxes.b);
+      const pairs = cell.runner(cell.boxes.b);
       const ms = performance.now() - t0;
-      this.#frames++;
-      if (this.#frames === 1) this.#pairs = pairs; // every method sees the same first frame: compare its count
-      if (this.#frames > WARMUP) this.#samples.push(ms);
-      const spent = this.#samples.reduce((s, x) => s + x, 0);
-      if (this.#samples.length >= MAX_FRAMES || (this.#samples.length >= MIN_FRAMES && spent > MEASURE_MS)) {
-        this.#finish(typical(this.#samples));
-      }
+      cell.frames++;
+      if (cell.frames === 1) cell.pairs = pairs; // every method sees the same first frame: compare its count
+      if (cell.frames > WARMUP) samples.push(ms);
+      const spent = samples.reduce((sum, x) => sum + x, 0);
+      if (samples.length >= MAX_FRAMES / ROUNDS || (samples.length >= MIN_ROUND_FRAMES && spent > MEASURE_MS / ROUNDS))
+        this.#next();
     }
     return this.state();
   }
 
   state(): BenchState {
+    const cell = this.done ? undefined : this.#cells[this.#method];
+    const measured = cell === 'skipped' ? undefined : cell;
+    const live = measured?.rounds[this.#round];
     return {
       results: this.results,
       size: this.#size,
       method: this.#method,
-      live: this.#samples.length ? typical(this.#samples) : undefined,
-      frames: this.#frames,
-      pairs: this.#pairs,
-      counters: this.#engine?.world.counters,
+      round: this.#round,
+      live: live?.length ? typical(live) : undefined,
+      frames: measured?.frames ?? 0,
+      pairs: measured?.pairs ?? 0,
+      counters: measured?.engine?.world.counters,
       done: this.done,
     };
   }
 
+  #dropCells(): void {
+    for (const c of this.#cells) if (c && c !== 'skipped') c.engine?.world.dispose();
+    this.#cells = [];
+  }
+
   dispose(): void {
-    this.#dropEngine();
+    this.#dropCells();
     this.#keeper?.dispose();
   }
+}
+
+/** One method at one N: its boxes and broadphase, and its timed frames, round by round. */
+interface Cell {
+  boxes: Boxes;
+  runner: (b: Float32Array) => number;
+  engine: Engine | undefined;
+  frames: number;
+  rounds: number[][];
+  pairs: number;
+}
+
+/** A cell's result: the median of its rounds' typical ms, and their range. */
+function resultOf(n: number, cell: Cell | 'skipped' | undefined): Result {
+  const spread = cell && cell !== 'skipped' ? spreadOf(cell.rounds) : undefined;
+  if (!cell || cell === 'skipped' || !spread) return { n, ms: undefined, lo: undefined, hi: undefined, pairs: 0 };
+  return { n, ms: spread.ms, lo: spread.lo, hi: spread.hi, pairs: cell.pairs };
 }

@@ -95,25 +95,38 @@ export class SortedJs {
 
   /** The overlapping pairs of this frame's bounds; with `out`, written there as box indices (two per pair) while they fit. */
   pairs(b: Float32Array, out?: Uint32Array): number {
+    this.sort(b);
+    return this.sweep(b, 0, this.n, out, 0);
+  }
+
+  /** Put `order` in order of the boxes' min x: a comparison sort the first time, then insertion sort. */
+  sort(b: Float32Array): void {
     const { order, n } = this;
     if (this.#first) {
       this.#first = false; // the first frame is incoherent: a comparison sort, not insertion sort
       const sorted = Array.from(order).sort((p, q) => b[4 * p]! - b[4 * q]!);
       order.set(sorted);
-    } else {
-      for (let i = 1; i < n; i++) {
-        const k = order[i]!;
-        const key = b[4 * k]!;
-        let j = i - 1;
-        while (j >= 0 && b[4 * order[j]!]! > key) {
-          order[j + 1] = order[j]!;
-          j--;
-        }
-        order[j + 1] = k;
-      }
+      return;
     }
-    let count = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = 1; i < n; i++) {
+      const k = order[i]!;
+      const key = b[4 * k]!;
+      let j = i - 1;
+      while (j >= 0 && b[4 * order[j]!]! > key) {
+        order[j + 1] = order[j]!;
+        j--;
+      }
+      order[j + 1] = k;
+    }
+  }
+
+  /**
+   * The sweep from sorted positions `from` to `to` (each against the boxes after it), after `sort`: `count` pairs
+   * were found before, and the new total is returned. A frame's sweep can so be run in slices.
+   */
+  sweep(b: Float32Array, from: number, to: number, out: Uint32Array | undefined, count: number): number {
+    const { order, n } = this;
+    for (let i = from; i < to; i++) {
       const p = 4 * order[i]!;
       const x1 = b[p + 2]!,
         y0 = b[p + 1]!,

@@ -3,6 +3,7 @@
 import { init } from 'sweep-prune';
 import { applyPalette } from './palette.js';
 import type { CreateScene } from './scene.js';
+import { landLinks } from './nav.js';
 import { mountAll } from './ui.js';
 import * as benchmark from './scenes/benchmark.js';
 import * as edges from './scenes/edges.js';
@@ -46,6 +47,7 @@ try {
   // only when the reader asks for threads
   await init();
   mountAll(scenes);
+  landLinks();
   document.documentElement.dataset.ready = 'true';
 } catch (e) {
   const p = document.createElement('p');

@@ -36,6 +36,14 @@ export interface StepResult {
   chosen: { index: number; candidates: Int32Array; slabs: number[] } | undefined;
 }
 
+/**
+ * The sorted-JS loop's sweep runs in slices of about SLICE_MS, each followed by a rest as long: at 100 000 boxes one
+ * update is hundreds of milliseconds of work, and run in one go it holds a whole core, which on a busy machine of
+ * two cores leaves the page's own thread waiting for up to 300 ms a frame. The update's time is its slices' alone.
+ */
+const SLICE_MS = 8;
+const rest = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Width over height of the area the boxes move in (the canvas's). */
 export const ASPECT = 3 / 2;
 
@@ -64,7 +72,7 @@ export class ScaleSim {
   #cursor = new Uint32Array(0);
 
   /** Move the boxes and find their pairs with `mode`; `chosen` (a box index or -1) gets its candidates listed. */
-  step(mode: ScaleMode, out: StepBuffers, chosen: number): { result: StepResult; out: StepBuffers } {
+  async step(mode: ScaleMode, out: StepBuffers, chosen: number): Promise<{ result: StepResult; out: StepBuffers }> {
     const { boxes, n } = this;
     const t0 = performance.now();
     boxes.move();
@@ -75,8 +83,7 @@ export class ScaleSim {
     if (this.#found.length < 8 * n) this.#found = new Uint32Array(8 * n);
     if (mode === 'js') {
       this.#sorted ??= new SortedJs(n); // starts from a comparison sort, then insertion sort
-      pairCount = this.#sorted.pairs(boxes.b, this.#found);
-      ms = performance.now() - t1;
+      ({ pairCount, ms } = await this.#sortedPairs(this.#sorted));
       if (2 * pairCount > this.#found.length) {
         this.#found = new Uint32Array(4 * pairCount);
         this.#sorted.pairs(boxes.b, this.#found); // the same frame again, into room enough (not timed)
@@ -123,6 +130,29 @@ export class ScaleSim {
       };
     }
     return { result, out };
+  }
+
+  /** The sorted-JS loop's pairs into #found, its sweep in slices with rests between them; `ms` is the work alone. */
+  async #sortedPairs(sorted: SortedJs): Promise<{ pairCount: number; ms: number }> {
+    const { b } = this.boxes;
+    const { n } = this;
+    let t0 = performance.now();
+    sorted.sort(b);
+    let ms = performance.now() - t0;
+    let pairCount = 0;
+    for (let from = 0; from < n;) {
+      t0 = performance.now();
+      let spent = 0;
+      while (from < n && spent < SLICE_MS) {
+        const to = Math.min(n, from + 256);
+        pairCount = sorted.sweep(b, from, to, this.#found, pairCount);
+        from = to;
+        spent = performance.now() - t0;
+      }
+      ms += spent;
+      if (from < n) await rest(spent);
+    }
+    return { pairCount, ms };
   }
 
   /** The found pairs as adjacency lists in `out` (a counting sort by box). */

@@ -32,6 +32,8 @@ export interface Scene {
   /** Ball scenes: complete detection passes so far, and their mean intersects() calls. */
   readonly passes?: number;
   readonly meanTested?: number;
+  /** A run that comes to an end (the benchmark's): once it has, Play is released, and pressing it runs again. */
+  readonly finished?: boolean;
   /** Lock-step figures: move the shared balls one step (the views' frames only detect and count). */
   physics?(): void;
   frame(): Generator<number, void, void>;
@@ -41,6 +43,8 @@ export interface Scene {
   readonly codeLine?: string | undefined;
   /** Refresh HTML output under the canvas (edge strips, live output, event logs). */
   panel?(): void;
+  /** The axis view's sorted edge lists in words, per axis, for readers who cannot see the strip. */
+  axisText?(): Array<{ axis: string; edges: string }>;
   /** The ball whose edge or bar is at (x, y) of the axis view, for linking from it. */
   pickAxis?(x: number, y: number): Ball | undefined;
   /** A ball or handle was moved by the pointer or the keyboard (between frames). */
@@ -357,10 +361,8 @@ export abstract class BallScene implements Scene {
       }
       g.ctx.globalAlpha = 1;
     }
-    // labels after every disc, so an overlapping ball never hides one
-    for (const b of this.balls) {
-      if (b.label) g.text(b.label, b.x, b.y + 1, '#000', Math.min(30, Math.max(12, b.r * 1.1)), 'center', '600');
-    }
+    // labels after every disc, so an overlapping ball never hides one, and apart from each other
+    drawLabels(g, this.balls);
     if (linked) {
       g.ring(linked.x, linked.y, linked.r + 4, '#000', 4);
       g.ring(linked.x, linked.y, linked.r + 3, LINK, 2.5);
@@ -376,6 +378,13 @@ export abstract class BallScene implements Scene {
   }
 
   #axisLayout: AxisLayout | undefined;
+
+  axisText(): Array<{ axis: string; edges: string }> {
+    return (this.#axisLayout?.refs ?? []).map((refs, a) => ({
+      axis: 'xyzw'[a]!,
+      edges: Array.from(refs, (r) => `${r & 1 ? ')' : '('}${this.nameOf(this.ballAtSlot(r >>> 1))}`).join(' '),
+    }));
+  }
 
   pickAxis(x: number, y: number): Ball | undefined {
     const slot = this.#axisLayout ? slotAt(this.#axisLayout, x, y) : -1;
@@ -508,4 +517,49 @@ export function drawAxisView(g: Surface, world: World, o: AxisOptions): AxisLayo
   }
   g.canvas.dataset.linked = linked >= 0 ? marks.join(' ') : '';
   return layout;
+}
+
+/** Where a label that would cover another goes instead: around its ball, above it first (angles in radians). */
+const LABEL_ANGLES = [
+  -Math.PI / 2,
+  Math.PI / 2,
+  0,
+  Math.PI,
+  -Math.PI / 4,
+  -(3 * Math.PI) / 4,
+  Math.PI / 4,
+  (3 * Math.PI) / 4,
+];
+
+/**
+ * The balls' labels: each in the middle of its ball, unless another label is already there (balls that pass through
+ * each other); then just outside its ball on a dark backing, at the first place free of the labels drawn so far.
+ */
+export function drawLabels(g: Surface, balls: readonly Ball[]): void {
+  const placed: Array<{ x: number; y: number; w: number; h: number }> = [];
+  // where each label went (logical units), for anyone scripting the page
+  const publish = (): void => {
+    g.canvas.dataset.labels = JSON.stringify(placed.map((p) => [p.x, p.y, p.w, p.h].map((v) => +v.toFixed(1))));
+  };
+  const free = (x: number, y: number, w: number, h: number): boolean =>
+    placed.every((p) => Math.abs(p.x - x) >= (p.w + w) / 2 || Math.abs(p.y - y) >= (p.h + h) / 2);
+  for (const b of balls) {
+    if (!b.label) continue;
+    const size = Math.min(30, Math.max(12, b.r * 1.1));
+    const h = g.fontSize(size);
+    const w = h * 0.65 * b.label.length + 4;
+    if (free(b.x, b.y, w, h)) {
+      placed.push({ x: b.x, y: b.y, w, h });
+      g.text(b.label, b.x, b.y + 1, '#000', size, 'center', '600');
+      continue;
+    }
+    const away = b.r + h * 0.7;
+    const spots = LABEL_ANGLES.map((a) => [b.x + Math.cos(a) * away, b.y + Math.sin(a) * away] as const);
+    const [x, y] = spots.find(([x, y]) => free(x, y, w, h)) ?? spots[0]!;
+    placed.push({ x, y, w, h });
+    g.ctx.fillStyle = 'rgba(0,0,0,0.8)';
+    g.ctx.fillRect(x - w / 2, y - h / 2, w, h);
+    g.text(b.label, x, y + 1, '#fff', size, 'center', '600');
+  }
+  if (placed.length) publish();
 }

@@ -24,6 +24,8 @@ export interface SlabFacts {
   linkedSlabs: number[];
   /** The engine's slab floors (the first is -Infinity). */
   floors: number[];
+  /** The corner's label of the sweep axis as drawn: its name and an arrow along it. */
+  axisLabel: string;
 }
 
 export interface SlabViewOptions {
@@ -64,6 +66,7 @@ export function drawSlabs(
     entries: s.ids.length,
     linkedSlabs: [],
     floors: Array.from(s.floors),
+    axisLabel: '',
   };
   if (s.sweepAxis < 0 || slabs === 0) return facts;
   const { ctx } = g;
@@ -123,7 +126,9 @@ export function drawSlabs(
   const line = g.fontSize(12) * 1.35;
   ctx.fillStyle = 'rgba(0,0,0,0.7)';
   ctx.fillRect(2, 2, g.fontSize(12) * 19, line * 2 + 6);
-  g.text(`sweep axis: ${axis} →`, 8, 4 + line / 2, '#ddd', 12, 'left', '600');
+  // the arrow points along the sweep axis: right for x, down for y (the canvas's y grows downwards)
+  facts.axisLabel = `sweep axis: ${axis} ${s.sweepAxis === 0 ? '→' : '↓'}`;
+  g.text(facts.axisLabel, 8, 4 + line / 2, '#ddd', 12, 'left', '600');
   g.text(
     one ? 'drawn as one slab' : o.rebuilt ? 'last update: rebuilt' : 'last update: refreshed in place',
     8,

@@ -2,6 +2,7 @@
 // pointer or the keyboard, the ball linked in every view, live counters refreshed for all views in one tick, the
 // growth chart of chapters 5 and 9, and the IntersectionObservers that build a figure when it comes near the
 // screen, run it only while it is on screen, and release it when it is far away.
+import { driveSliders, type SliderDrive } from './canvas-sliders.js';
 import { Surface, type MarkerShape } from './draw.js';
 import { GrowthChart } from './growth.js';
 import { NAMED } from './palette.js';
@@ -74,7 +75,11 @@ class View {
     | { ball: Ball; dx: number; dy: number; pointer: number; samples: Array<{ t: number; x: number; y: number }> }
     | undefined;
   #selected = 0;
-  readonly #status: HTMLElement | undefined;
+  /** What the keyboard or the pointer just did, for a screen reader. */
+  readonly #status: HTMLElement;
+  readonly #axisText: HTMLTableElement | undefined;
+  /** A canvas with no balls to move and sliders under it drives the sliders (chapter 16's figures). */
+  #drive: SliderDrive | undefined;
   readonly #fonts = new Map<Surface, number>();
 
   constructor(
@@ -98,17 +103,22 @@ class View {
       hint.id = `keys-${++uid}`;
       hint.textContent = root.dataset.keys ?? (data.still !== undefined ? KEYS_HINT : MOVING_KEYS_HINT);
       canvas.setAttribute('aria-describedby', hint.id);
-      this.#status = el('p', 'sr-only', root);
-      this.#status.setAttribute('aria-live', 'polite');
     } else {
       canvas.setAttribute('role', 'img');
       canvas.setAttribute('aria-label', alt);
     }
+    this.#status = el('p', 'sr-only', root);
+    this.#status.setAttribute('aria-live', 'polite');
     this.surface = new Surface(canvas, Number(root.dataset.width ?? 600), Number(root.dataset.height ?? 400));
     this.surface.onResize = () => this.scene && this.player.renderAll();
     if (root.dataset.axis !== undefined) {
       const axis = el('canvas', 'axis', root);
       axis.setAttribute('aria-hidden', 'true');
+      // the strip in words: a table a screen reader moves through, refreshed with the counters
+      // (in a box of its own: a table sizes to its content whatever its width, and would widen the page)
+      this.#axisText = el('table', 'axis-text', el('div', 'sr-only', root));
+      this.#axisText.createCaption().textContent =
+        'The strip under the canvas in words: each axis’s edges in sorted order, “(” a ball’s left or top edge and “)” its right or bottom edge, with the ball’s name';
       this.axis = new Surface(axis, 600, 120);
       this.axis.onResize = () => this.scene && this.player.renderAll();
       this.#listenAxis(axis);
@@ -145,6 +155,7 @@ class View {
       setup.axis = this.axis;
     }
     this.scene = this.factory(this.surface, setup);
+    if (!this.keyboard) this.#driveSliders();
     this.surface.canvas.classList.toggle('draggable', this.scene.draggable);
     this.surface.canvas.classList.toggle('grabbable', this.scene.balls.length > 0);
     this.frames = 0;
@@ -153,6 +164,22 @@ class View {
     this.#selected = 0;
     this.#keyHeld = undefined;
     this.render(true);
+  }
+
+  /** Rebuilt panels have new sliders: the canvas drives those, and becomes a keyboard stop once it has some. */
+  #driveSliders(): void {
+    this.#drive?.stop();
+    const canvas = this.surface.canvas;
+    this.#drive = driveSliders(canvas, this.panel, (text) => (this.#status.textContent = text));
+    if (!this.#drive || canvas.tabIndex === 0) return;
+    canvas.tabIndex = 0;
+    canvas.setAttribute('role', 'application');
+    canvas.setAttribute('aria-roledescription', 'interactive figure');
+    const hint = el('p', 'keys-hint', this.root);
+    canvas.after(hint); // over the canvas's bottom, as for the figures with balls
+    hint.id = `keys-${++uid}`;
+    hint.textContent = this.root.dataset.keys ?? this.#drive.hint;
+    canvas.setAttribute('aria-describedby', hint.id);
   }
 
   /** Far from the screen: drop the backing stores and, unless `keep`, the scene with its World. */
@@ -234,6 +261,7 @@ class View {
     this.root.dataset.linked = linked && scene.balls.includes(linked) ? String(scene.balls.indexOf(linked)) : '';
     if (!counters) return;
     scene.panel?.();
+    if (this.#axisText) this.#writeAxisText(scene.axisText?.() ?? []);
     const stats = scene.stats();
     if (this.stats.childElementCount !== stats.length) {
       this.stats.replaceChildren(
@@ -250,6 +278,23 @@ class View {
       d.dataset.stat = s.key;
       d.firstChild!.textContent = s.label;
       d.lastChild!.textContent = typeof s.value === 'number' ? s.value.toLocaleString('en-US') : s.value;
+    });
+  }
+
+  #writeAxisText(rows: Array<{ axis: string; edges: string }>): void {
+    const table = this.#axisText!;
+    const body = table.tBodies[0] ?? table.createTBody();
+    while (body.rows.length > rows.length) body.deleteRow(-1);
+    rows.forEach((r, i) => {
+      const row = body.rows[i] ?? body.insertRow();
+      if (!row.cells.length) {
+        const th = document.createElement('th');
+        th.scope = 'row';
+        row.append(th, document.createElement('td'));
+      }
+      const [th, td] = [row.cells[0]!, row.cells[1]!];
+      if (th.textContent !== `${r.axis} axis`) th.textContent = `${r.axis} axis`;
+      if (td.textContent !== r.edges) td.textContent = r.edges;
     });
   }
 
@@ -305,7 +350,7 @@ class View {
     if (selected !== this.#selected) {
       this.#letGo(false);
       this.#selected = selected;
-      this.#status!.textContent = `${ball.label ?? `ball ${selected + 1}`} selected`;
+      this.#status.textContent = `${ball.label ?? `ball ${selected + 1}`} selected`;
     }
     this.player.link.pin(ball);
     this.#keyChosen = true;
@@ -331,7 +376,7 @@ class View {
       h.ball.vy = h.dy * KEY_THROW;
     }
     this.#keyHeld = undefined;
-    this.#status!.textContent = `${h.ball.label ?? 'the ball'} ${thrown ? 'thrown' : 'let go'}`;
+    this.#status.textContent = `${h.ball.label ?? 'the ball'} ${thrown ? 'thrown' : 'let go'}`;
   }
 
   /** Move a ball inside the canvas and stop it. */
@@ -342,6 +387,7 @@ class View {
   }
 
   #pick(clientX: number, clientY: number, slack: number): Ball | undefined {
+    if (this.#drive) return undefined; // a drag moves the sliders, not what is drawn
     const p = this.surface.toLocal(clientX, clientY);
     const balls = this.scene?.balls ?? [];
     for (let i = balls.length - 1; i >= 0; i--) {
@@ -509,6 +555,8 @@ export class Player {
   /** data-code: the code block whose lines the scene lights as it runs them, and the line lit. */
   readonly #code: HTMLElement | null;
   #lit: string | undefined;
+  /** What the controls just did, for a screen reader (Play, Step, Restart and a run's end). */
+  readonly #said: HTMLElement;
 
   constructor(
     readonly figure: HTMLElement,
@@ -528,6 +576,11 @@ export class Player {
       if (this.mounted && (this.paused || !this.visible)) this.renderAll();
     };
     this.#controls = this.#makeControls();
+    this.#said = document.createElement('p');
+    this.#said.className = 'sr-only';
+    this.#said.setAttribute('aria-live', 'polite');
+    this.#controls.append(this.#said);
+    this.#makeSkip();
     if (figure.dataset.growth !== undefined) this.#growth = this.#makeGrowth();
     if (figure.dataset.tabs !== undefined) this.#makeTabs();
     // option controls anywhere in the figure (the ball count, the benchmark's largest N) restart it
@@ -645,6 +698,54 @@ export class Player {
     if (stats) this.#statsAt = now;
     for (const v of this.views) v.render(stats);
     if (stats) this.#refreshed();
+    if (this.#finished) {
+      this.setPaused(true);
+      this.#say(`Finished. ${this.#counters()}`);
+    }
+  }
+
+  #say(text: string): void {
+    this.#said.textContent = text;
+  }
+
+  /** The first counters of each view, as a sentence. */
+  #counters(): string {
+    return this.views
+      .map((v) => {
+        const title = v.root.dataset.title ? `${v.root.dataset.title}: ` : '';
+        const pairs = [...v.stats.children]
+          .slice(0, 4)
+          .map((d) => `${d.firstChild?.textContent} ${d.lastChild?.textContent}`);
+        return `${title}${pairs.join(', ')}.`;
+      })
+      .join(' ');
+  }
+
+  /**
+   * A link before the figure's controls that skips them all: it moves the focus to a mark just after the figure,
+   * so the next Tab goes on with the page (a figure holds up to a dozen tab stops).
+   */
+  #makeSkip(): void {
+    const end = document.createElement('span');
+    end.id = `after-figure-${++uid}`;
+    end.className = 'sr-only';
+    end.tabIndex = -1;
+    end.textContent = 'End of the figure.';
+    this.figure.after(end);
+    const skip = document.createElement('a');
+    skip.className = 'skip-figure';
+    skip.href = `#${end.id}`;
+    skip.textContent = 'Skip past this figure';
+    skip.addEventListener('click', (e) => {
+      e.preventDefault();
+      end.focus();
+    });
+    this.figure.prepend(skip);
+  }
+
+  /** Every view's run has come to its end. */
+  get #finished(): boolean {
+    return this.views.every((v) => v.scene?.finished === true);
   }
 
   /** Mark the code line the scene runs (`aria-current`, styled as lit); none when the scene is between passes. */
@@ -692,17 +793,39 @@ export class Player {
       b.title = title;
       b.addEventListener('click', fn);
     };
-    button('play', 'Play', 'Play or pause this demo', () => this.setPaused(!this.paused), '▶');
+    button(
+      'play',
+      'Play',
+      'Play or pause this demo',
+      () => {
+        if (this.paused && this.#finished) this.restart(); // a run that has ended runs again
+        this.setPaused(!this.paused);
+        this.#say(this.paused ? `Paused. ${this.#counters()}` : 'Playing.');
+      },
+      '▶',
+    );
     // where nothing moves unless dragged, there is nothing to step through or slow down
     const still = this.figure.dataset.still !== undefined;
     if (!still) {
-      button('step', 'Step', 'Advance one step: the next tested pair, or the next frame', () => this.step());
+      button('step', 'Step', 'Advance one step: the next tested pair, or the next frame', () => {
+        this.step();
+        this.#say(`Stepped. ${this.#counters()}`);
+      });
       button('slow', 'Slow motion', 'Run at a quarter of the speed: frames and pauses take four times as long', () => {
         this.slow = !this.slow;
         this.#sync();
       });
     }
-    button('restart', 'Restart', 'Start this demo again from the beginning', () => this.restart(), '↺');
+    button(
+      'restart',
+      'Restart',
+      'Start this demo again from the beginning',
+      () => {
+        this.restart();
+        this.#say('Restarted.');
+      },
+      '↺',
+    );
     const range = this.figure.dataset.ballsRange; // "min,max": the figure offers a ball-count control
     if (range) {
       const [min = '2', max = '40'] = range.split(',');

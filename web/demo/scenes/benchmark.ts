@@ -5,9 +5,10 @@
 // measuring runs in a worker (workers/benchmark.ts): this scene asks it for a slice at a time and draws its state.
 import type { Counters } from 'sweep-prune';
 import type { BenchReply, BenchRequest } from '../workers/benchmark.js';
-import { METHOD_KEYS, type BenchState, type MethodKey, type Result } from '../bench-run.js';
+import { METHOD_KEYS, ROUNDS, type BenchState, type MethodKey, type Result } from '../bench-run.js';
 import type { MarkerShape, Surface } from '../draw.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
+import { benchmarked, ms as sayMsOnly } from '../times.js';
 import { REFERENCE, REFERENCE_MACHINE } from './benchmark-reference.js';
 
 const SIZES = [100, 300, 1000, 3000, 10_000, 30_000, 100_000];
@@ -80,6 +81,7 @@ class Benchmark implements Scene {
       results: Object.fromEntries(METHOD_KEYS.map((k) => [k, []])) as unknown as BenchState['results'],
       size: 0,
       method: 0,
+      round: 0,
       live: undefined,
       frames: 0,
       pairs: 0,
@@ -121,6 +123,10 @@ class Benchmark implements Scene {
     else {
       this.#waiting = false;
       this.#state = m.state;
+      // the engine's figures, for chapter 14 to set its own beside
+      for (const r of m.state.results.wasm)
+        if (r.ms !== undefined)
+          benchmarked.set(r.n, { ms: r.ms, lo: r.lo!, hi: r.hi!, rounds: ROUNDS, threads: this.#threads });
     }
   }
 
@@ -132,6 +138,10 @@ class Benchmark implements Scene {
 
   get done(): boolean {
     return this.#state.done;
+  }
+
+  get finished(): boolean {
+    return this.done;
   }
 
   /** One frame of the page: ask the worker for the next slice unless one is on its way. */
@@ -233,16 +243,13 @@ class Benchmark implements Scene {
   }
 
   panel(): void {
+    // the median of the rounds, and under it the fastest and the slowest round
     const fmt = (r: Result | undefined): string =>
       r === undefined
         ? '…'
         : r.ms === undefined
           ? 'skipped'
-          : r.ms < 0.1
-            ? r.ms.toFixed(3)
-            : r.ms < 10
-              ? r.ms.toFixed(2)
-              : r.ms.toFixed(1);
+          : `${sayMsOnly(r.ms)}<small>${sayMsOnly(r.lo!)}–${sayMsOnly(r.hi!)}</small>`;
     const rows = this.sizes.map((n, i) => {
       const [naive, sorted, swaps, wasm] = METHODS.map((m) => this.#state.results[m.key][i]);
       const counts = [naive, sorted, swaps, wasm].filter((r) => r && r.ms !== undefined).map((r) => r!.pairs);
@@ -280,7 +287,7 @@ class Benchmark implements Scene {
           ? `stopped: ${this.#error}`
           : this.done
             ? 'done'
-            : `N = ${n!.toLocaleString('en-US')}, ${METHODS[st.method]!.label}`,
+            : `N = ${n!.toLocaleString('en-US')}, ${METHODS[st.method]!.label}, round ${st.round + 1} of ${ROUNDS}`,
       },
       { key: 'frame', label: 'frames measured', value: st.frames },
       { key: 'pairs', label: 'pairs', value: st.pairs },

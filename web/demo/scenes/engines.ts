@@ -2,7 +2,7 @@
 // own broadphase and once on sweep-prune's adapter (engine-twins.ts): both are stepped each frame, in turns, and the
 // figure shows each one's milliseconds per step and the collisions each reported, which must be equal, as must
 // their bodies. The engines are downloaded when the figure is first built (near the screen), never before.
-import { typical } from '../bench-run.js';
+import { typical } from '../times.js';
 import { choice, slider } from '../controls.js';
 import type { Surface } from '../draw.js';
 import { RANGES, Role, WORLD, makeTwins, type TwinKind, type TwinScene } from '../engine-twins.js';

@@ -6,7 +6,7 @@
 // Every change of a slider starts a fresh field and a fresh World, so what a setting shows never depends on the
 // settings before it.
 import { World } from 'sweep-prune';
-import { typical } from '../bench-run.js';
+import { typical } from '../times.js';
 import { figureData, slider } from '../controls.js';
 import type { Surface } from '../draw.js';
 import { gridPairs, type GridResult } from '../grid.js';

@@ -183,8 +183,9 @@ class EngineScene extends BallScene {
       ? 'Drawn as one slab, it would be compared'
       : `It is in slab${p.slabs.length > 1 ? 's' : ''} ${p.slabs.map((k) => k + 1).join(' and ')}; the engine compared it`;
     const nothing = p.candidates.length - pairs - elsewhere;
+    const times = p.candidates.length === 1 ? 'once' : `${p.candidates.length} times`;
     said.textContent =
-      `Ball ${this.nameOf(me)} (white ring). ${where} ${p.candidates.length} times with a box ${this.#oneSlab ? '' : 'of its slab '}whose ${axis} span meets its own (its reach, shaded): ` +
+      `Ball ${this.nameOf(me)} (white ring). ${where} ${times} with a box ${this.#oneSlab ? '' : 'of its slab '}whose ${axis} span meets its own (its reach, shaded): ` +
       `${pairs} found its pairs (solid blue), ${elsewhere ? `${elsewhere} a pair already found in a slab both share (dotted), ` : ''}` +
       `${nothing} found nothing (dashed cyan).${whole}`;
     d.ball = String(this.balls.indexOf(me));
@@ -199,15 +200,13 @@ class EngineScene extends BallScene {
 
   override stats(): Stat[] {
     const s = [...super.stats(), ...this.engineStats()];
-    if (this.slabView && this.world) {
-      const c = this.world.counters;
-      s.push(
-        { key: 'slabs', label: 'engine slabs, last update', value: c.slabs },
-        { key: 'sweepAxis', label: 'sweep axis', value: 'xyzw'[c.sweepAxis] ?? '–' },
-        { key: 'refreshed', label: 'slabs, last update', value: c.rebuilt ? 'rebuilt' : 'refreshed in place' },
-      );
-    }
-    return s;
+    if (!this.slabView || !this.world) return s;
+    // the readout under the buttons says the rest (sweep axis, rebuilt or refreshed, swaps): a few counters only
+    const keep = new Set(['frame', 'tested', 'candidates', 'engineTests']);
+    return [
+      ...s.filter((x) => keep.has(x.key)),
+      { key: 'slabs', label: 'engine slabs, last update', value: this.world.counters.slabs },
+    ];
   }
 }
 

@@ -7,19 +7,26 @@ import type { StepBuffers, StepResult, ScaleMode } from '../scale-sim.js';
 import type { ScaleReply, ScaleRequest } from '../workers/scale.js';
 import { slider } from '../controls.js';
 import { Surface } from '../draw.js';
-import { drawMsChart, ENGINE_COLOR, JS_COLOR, type Sample } from '../ms-chart.js';
+import { drawMsChart, MS_CHART_KEY, type Sample } from '../ms-chart.js';
 import { PAIR_RAMP } from '../palette.js';
 import { drawBands, drawLens, rasterBoxes, type LensFacts } from '../scale-view.js';
 import type { CreateScene, Scene, SceneSetup, Stat } from '../scene.js';
+import { benchmarked, sayMs, spreadOf, type Spread } from '../times.js';
 import type { Ball } from '../sim.js';
 
 const MIN_N = 1000;
 const MAX_N = 100_000;
-/** Updates in the readout's median, and in the rolling chart. */
+/** Updates in the readout's figure (ROUNDS runs of consecutive updates), and in the rolling chart. */
 const WINDOW = 30;
+const ROUNDS = 3;
 const CHART = 240;
 const RATE_WINDOW_MS = 1000;
 const LENS_R = 95;
+/**
+ * After an update the next is asked for only once as long again has passed, so that the worker holds at most half a
+ * core (the sorted-JS loop also rests within its update: scale-sim.ts).
+ */
+const REST = 1;
 
 /** What the magnifier showed last, kept together so that a script reads one consistent frame. */
 export interface LensState {
@@ -51,6 +58,8 @@ class Scale implements Scene {
   /** The buffers of an older frame, handed back with the next request (the worker writes them again). */
   #spare: StepBuffers | undefined;
   #waiting = false;
+  /** No step is asked for before this time (performance.now()): the worker's rest. */
+  #restUntil = 0;
   #chosen = -1;
   readonly #lens: Ball;
   readonly #samples: Sample[] = [];
@@ -122,7 +131,7 @@ class Scale implements Scene {
     chart.setAttribute('aria-label', 'Milliseconds per update, the last updates, engine and sorted JS');
     const chartTitle = document.createElement('div');
     chartTitle.className = 'panel-title';
-    chartTitle.innerHTML = `Milliseconds per update, one mark per update: <b style="color:${ENGINE_COLOR}">● sweep-prune</b> <b style="color:${JS_COLOR}">▲ sorted JS</b>`;
+    chartTitle.innerHTML = `Milliseconds per update, one mark per update: ${MS_CHART_KEY}`;
     setup.panel.append(bar, legend, this.#caption, this.#readout, chartTitle, chart);
     this.#chart = new Surface(chart, 600, 130);
     this.#chart.onResize = () => this.#drawChart();
@@ -176,6 +185,7 @@ class Scale implements Scene {
       return;
     }
     this.#waiting = false;
+    this.#restUntil = performance.now() + REST * m.result.ms;
     if (m.n !== this.#geometry?.n) return; // a frame of the boxes before a rebuild
     if (this.#frame && this.#frame.buffers.b.length === m.buffers.b.length) this.#spare = this.#frame.buffers;
     this.#frame = { result: m.result, buffers: m.buffers };
@@ -236,7 +246,7 @@ class Scale implements Scene {
   }
 
   *frame(): Generator<number, void, void> {
-    if (this.#waiting || !this.#geometry) return;
+    if (this.#waiting || !this.#geometry || performance.now() < this.#restUntil) return;
     this.#waiting = true;
     const spare = this.#spare;
     this.#spare = undefined;
@@ -282,7 +292,12 @@ class Scale implements Scene {
     ctx.setTransform(W / g.width, 0, 0, W / g.width, 0, 0);
     const unit = this.#unit;
     const slabs = f.result.slabs;
-    if (slabs) drawBands(g, slabs.slabAxis, slabs.floors, unit);
+    if (slabs) {
+      drawBands(g, slabs.slabAxis, slabs.floors, unit);
+      // where the bands begin across the canvas (logical units), for anyone scripting the page
+      canvas.dataset.bandAxis = String(slabs.slabAxis);
+      canvas.dataset.bandEdges = Array.from(slabs.floors.subarray(1), (f) => (f / unit).toFixed(1)).join(',');
+    }
     const chosen = f.result.chosen?.index === this.#chosen ? f.result.chosen : undefined;
     this.#facts = drawLens(
       g,
@@ -320,21 +335,43 @@ class Scale implements Scene {
     return t.length > 1 ? ((t.length - 1) * 1000) / (t.at(-1)! - t[0]!) : 0;
   }
 
-  /** The median ms per update of the current broadphase over its last WINDOW updates of the current boxes. */
-  get updateMs(): number {
+  /**
+   * The current broadphase's ms per update over its last WINDOW updates of the current boxes, stated as the
+   * benchmark states its own (times.ts): ROUNDS runs of consecutive updates, their median and their spread.
+   */
+  get updateSpread(): Spread | undefined {
     const js = this.mode === 'js';
     const n = this.#geometry?.n;
-    return median(
-      this.#samples
-        .filter((s) => s.js === js && s.n === n)
-        .slice(-WINDOW)
-        .map((s) => s.ms),
+    const last = this.#samples
+      .filter((s) => s.js === js && s.n === n)
+      .slice(-WINDOW)
+      .map((s) => s.ms);
+    const per = Math.ceil(last.length / ROUNDS);
+    return spreadOf(Array.from({ length: ROUNDS }, (_, k) => last.slice(k * per, (k + 1) * per)));
+  }
+
+  get updateMs(): number {
+    return this.updateSpread?.ms ?? 0;
+  }
+
+  /** This figure's engine figure against the benchmark's at the same N, when the benchmark has measured it. */
+  #againstBenchmark(spread: Spread | undefined, n: number): string {
+    const b = benchmarked.get(n);
+    const d = this.#readout.dataset;
+    d.benchmarkMs = b ? String(b.ms) : '';
+    if (!b || !spread || this.mode !== 'engine') return '';
+    const ratio = spread.ms / b.ms;
+    d.benchmarkRatio = ratio.toFixed(2);
+    return (
+      ` · the benchmark (chapter 15) at this N: ${sayMs(b)}${b.threads > 1 ? ` on ${b.threads} threads` : ''}, ` +
+      `so an update here takes ${ratio.toFixed(1)} times as long`
     );
   }
 
   panel(): void {
     const f = this.#frame;
-    const update = this.updateMs;
+    const spread = this.updateSpread;
+    const update = spread?.ms ?? 0;
     const draw = median(this.#drawMs);
     const who = this.mode === 'js' ? 'sorted JS' : 'sweep-prune';
     const pairs = f?.result.pairCount ?? 0;
@@ -343,8 +380,10 @@ class Scale implements Scene {
     const fmt = (x: number): string => x.toLocaleString('en-US');
     this.#readout.textContent = this.#error
       ? `stopped: ${this.#error}`
-      : `${fmt(n)} boxes, ${fmt(pairs)} pairs (${(pairs / n).toFixed(1)} per box) · ${who}: ${update.toFixed(2)} ms per update ` +
-        `(median of the last ${WINDOW}) · drawing ${draw.toFixed(2)} ms, ${ratio < 1 ? `${ratio.toFixed(2)} times` : `${ratio.toFixed(1)} times`} the update · ` +
+      : `${fmt(n)} boxes, ${fmt(pairs)} pairs (${(pairs / n).toFixed(1)} per box) · ${who}: ${spread ? sayMs(spread) : '…'} per update ` +
+        `(the median of ${ROUNDS} runs of ${WINDOW / ROUNDS} updates; in brackets the fastest and the slowest run)` +
+        this.#againstBenchmark(spread, n) +
+        ` · drawing ${draw.toFixed(2)} ms, ${ratio < 1 ? `${ratio.toFixed(2)} times` : `${ratio.toFixed(1)} times`} the update · ` +
         `${this.updatesPerSecond.toFixed(0)} updates per second`;
     const d = this.#readout.dataset;
     d.boxes = String(n);
@@ -366,13 +405,14 @@ class Scale implements Scene {
     }
     const c = chosen.candidates.length;
     const p = facts.chosenPairs.length;
+    const boxes = (k: number): string => (k === 1 ? '1 box' : `${fmt(k)} boxes`);
     const slabs = chosen.slabs.length;
     this.#caption.textContent =
       `Magnifier ×${this.zoom.toFixed(this.zoom < 10 ? 1 : 0)} on box ${fmt(chosen.index)} (white): ` +
       (this.mode === 'js'
-        ? `the sorted-JS loop compared it with ${fmt(c)} boxes, every box that overlaps it on x (cyan, dashed), and `
-        : `the engine compared it with ${fmt(c)} boxes of its ${slabs === 1 ? 'slab' : `${slabs} slabs`} that overlap it on x (cyan, dashed), and `) +
-      `${p} of them overlap it (blue): ${p} pairs.`;
+        ? `the sorted-JS loop compared it with ${boxes(c)}, every box that overlaps it on x (cyan, dashed), and `
+        : `the engine compared it with ${boxes(c)} of its ${slabs === 1 ? 'slab' : `${slabs} slabs`} that overlap it on x (cyan, dashed), and `) +
+      `${p} of them overlap${p === 1 ? 's' : ''} it (blue): ${p === 1 ? '1 pair' : `${p} pairs`}.`;
     const cd = this.#caption.dataset;
     cd.chosen = String(chosen.index);
     cd.candidates = String(c);
@@ -386,7 +426,7 @@ class Scale implements Scene {
       { key: 'pairs', label: 'pairs, last update', value: this.#frame?.result.pairCount ?? 0 },
       {
         key: 'updateMs',
-        label: `ms per update (${this.mode === 'js' ? 'sorted JS' : 'engine'}), median of ${WINDOW}`,
+        label: `ms per update (${this.mode === 'js' ? 'sorted JS' : 'engine'}), median of ${ROUNDS} runs`,
         value: this.updateMs.toFixed(2),
       },
       { key: 'ups', label: 'updates per second', value: this.updatesPerSecond.toFixed(0) },

@@ -8,7 +8,7 @@ import { drawSlabs, type SlabFacts } from '../slabview.js';
 import { rng } from '../sim.js';
 
 class Squash extends BallScene {
-  /** -1: a wide flat strip; 0: the whole canvas; 1: a tall thin column. */
+  /** -1: a wide flat strip; 0: a square; 1: a tall thin column (see region). */
   squash = -1;
   /** Each ball's place in the region, from 0 to 1 on each axis. */
   readonly #homes: Array<[number, number]>;
@@ -21,7 +21,10 @@ class Squash extends BallScene {
     this.#homes = this.balls.map(() => [random(), random()]);
     for (const b of this.balls) b.r = 4;
     this.useWorld(2);
-    const say = (v: number): string => (v < -20 ? 'wide and flat' : v > 20 ? 'tall and thin' : 'square-ish');
+    const say = (v: number): string => {
+      const { w, h } = this.regionAt(v / 100);
+      return `${w.toFixed(0)} wide, ${h.toFixed(0)} tall`;
+    };
     const label = slider({ min: -100, max: 100, value: -100, knob: 'squash', say }, (v) => {
       this.squash = v / 100;
       this.#place();
@@ -35,12 +38,20 @@ class Squash extends BallScene {
     this.#place();
   }
 
-  /** The region: 600 x 60 at -1, the canvas at 0, 90 x 400 at 1, centred; the balls at their places in it. */
+  /**
+   * The region, centred: its width over its height runs geometrically from 10 (-1: a wide strip, 600 x 60) through
+   * 1 (0: a square, where the spreads are equal and the sweep axis flips) to 1/10 (1: a column, 40 x 400), so the
+   * slider's middle is where the slabs turn; the largest such rectangle that fits the canvas.
+   */
   get region(): { x: number; y: number; w: number; h: number } {
+    return this.regionAt(this.squash);
+  }
+
+  regionAt(squash: number): { x: number; y: number; w: number; h: number } {
     const { width: W, height: H } = this.surface;
-    const s = this.squash;
-    const w = s > 0 ? W - s * (W - 90) : W;
-    const h = s < 0 ? H + s * (H - 60) : H;
+    const aspect = 10 ** -squash;
+    const w = Math.min(W, H * aspect);
+    const h = w / aspect;
     return { x: (W - w) / 2, y: (H - h) / 2, w, h };
   }
 
@@ -87,6 +98,9 @@ class Squash extends BallScene {
     d.sweepAxis = String(f.sweepAxis);
     d.engineSweepAxis = String(c.sweepAxis);
     d.slabs = String(f.slabs);
+    d.axisLabel = f.axisLabel;
+    d.squash = String(Math.round(this.squash * 100)); // the slider's value this frame was drawn at
+    d.aspect = (r.h / r.w).toFixed(3);
   }
 
   override stats(): Stat[] {

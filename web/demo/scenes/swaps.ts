@@ -31,7 +31,9 @@ class Swaps extends BallScene {
   engineBegan = 0;
   engineEnded = 0;
   /** The last complete pass: JS events and the engine's for the same move (a held comparison). */
-  held: { began: number; ended: number; engineBegan: number; engineEnded: number } | undefined;
+  held:
+    | { began: number; ended: number; engineBegan: number; engineEnded: number; overlaps: number; enginePairs: number }
+    | undefined;
 
   constructor(surface: Surface, setup: SceneSetup) {
     super(surface, setup);
@@ -103,7 +105,14 @@ class Swaps extends BallScene {
     const world = this.syncWorld();
     this.engineBegan = world.counters.began;
     this.engineEnded = world.counters.ended;
-    this.held = { began: this.began, ended: this.ended, engineBegan: this.engineBegan, engineEnded: this.engineEnded };
+    this.held = {
+      began: this.began,
+      ended: this.ended,
+      engineBegan: this.engineBegan,
+      engineEnded: this.engineEnded,
+      overlaps: this.overlapping.size,
+      enginePairs: world.counters.pairs,
+    };
     for (const [a, b] of this.overlapping.values()) yield* this.check(a, b);
   }
 
@@ -158,11 +167,17 @@ class Swaps extends BallScene {
   }
 
   override stats(): Stat[] {
+    const h = this.held;
     return [
       ...super.stats(),
       { key: 'swaps', label: 'sort swaps, this pass so far', value: this.swaps },
-      { key: 'overlapsX', label: 'x-overlaps kept', value: this.overlapping.size },
-      { key: 'candidates', label: 'engine x-overlap pairs, last update', value: this.world!.counters.pairs },
+      { key: 'overlapsX', label: 'x-overlaps kept, this pass so far', value: this.overlapping.size },
+      // the engine updates once per pass, at its end: its count is held beside the JS count of that same moment
+      {
+        key: 'candidates',
+        label: 'x-overlaps, last complete pass: JS vs engine',
+        value: h ? `${h.overlaps} ${h.overlaps === h.enginePairs ? '=' : '≠'} ${h.enginePairs}` : '–',
+      },
     ];
   }
 }

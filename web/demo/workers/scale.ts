@@ -30,8 +30,10 @@ onmessage = async (e: MessageEvent<ScaleRequest>) => {
       sim = new ScaleSim(m.n);
       post({ type: 'built', n: m.n, side: sim.boxes.side, sideY: sim.boxes.sideY });
     } else if (sim) {
-      const { result, out } = sim.step(m.mode, buffersFor(sim.n, m.buffers), m.chosen);
-      post({ type: 'step', n: sim.n, result, buffers: out }, [out.b.buffer, out.start.buffer, out.adj.buffer]);
+      // a sorted-JS step rests between its slices, and a build may come in meanwhile: its reply names its own boxes
+      const stepped = sim;
+      const { result, out } = await stepped.step(m.mode, buffersFor(stepped.n, m.buffers), m.chosen);
+      post({ type: 'step', n: stepped.n, result, buffers: out }, [out.b.buffer, out.start.buffer, out.adj.buffer]);
     }
   } catch (err) {
     post({ type: 'error', message: (err as Error).message ?? String(err) });
