@@ -83,9 +83,7 @@ static void spSortRunByB( spPair* run, int count, spPair* scratch )
 	}
 }
 
-// The bits of a slot, split into the low and the high digit of the radix sort: one pass of up to
-// SP_PAIR_RADIX_BITS bits, or two.
-static void spPairDigits( int slotCount, int* lowBits, int* highBits )
+void spSlotDigits( int slotCount, int* lowBits, int* highBits )
 {
 	int bits = 1;
 	while ( bits < 22 && ( 1 << bits ) < slotCount )
@@ -99,7 +97,7 @@ static void spPairDigits( int slotCount, int* lowBits, int* highBits )
 int spPairHistogramCount( int slotCount )
 {
 	int lowBits, highBits;
-	spPairDigits( slotCount, &lowBits, &highBits );
+	spSlotDigits( slotCount, &lowBits, &highBits );
 	return 2 * ( ( 1 << lowBits ) + ( 1 << highBits ) );
 }
 
@@ -110,7 +108,7 @@ static void spRadixSortPairs( const spPair* in, int count, spPair* out, spPair* 
 	// then stably by the slot of a. Each slot takes one pass of up to 11 bits or two passes: buckets few enough
 	// for the histograms and the scatter targets to stay in cache, and no comparison to mispredict.
 	int lowBits, highBits;
-	spPairDigits( slotCount, &lowBits, &highBits );
+	spSlotDigits( slotCount, &lowBits, &highBits );
 	// digits in pass order: b low, b high, a low, a high (spPairHistogramCount ints in all)
 	int* hist[4];
 	hist[0] = histograms;

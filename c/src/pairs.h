@@ -35,6 +35,10 @@ static inline uint64_t spPairKey( spPair p )
 #endif
 }
 
+/// The bits of a slot below `slotCount`, split into the low and the high digit of a radix sort of slots: one pass
+/// of up to 11 bits (high 0), or two.
+void spSlotDigits( int slotCount, int* lowBits, int* highBits );
+
 /// The ints of histogram scratch spSortPairs needs for pairs of ids below `slotCount` slots.
 int spPairHistogramCount( int slotCount );
 

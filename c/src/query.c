@@ -239,8 +239,8 @@ static void spPublishHits( spWorld* w, int n, const uint32_t** ids, const float*
 }
 
 // A box query's ids sorted into w->queryIds (by slot: a live slot has one id, and ids compare in slot order), with
-// distances 0: for many hits an LSD radix sort of the slots, one or two passes of up to 11 bits through the
-// distances' buffer (zeroed after), O(n) where the hits' Shell sort is about O(n^1.25) with a larger constant.
+// distances 0: for many hits an LSD radix sort of the slots, in the digits of spSlotDigits, through the distances'
+// buffer (zeroed after), O(n) where the hits' Shell sort is about O(n^1.25) with a larger constant.
 static void spPublishIds( spWorld* w, int staticStart, const uint32_t** ids, int* count )
 {
 	const int n = w->found.count;
@@ -251,11 +251,9 @@ static void spPublishIds( spWorld* w, int staticStart, const uint32_t** ids, int
 		spPublishHits( w, spRank( w, staticStart, &q ), ids, &distances, count );
 		return;
 	}
-	int bits = 1;
-	while ( bits < 32 - SP_GENERATION_BITS && ( 1 << bits ) < w->slotCount )
-		++bits;
-	const int passes = bits <= 11 ? 1 : 2;
-	const int digit = ( bits + passes - 1 ) / passes;
+	int digits[2];
+	spSlotDigits( w->slotCount, &digits[0], &digits[1] );
+	const int passes = digits[1] > 0 ? 2 : 1;
 	uint32_t* scratch = (uint32_t*)w->queryDistances;
 	// the ids where the first pass reads them: so that the last pass writes to queryIds
 	uint32_t* src = passes == 1 ? scratch : w->queryIds;
@@ -264,7 +262,8 @@ static void spPublishIds( spWorld* w, int staticStart, const uint32_t** ids, int
 		src[i] = w->found.data[i].a;
 	for ( int pass = 0; pass < passes; ++pass )
 	{
-		const int shift = SP_GENERATION_BITS + pass * digit;
+		const int digit = digits[pass];
+		const int shift = SP_GENERATION_BITS + pass * digits[0];
 		const uint32_t mask = ( 1u << digit ) - 1u;
 		int start[1 << 11];
 		memset( start, 0, sizeof( int ) * ( (size_t)1 << digit ) );
