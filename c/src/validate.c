@@ -117,6 +117,15 @@ SP_FORCE_INLINE void spAddSums2D( spStats2D* s, spF4 b )
 	s->width = spD2Add( s->width, spD2Sub( mx, mn ) );
 }
 
+// One box of spCheckMoving2D (min x, min y, max x, max y): lanes 0 and 1 test min <= max, lanes 2 and 3 max <= max
+// (NaN fails either), into `valid`; its mins and maxes into the running `lo` and `hi`.
+SP_FORCE_INLINE void spTakeBox2D( spF4 b, spM4* valid, spF4* lo, spF4* hi )
+{
+	*valid = spM4And( *valid, spF4Le( b, spF4HighHalves( b, b ) ) );
+	*lo = spF4Min( b, *lo );
+	*hi = spF4Max( b, *hi );
+}
+
 // spCheckMoving for 2D, a box as one vector (min x, min y, max x, max y) and the statistics of both axes as one, in
 // two sets (even and odd slots, added at the end), so that consecutive boxes do not wait on each other's additions.
 // Each box is tested for min <= max only (which NaN fails); the smallest min and the largest max being finite
@@ -145,20 +154,12 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s
 		int slot = s0;
 		for ( ; slot + 1 < s1; slot += 2 )
 		{
-			const spF4 b0 = spF4Load( bounds + (size_t)slot * 4 ), b1 = spF4Load( bounds + (size_t)slot * 4 + 4 );
-			valid = spM4And(
-				valid, spM4And( spF4Le( b0, spF4HighHalves( b0, b0 ) ), spF4Le( b1, spF4HighHalves( b1, b1 ) ) ) );
-			lo0 = spF4Min( b0, lo0 );
-			hi0 = spF4Max( b0, hi0 );
-			lo1 = spF4Min( b1, lo1 );
-			hi1 = spF4Max( b1, hi1 );
+			spTakeBox2D( spF4Load( bounds + (size_t)slot * 4 ), &valid, &lo0, &hi0 );
+			spTakeBox2D( spF4Load( bounds + (size_t)slot * 4 + 4 ), &valid, &lo1, &hi1 );
 		}
 		if ( slot < s1 )
 		{
-			const spF4 b0 = spF4Load( bounds + (size_t)slot * 4 );
-			valid = spM4And( valid, spF4Le( b0, spF4HighHalves( b0, b0 ) ) );
-			lo0 = spF4Min( b0, lo0 );
-			hi0 = spF4Max( b0, hi0 );
+			spTakeBox2D( spF4Load( bounds + (size_t)slot * 4 ), &valid, &lo0, &hi0 );
 		}
 		set[0].lo = lo0;
 		set[0].hi = hi0;
@@ -181,10 +182,7 @@ static void spCheckMoving2D( const spWorld* w, spAxisStats* stats, int s0, int s
 				continue;
 			}
 			const spF4 b = spF4Load( bounds + (size_t)( slot + k ) * 4 );
-			// lanes 0 and 1: min <= max; lanes 2 and 3: max <= max (NaN fails either)
-			valid = spM4And( valid, spF4Le( b, spF4HighHalves( b, b ) ) );
-			set[k].lo = spF4Min( b, set[k].lo );
-			set[k].hi = spF4Max( b, set[k].hi );
+			spTakeBox2D( b, &valid, &set[k].lo, &set[k].hi );
 			moving += 1;
 			if ( ( ( slot + k ) & mask ) == 0 )
 			{
