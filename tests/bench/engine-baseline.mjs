@@ -5,7 +5,7 @@ import { cpSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { importWrapper } from './compile.mjs';
 import { Motion } from './scenes.mjs';
-import { consume } from './peers.mjs';
+import { peers } from './peers.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The module the engine is measured against, and the commit it was built from. */
@@ -13,25 +13,15 @@ export const BASELINE = { commit: 'acd70ec', file: `${root}tests/bench/baseline/
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-// A world of the scene's boxes, in consecutive slots (one copy of the bounds moves every box).
-function makeWorld(sp, scene) {
-  const { n, d, boxes } = scene;
-  const world = new sp.World({ dimensions: d, capacity: n });
-  const ids = world.addBoxes(boxes);
-  if (world.offsetOf(ids[0]) !== 0 || world.offsetOf(ids[n - 1]) !== (n - 1) * 2 * d) {
-    throw new Error('expected consecutive slots');
-  }
-  world.update();
-  return world;
-}
+// The benchmark's own sweep-prune entry (tests/bench/peers.mjs) on a copy of the wrapper: its world of the scene's
+// boxes, and its frame (the bounds copied in, the update, the events read).
+const engine = (sp) => peers(sp).find((library) => library.name === 'sweep-prune');
 
-// One frame of one engine: the bounds copied in, the update, the events read; its ms.
+// One frame of one engine: its ms, and its pair count.
 function frame(world, boxes) {
   const t0 = performance.now();
-  world.bounds.set(boxes);
-  world.update();
-  consume(world.began.length + world.ended.length);
-  return performance.now() - t0;
+  const pairs = world.run(boxes);
+  return { ms: performance.now() - t0, pairs };
 }
 
 export async function benchEngineBaseline({ quick = false } = {}) {
@@ -46,21 +36,21 @@ export async function benchEngineBaseline({ quick = false } = {}) {
   for (const n of quick ? [100_000] : [100_000, 1_000_000]) {
     const frames = n >= 1_000_000 ? 16 : 60;
     const scene = new Motion(n, 2, 7);
-    const worlds = [makeWorld(ours, scene), makeWorld(baseline, scene)];
+    const worlds = [engine(ours).create(scene.boxes, 2), engine(baseline).create(scene.boxes, 2)];
     const times = [[], []];
     const ratios = [];
     for (let f = 0; f < frames; f++) {
       scene.step();
       // each takes the first turn every other frame, so neither always runs on the caches the other left
       const order = f % 2 === 0 ? [0, 1] : [1, 0];
-      const t = [0, 0];
+      const t = [];
       for (const k of order) t[k] = frame(worlds[k], scene.boxes);
-      if (worlds[0].pairCount !== worlds[1].pairCount) {
-        throw new Error(`motion ${n} frame ${f}: ${worlds[0].pairCount} pairs, baseline ${worlds[1].pairCount}`);
+      if (t[0].pairs !== t[1].pairs) {
+        throw new Error(`motion ${n} frame ${f}: ${t[0].pairs} pairs, baseline ${t[1].pairs}`);
       }
-      times[0].push(t[0]);
-      times[1].push(t[1]);
-      ratios.push(t[1] / t[0]);
+      times[0].push(t[0].ms);
+      times[1].push(t[1].ms);
+      ratios.push(t[1].ms / t[0].ms);
     }
     for (const w of worlds) w.dispose();
     const row = {
