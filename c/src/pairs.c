@@ -77,14 +77,22 @@ static void spCarryDiff( const spRefreshScratch* map, const uint32_t* ids, const
 	spPair* op = out;	  // its id pair's place
 	spPair* bp = began + *beganCount;
 	spPair* ep = ended + *endedCount;
-	// the key of *qp, in a register; q[qCount] is readable and above every carried pair: the next slab range's
-	// first pair, or the one spMakePairLists puts past the list
+	// the key of *qp, in a register; q[qCount] is readable and above every carried pair, with places below
+	// INT32_MAX: the next slab range's first pair, or the one spMakePairLists puts past the list
 	uint64_t next = spPairKey( *qp );
 	for ( ; p < pEnd; ++p )
 	{
 		const spPair o = *p;
 		SP_ASSERT( o.a < (uint32_t)map->previousCount && o.b < (uint32_t)map->previousCount );
 		const int x = remap[o.a], y = remap[o.b];
+		// in both, in the same order (nearly every pair of a coherent frame): a pair of `q` has two places below
+		// INT32_MAX, lower first, so a dropped entry's -1 or two places that crossed never match
+		if ( __builtin_expect( next == ( (uint64_t)(uint32_t)x << 32 | (uint32_t)y ), 1 ) )
+		{
+			*op++ = spPlacePairToIds( ids, ( spPair ){ (uint32_t)x, (uint32_t)y } );
+			next = spPairKey( *++qp );
+			continue;
+		}
 		if ( ( x | y ) < 0 )
 		{
 			*ep++ = spPlacePairToIds( map->previousIds, o );
@@ -93,13 +101,6 @@ static void spCarryDiff( const spRefreshScratch* map, const uint32_t* ids, const
 		const uint32_t lo = (uint32_t)( x < y ? x : y ), hi = (uint32_t)( x < y ? y : x );
 		const uint64_t key = (uint64_t)lo << 32 | hi;
 		const spPair idPair = spPlacePairToIds( ids, ( spPair ){ lo, hi } );
-		if ( __builtin_expect( next == key, 1 ) )
-		{
-			// in both (nearly every pair of a coherent frame)
-			*op++ = idPair;
-			next = spPairKey( *++qp );
-			continue;
-		}
 		if ( next < key )
 		{
 			// this update's pairs before it began
@@ -335,11 +336,12 @@ bool spMakePairLists( spWorld* w )
 							  sizeof( spPair ) ) ||
 			 !spGrowWithRoom( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
 			return false;
-		// a pair past this update's, above every pair, so that the carry's merge reads on without a bound check
+		// a pair past this update's, above every pair, so that the carry's merge reads on without a bound check (not
+		// all ones: a carried pair of two dropped entries is (-1, -1))
 		spPairArray* places = &w->placePairs[nxt];
 		if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, mp + 1, sizeof( spPair ) ) )
 			return false;
-		places->data[mp] = ( spPair ){ UINT32_MAX, UINT32_MAX };
+		places->data[mp] = ( spPair ){ INT32_MAX, INT32_MAX };
 		spPair* beganIn = w->eventScratch.data;
 		spPair* endedIn = w->eventScratch.data + mp;
 		// with a pool by slab ranges: the candidates' order then differs from one range's (gone and ended pairs
