@@ -152,6 +152,11 @@ SP_FORCE_INLINE spM4 spM4Add( spM4 a, spM4 b )
 	return (spM4)( (uint32_t __attribute__( ( vector_size( 16 ) ) ))a +
 				   (uint32_t __attribute__( ( vector_size( 16 ) ) ))b );
 }
+SP_FORCE_INLINE spM4 spM4Sub( spM4 a, spM4 b )
+{
+	return (spM4)( (uint32_t __attribute__( ( vector_size( 16 ) ) ))a -
+				   (uint32_t __attribute__( ( vector_size( 16 ) ) ))b );
+}
 SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
 {
 	return a & b;
@@ -159,6 +164,11 @@ SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
 SP_FORCE_INLINE spM4 spM4Or( spM4 a, spM4 b )
 {
 	return a | b;
+}
+// a & ~b
+SP_FORCE_INLINE spM4 spM4AndNot( spM4 a, spM4 b )
+{
+	return a & ~b;
 }
 SP_FORCE_INLINE bool spM4All( spM4 m )
 {
@@ -316,6 +326,12 @@ SP_FORCE_INLINE spM4 spM4Add( spM4 a, spM4 b )
 					(int32_t)( (uint32_t)a.v[2] + (uint32_t)b.v[2] ),
 					(int32_t)( (uint32_t)a.v[3] + (uint32_t)b.v[3] ) );
 }
+SP_FORCE_INLINE spM4 spM4Sub( spM4 a, spM4 b )
+{
+	return spM4Set( (int32_t)( (uint32_t)a.v[0] - (uint32_t)b.v[0] ), (int32_t)( (uint32_t)a.v[1] - (uint32_t)b.v[1] ),
+					(int32_t)( (uint32_t)a.v[2] - (uint32_t)b.v[2] ),
+					(int32_t)( (uint32_t)a.v[3] - (uint32_t)b.v[3] ) );
+}
 SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
 {
 	return spM4Set( a.v[0] & b.v[0], a.v[1] & b.v[1], a.v[2] & b.v[2], a.v[3] & b.v[3] );
@@ -323,6 +339,10 @@ SP_FORCE_INLINE spM4 spM4And( spM4 a, spM4 b )
 SP_FORCE_INLINE spM4 spM4Or( spM4 a, spM4 b )
 {
 	return spM4Set( a.v[0] | b.v[0], a.v[1] | b.v[1], a.v[2] | b.v[2], a.v[3] | b.v[3] );
+}
+SP_FORCE_INLINE spM4 spM4AndNot( spM4 a, spM4 b )
+{
+	return spM4Set( a.v[0] & ~b.v[0], a.v[1] & ~b.v[1], a.v[2] & ~b.v[2], a.v[3] & ~b.v[3] );
 }
 SP_FORCE_INLINE bool spM4All( spM4 m )
 {

@@ -84,18 +84,26 @@ SP_FORCE_INLINE int spSweepSlab( const spWorld* w, spPairArray* found, int begin
 // Test four candidates of box i, the entries at place l of the columns (place j in the index; base is (i, j, i, j)),
 // and write the pairs of the hits at *out (room for four pairs), advancing it by the hits. `minYs` is the column of
 // min y box i tests against (spSweepSlab2D). Returns the lanes that overlap on x.
-SP_FORCE_INLINE int spSweepGroup( const float* minXs, const float* minYs, const float* maxYs, int l, spM4 base,
-								  spF4 maxXi, spF4 minYi, spF4 maxYi, spPair** out )
+SP_FORCE_INLINE spM4 spSweepGroup( const float* minXs, const float* minYs, const float* maxYs, int l, spM4 base,
+								   spF4 maxXi, spF4 minYi, spF4 maxYi, spPair** out )
 {
 	const spF4 minXj = spF4Load( minXs + l ), minYj = spF4Load( minYs + l ), maxYj = spF4Load( maxYs + l );
 	// candidates: overlapping on x (a prefix of the lanes: the slab is sorted by min x; the padding fails)
 	const spM4 inX = spF4Le( minXj, maxXi );
-	// closed intervals on y
-	const spM4 hit = spM4And( inX, spM4And( spF4Le( minYj, maxYi ), spF4Ge( maxYj, minYi ) ) );
+	// closed intervals on y (max y not below box i's min: no NaN reaches the sweep, and in this form SSE's compare
+	// writes over the loaded column, not over a copy of box i's)
+	const spM4 hit = spM4AndNot( spM4And( inX, spF4Le( minYj, maxYi ) ), spF4Lt( maxYj, minYi ) );
 	const int bits = spM4Bits( hit );
 	spStoreHits( (uint32_t*)*out, base, bits );
 	*out += spLaneCount( bits );
-	return spM4Bits( inX );
+	return inX;
+}
+
+// The sum of a vector's lanes, as a count of candidates (spSweepSlab2D).
+static inline long long spLaneSum( spM4 v )
+{
+	return (long long)(uint32_t)spM4Lane( v, 0 ) + (uint32_t)spM4Lane( v, 1 ) + (uint32_t)spM4Lane( v, 2 ) +
+		   (uint32_t)spM4Lane( v, 3 );
 }
 
 // Candidates a step of spSweepSlab2D tests (two groups of four), and so the padding of its columns.
@@ -154,29 +162,29 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 	if ( found->capacity - found->count < n + SP_SWEEP_STEP &&
 		 !spGrow( (void**)&found->data, &found->capacity, found->count + n + SP_SWEEP_STEP, sizeof( spPair ) ) )
 		return 0;
-	// the next pair's place and the end of the room, in locals (found's fields written back at a grow and at the end)
+	// the next pair's place, in a local (found's count written back at a grow and at the end)
 	spPair* out = found->data + found->count;
-	spPair* limit = found->data + found->capacity;
-	// the candidate tests: box k's are the place past its last candidate less k + 1; `exits` sums the places, and the
-	// sum of k + 1 is taken off once
-	long long exits = 0;
+	// room for every candidate of box k and for the pairs past them that a step writes, n - k + SP_SWEEP_STEP pairs,
+	// while out is at most `edge` (an address: it moves up a pair a box), set so at the start
+	uintptr_t edge = (uintptr_t)( found->data + found->capacity ) - sizeof( spPair ) * (size_t)( n + SP_SWEEP_STEP );
+	// the candidate tests: the lanes in x of every group tested, a lane each
+	spM4 candidates = spM4Set( 0, 0, 0, 0 );
 	// (i, i + 1, i, i + 1): the pairs' base for box k's first group
 	spM4 first = spM4Set( begin, begin + 1, begin, begin + 1 );
 	const spM4 one = spM4Set( 1, 1, 1, 1 ), four = spM4Set( 0, 4, 0, 4 ), eight = spM4Set( 0, 8, 0, 8 );
-	for ( k = 0; k < n; ++k, first = spM4Add( first, one ) )
+	for ( k = 0; k < n; ++k, first = spM4Add( first, one ), edge += sizeof( spPair ) )
 	{
-		// room for every candidate of box k, and for the pairs past them that a step writes
-		const int room = n - k + SP_SWEEP_STEP;
-		if ( limit - out < room )
+		if ( (uintptr_t)out > edge )
 		{
+			const int room = n - k + SP_SWEEP_STEP;
 			found->count = (int)( out - found->data );
 			if ( !spGrow( (void**)&found->data, &found->capacity, found->count + room, sizeof( spPair ) ) )
 			{
-				*tests += (int)( exits - (long long)k * ( k + 1 ) / 2 );
+				*tests += (int)spLaneSum( candidates );
 				return 0;
 			}
 			out = found->data + found->count;
-			limit = found->data + found->capacity;
+			edge = (uintptr_t)( found->data + found->capacity ) - sizeof( spPair ) * (size_t)room;
 		}
 		const float maxX = e[(size_t)( begin + k ) * 4 + 1], minY = minYs[k], maxY = maxYs[k];
 		const float* candidateMinYs = minY >= floor ? minYs : minYsHere;
@@ -188,13 +196,14 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 		spM4 base = first;
 		for ( ;; )
 		{
-			const int x0 = spSweepGroup( minXs, candidateMinYs, maxYs, l, base, maxXi, minYi, maxYi, &out );
-			const int x1 =
+			const spM4 x0 = spSweepGroup( minXs, candidateMinYs, maxYs, l, base, maxXi, minYi, maxYi, &out );
+			const spM4 x1 =
 				spSweepGroup( minXs, candidateMinYs, maxYs, l + 4, spM4Add( base, four ), maxXi, minYi, maxYi, &out );
-			if ( ( x0 & x1 ) != 15 )
+			// a lane in x is -1: each one counts a candidate (the lanes in x are a prefix, as the slab is sorted by
+			// min x, so the lanes past the last candidate add nothing)
+			candidates = spM4Sub( spM4Sub( candidates, x0 ), x1 );
+			if ( spM4Bits( spM4And( x0, x1 ) ) != 15 )
 			{
-				// the lanes in x are a prefix (the slab is sorted by min x): count the trailing ones
-				exits += l + __builtin_ctz( ~(unsigned)( x0 | x1 << 4 ) );
 				break;
 			}
 			l += SP_SWEEP_STEP;
@@ -202,7 +211,7 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 		}
 	}
 	found->count = (int)( out - found->data );
-	*tests += (int)( exits - (long long)n * ( n + 1 ) / 2 );
+	*tests += (int)spLaneSum( candidates );
 	return 1;
 }
 // The floats of spSweepSlab2D's columns for the slabs s0..s1-1 of the index: SP_SWEEP_COLUMNS, with the padding,
