@@ -186,7 +186,6 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 						spF4Store( kept + (size_t)k * 4, b[q] );
 						keptIds[k] = ids[i + q];
 						keptOrigins[k] = i + q;
-						remap[i + q] = -1;
 						if ( ( keepBits >> q ) & 1 )
 						{
 							const float key = spF4Lane( keys, q );
@@ -203,6 +202,11 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 								last = key;
 							}
 							k += 1;
+						}
+						else
+						{
+							// left the slab (the merge gives a kept entry its new place)
+							remap[i + q] = -1;
 						}
 					}
 					for ( int q = 0; slowBits != 0 && q < 4; ++q )
@@ -235,8 +239,6 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 					memmove( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
 				keptIds[k] = id;
 				keptOrigins[k] = i;
-				// -1 unless the merge gives the entry its new place (a box dropped from the slab, here or later)
-				remap[i] = -1;
 				if ( keep )
 				{
 					// the entries arrive in the slab's old order: out of order only where two boxes crossed
@@ -252,6 +254,11 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 					{
 						last = key;
 					}
+				}
+				else
+				{
+					// left the slab (the merge gives a kept entry its new place)
+					remap[i] = -1;
 				}
 				k += keep;
 				// From the box's first old entry (one per box: its old min was in this slab, so its old first slab
@@ -308,7 +315,7 @@ static int spDropGone( const spWorld* world, const float* boxes, const uint32_t*
 }
 
 // Drop the kept entries of boxes no longer indexed, slab by slab (keptStart and keptWidth updated: a freed slot's
-// bounds may be anything).
+// bounds may be anything), with -1 in the remap for their places.
 static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int stride )
 {
 	float* packed = sc->kept;
@@ -321,6 +328,11 @@ static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const sp
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
 		const int a = keptStart[s], b = keptEnd[s];
+		for ( int i = a; i < b; ++i )
+		{
+			if ( !spStillIndexed( world, ids[i] ) )
+				sc->remap[origins[i]] = -1;
+		}
 		keptStart[s] = k;
 		const int kept = spDropGone( world, packed + (size_t)a * stride, ids + a, origins + a, b - a,
 									 packed + (size_t)k * stride, ids + k, origins + k, stride );
@@ -368,7 +380,8 @@ static int spIncomingNewMovers( const spIndex* index, spRefreshScratch* sc, cons
 
 // Merge a slab's kept entries and its incoming ones (both sorted by min on the sweep axis) into the index at
 // `out`; returns the largest extent on the sweep axis among the incoming entries and `width`, the kept entries'.
-// `place` is the place of `out` in the index; remap[origin] gets each kept entry's new place. A slab gets a few
+// `place` is the place of `out` in the index; remap[origin] gets each kept entry's new place (unless remap is null:
+// no update reads it when the world makes no events). A slab gets a few
 // incoming entries at most: the kept entries between two of them are copied as one run.
 SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, const float* a,
 								   const uint32_t* aIds, const int* aOrigins, int na, const float* b,
@@ -404,7 +417,8 @@ SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int*
 		{
 			memcpy( out + (size_t)k * stride, a + (size_t)( i + k ) * stride, bytes );
 			outIds[k] = aIds[i + k];
-			remap[aOrigins[i + k]] = place + k;
+			if ( remap != NULL )
+				remap[aOrigins[i + k]] = place + k;
 		}
 		out += (size_t)run * stride;
 		outIds += run;
@@ -424,7 +438,7 @@ SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int*
 // Merge the slabs s0..s1-1 (see spMergeSlab) into the index: entries into entries, ids into previousIds (swapped
 // after); index->slabStart holds where each slab goes. Slab ranges are independent (a pool's tasks).
 static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* grouped, const uint32_t* groupedIds,
-						  int stride, int s0, int s1 )
+						  int* remap, int stride, int s0, int s1 )
 {
 	const int* keptStart = sc->keptStart;
 	const int* inStart = sc->inStart;
@@ -434,7 +448,7 @@ static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* gro
 		const int a = keptStart[s], na = sc->keptEnd[s] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
 #define SP_MERGE_SLAB( stride )                                                                                        \
-	spMergeSlab( index->entries + (size_t)out * ( stride ), sc->previousIds + out, out, sc->remap,                     \
+	spMergeSlab( index->entries + (size_t)out * ( stride ), sc->previousIds + out, out, remap,                         \
 				 sc->kept + (size_t)a * ( stride ), sc->keptIds + a, sc->keptOrigins + a, na,                          \
 				 grouped + (size_t)b * ( stride ), groupedIds + b, nb, stride, sc->keptWidth[s] )
 		index->slabMaxWidth[s] = stride == 4   ? SP_MERGE_SLAB( 4 )
@@ -527,7 +541,8 @@ static bool spMergeTask( int s0, int s1, spTask* task, void* context )
 {
 	const spRefreshJob* job = context;
 	(void)task;
-	spMergeSlabs( job->index, job->sc, job->grouped, job->groupedIds, 2 * job->world->dimensions, s0, s1 );
+	spMergeSlabs( job->index, job->sc, job->grouped, job->groupedIds, job->world->noEvents ? NULL : job->sc->remap,
+				  2 * job->world->dimensions, s0, s1 );
 	return true;
 }
 

@@ -123,7 +123,8 @@ static spResult spRefreshOrRebuild( spWorld* w, const spAxisStats* stats, spCoun
 		{
 			refreshed = 1;
 			w->refreshBackoff = 0;
-			w->remapFromVersion = w->indexVersion;
+			// the refresh maps the places before to those after only for a world that makes events
+			w->remapFromVersion = w->noEvents ? 0 : w->indexVersion;
 			w->indexVersion = spNextIndexVersion( w->indexVersion );
 			w->remapToVersion = w->indexVersion;
 			c->swaps = swaps;
