@@ -66,31 +66,34 @@ static void spPlacePairsToIds( const uint32_t* ids, const spPair* in, int count,
 // `q` is walked once, each of its pairs sent to began when a carried pair passes it, so the carried pairs need not
 // be in order: one that falls behind (boxes that swapped places within a slab) is looked for among the last pairs
 // of `q` passed, and taken back from began if it is there.
-static void spCarryDiff( const spRefreshScratch* map, const uint32_t* ids, const spPair* p, int pCount,
-						 const spPair* restrict q, int qCount, spPair* restrict out, spPair* restrict began,
-						 int* beganCount, spPair* restrict ended, int* endedCount )
+//
+// `pIds`, when not null, holds the id pairs of `p`, pair by pair (the last update's public pairs, when it carried
+// too): a pair in both updates is copied from there rather than made again from the ids of its places.
+SP_FORCE_INLINE void spCarryDiff( const spRefreshScratch* map, const uint32_t* ids, const spPair* p, int pCount,
+								  const spPair* restrict pIds, const spPair* restrict q, int qCount,
+								  spPair* restrict out, spPair* restrict began, int* beganCount, spPair* restrict ended,
+								  int* endedCount )
 {
 	const int* remap = map->remap;
-	const spPair* const pEnd = p + pCount;
 	const spPair* const qEnd = q + qCount;
 	const spPair* qp = q; // this update's next pair
 	spPair* op = out;	  // its id pair's place
 	spPair* bp = began + *beganCount;
 	spPair* ep = ended + *endedCount;
-	// the key of *qp, in a register; q[qCount] is readable and above every carried pair, with places below
+	// the bits of *qp, in a register; q[qCount] is readable and above every carried pair, with places below
 	// INT32_MAX: the next slab range's first pair, or the one spMakePairLists puts past the list
-	uint64_t next = spPairKey( *qp );
-	for ( ; p < pEnd; ++p )
+	uint64_t next = spPairBits( *qp );
+	for ( int i = 0; i < pCount; ++i )
 	{
-		const spPair o = *p;
+		const spPair o = p[i];
 		SP_ASSERT( o.a < (uint32_t)map->previousCount && o.b < (uint32_t)map->previousCount );
 		const int x = remap[o.a], y = remap[o.b];
 		// in both, in the same order (nearly every pair of a coherent frame): a pair of `q` has two places below
 		// INT32_MAX, lower first, so a dropped entry's -1 or two places that crossed never match
-		if ( __builtin_expect( next == ( (uint64_t)(uint32_t)x << 32 | (uint32_t)y ), 1 ) )
+		if ( __builtin_expect( next == spPairBitsOf( (uint32_t)x, (uint32_t)y ), 1 ) )
 		{
-			*op++ = spPlacePairToIds( ids, ( spPair ){ (uint32_t)x, (uint32_t)y } );
-			next = spPairKey( *++qp );
+			*op++ = pIds != NULL ? pIds[i] : spPlacePairToIds( ids, ( spPair ){ (uint32_t)x, (uint32_t)y } );
+			next = spPairBits( *++qp );
 			continue;
 		}
 		if ( ( x | y ) < 0 )
@@ -101,23 +104,25 @@ static void spCarryDiff( const spRefreshScratch* map, const uint32_t* ids, const
 		const uint32_t lo = (uint32_t)( x < y ? x : y ), hi = (uint32_t)( x < y ? y : x );
 		const uint64_t key = (uint64_t)lo << 32 | hi;
 		const spPair idPair = spPlacePairToIds( ids, ( spPair ){ lo, hi } );
-		if ( next < key )
+		if ( spPairKey( *qp ) < key )
 		{
 			// this update's pairs before it began
 			do
 			{
 				*op = spPlacePairToIds( ids, *qp );
 				*bp++ = *op++;
-				next = spPairKey( *++qp );
-			} while ( next < key );
-			if ( next == key )
-			{
-				*op++ = idPair;
-				next = spPairKey( *++qp );
-				continue;
-			}
+				++qp;
+			} while ( spPairKey( *qp ) < key );
+			next = spPairBits( *qp );
 		}
-		else
+		if ( spPairKey( *qp ) == key )
+		{
+			// in both, its places crossed, or after pairs that began
+			*op++ = idPair;
+			next = spPairBits( *++qp );
+			continue;
+		}
+		if ( spPairKey( *qp ) > key )
 		{
 			// behind: sent to began when passed (as the last pair sent, or among the last few), or not in `q`
 			const spPair* r = qp - 1;
@@ -168,6 +173,7 @@ typedef struct spCarryJob
 {
 	const spWorld* w;
 	const spPairArray* prevPlaces;
+	const spPair* prevIds; // the id pairs of prevPlaces, pair by pair, or null
 	const spPairArray* nextPlaces;
 	spPair* beganIn;
 	spPair* endedIn;
@@ -191,8 +197,15 @@ static bool spCarryRange( int s0, int s1, spTask* task, void* context )
 	const int nb = spFirstPairFrom( next, job->nextPlaces->count, after[s0] );
 	const int ne = spFirstPairFrom( next, job->nextPlaces->count, after[s1] );
 	int began = 0, ended = 0;
-	spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( prev, pb ), pe - pb, SP_AT( next, nb ), ne - nb,
-				 SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began, SP_AT( job->endedIn, pb ), &ended );
+	// a copy of the kernel for each source of the id pairs
+	if ( job->prevIds != NULL )
+		spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( prev, pb ), pe - pb, job->prevIds + pb,
+					 SP_AT( next, nb ), ne - nb, SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began,
+					 SP_AT( job->endedIn, pb ), &ended );
+	else
+		spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( prev, pb ), pe - pb, NULL, SP_AT( next, nb ),
+					 ne - nb, SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began, SP_AT( job->endedIn, pb ),
+					 &ended );
 	task->spans[0] = ( spSpan ){ nb, began };
 	task->spans[1] = ( spSpan ){ pb, ended };
 	return true;
@@ -320,6 +333,7 @@ bool spMakePairLists( spWorld* w )
 		w->began.count = 0;
 		w->ended.count = 0;
 		w->pairsSorted[nxt] = 0;
+		w->pairsAligned[nxt] = 0;
 		w->placePairsVersion[nxt] = 0;
 		w->staticPairCount[nxt] = ms;
 		w->current = nxt;
@@ -346,7 +360,8 @@ bool spMakePairLists( spWorld* w )
 		spPair* endedIn = w->eventScratch.data + mp;
 		// with a pool by slab ranges: the candidates' order then differs from one range's (gone and ended pairs
 		// interleave by range), which the sorts by id below undo: the pairs are distinct
-		spCarryJob job = { w, prevPlaces, nextPlaces, beganIn, endedIn, next->data };
+		spCarryJob job = { w,		prevPlaces, w->pairsAligned[cur] ? prev->data : NULL, nextPlaces, beganIn,
+						   endedIn, next->data };
 		spParallelForSlabs( w, index, spCarryRange, &job );
 		const int nb = spGatherSpans( &w->parallel, 0, beganIn, sizeof( spPair ) );
 		const int ne = spGatherSpans( &w->parallel, 1, endedIn, sizeof( spPair ) );
@@ -359,6 +374,7 @@ bool spMakePairLists( spWorld* w )
 		spDiffPairs( &w->ended, &w->began, &w->began, &w->ended );
 		next->count = mp;
 		w->pairsSorted[nxt] = 0;
+		w->pairsAligned[nxt] = 1;
 	}
 	else
 	{
@@ -386,6 +402,7 @@ bool spMakePairLists( spWorld* w )
 		}
 		spDiffPairsOn( w, &sortedPrev, next, &w->began, &w->ended );
 		w->pairsSorted[nxt] = 1;
+		w->pairsAligned[nxt] = 0;
 	}
 	w->placePairsVersion[nxt] = w->indexVersion;
 	w->staticPairCount[nxt] = ms;

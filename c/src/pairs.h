@@ -35,6 +35,24 @@ static inline uint64_t spPairKey( spPair p )
 #endif
 }
 
+/// A pair's 8 bytes as one integer: equal for equal pairs (one load), but not in the order of spPairKey.
+static inline uint64_t spPairBits( spPair p )
+{
+	uint64_t v;
+	memcpy( &v, &p, sizeof( v ) );
+	return v;
+}
+
+/// spPairBits of the pair (a, b) made from two values in registers (a shift and an or).
+static inline uint64_t spPairBitsOf( uint32_t a, uint32_t b )
+{
+#if defined( __BYTE_ORDER__ ) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (uint64_t)b << 32 | a;
+#else
+	return spPairBits( ( spPair ){ a, b } );
+#endif
+}
+
 /// The bits of a slot below `slotCount`, split into the low and the high digit of a radix sort of slots: one pass
 /// of up to 11 bits (high 0), or two.
 void spSlotDigits( int slotCount, int* lowBits, int* highBits );

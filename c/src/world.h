@@ -83,6 +83,7 @@ typedef struct spWorld
 	// Results: pairs[current] is public, pairs[1 - current] is the scratch for the next update.
 	spPairArray pairs[2];
 	int pairsSorted[2];		// pairs[k] is sorted by (a, b) (after an update that diffed by id)
+	int pairsAligned[2];	// pairs[k] holds the id pairs of placePairs[k], pair by pair (after a carry)
 	int staticPairCount[2]; // pairs[k] has pairs with a static box
 	int current;
 	int noEvents; // spWorld_SetEvents( false ): updates make the pairs only, with no began and ended
