@@ -118,8 +118,9 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 		// floorNext2 is the floor of slab s + 2
 		const float floorS = slabFloor[s], floorNext = s + 1 < slabCount ? slabFloor[s + 1] : INFINITY;
 		const float floorNext2 = s + 2 < slabCount ? slabFloor[s + 2] : INFINITY;
-		float width = 0.0f;		// the largest extent on the sweep axis among the slab's entries
-		float last = -INFINITY; // the largest sort key among its kept entries so far
+		float width = 0.0f;				 // the largest extent on the sweep axis among the slab's entries
+		spF4 widths = spF4Splat( 0.0f ); // the same, lane by lane, of the entries taken four at a time
+		float last = -INFINITY;			 // the largest sort key among its kept entries so far
 		keptStart[s] = k;
 		for ( int c0 = start[s]; c0 < start[s + 1]; c0 += chunk )
 		{
@@ -177,36 +178,52 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 					const int keepBits = spM4Bits( spM4And( spF4Lt( los, fN ), spF4Ge( his, fS ) ) );
 					const spM4 up = spM4Or( spM4And( spF4Ge( his, fN ), spF4Lt( oldHis, fN ) ), spF4Ge( his, fN2 ) );
 					const int slowBits = spM4Bits( spM4And( spF4Ge( oldLos, fS ), spM4Or( spF4Lt( los, fS ), up ) ) );
-					const spF4 widths = spF4Sub( spF4Odds( xs01, xs23 ), keys );
-#pragma GCC unroll 4
-					for ( int q = 0; q < 4; ++q )
+					// every entry's extent, kept or not (as below), lane by lane
+					widths = spF4Max( spF4Sub( spF4Odds( xs01, xs23 ), keys ), widths );
+					// all four kept and in order, after the slab's kept entries so far (nearly every group of a
+					// coherent frame): moved as a block, the ids and the origins as one vector each
+					if ( keepBits == 15 && spM4Bits( spF4Ge( keys, spF4ShiftIn( last, keys ) ) ) == 15 )
 					{
-						const float w = spF4Lane( widths, q );
-						width = w > width ? w : width;
-						spF4Store( kept + (size_t)k * 4, b[q] );
-						keptIds[k] = ids[i + q];
-						keptOrigins[k] = i + q;
-						if ( ( keepBits >> q ) & 1 )
+						float* out = kept + (size_t)k * 4;
+						spF4Store( out, b[0] );
+						spF4Store( out + 4, b[1] );
+						spF4Store( out + 8, b[2] );
+						spF4Store( out + 12, b[3] );
+						spM4Store( (int32_t*)keptIds + k, spM4Load( (const int32_t*)ids + i ) );
+						spM4Store( keptOrigins + k, spM4Add( spM4Splat( i ), spM4Set( 0, 1, 2, 3 ) ) );
+						last = spF4Lane( keys, 3 );
+						k += 4;
+					}
+					else
+					{
+#pragma GCC unroll 4
+						for ( int q = 0; q < 4; ++q )
 						{
-							const float key = spF4Lane( keys, q );
-							if ( key < last )
+							spF4Store( kept + (size_t)k * 4, b[q] );
+							keptIds[k] = ids[i + q];
+							keptOrigins[k] = i + q;
+							if ( ( keepBits >> q ) & 1 )
 							{
-								moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, 4 );
-								if ( moved > swapBudget )
+								const float key = spF4Lane( keys, q );
+								if ( key < last )
 								{
-									return SP_REFRESH_TOO_MANY_SWAPS;
+									moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, 4 );
+									if ( moved > swapBudget )
+									{
+										return SP_REFRESH_TOO_MANY_SWAPS;
+									}
 								}
+								else
+								{
+									last = key;
+								}
+								k += 1;
 							}
 							else
 							{
-								last = key;
+								// left the slab (the merge gives a kept entry its new place)
+								remap[i + q] = -1;
 							}
-							k += 1;
-						}
-						else
-						{
-							// left the slab (the merge gives a kept entry its new place)
-							remap[i + q] = -1;
 						}
 					}
 					for ( int q = 0; slowBits != 0 && q < 4; ++q )
@@ -280,6 +297,11 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 					return SP_REFRESH_TOO_MANY_MOVES;
 				}
 			}
+		}
+		for ( int q = 0; q < 4; ++q )
+		{
+			const float w = spF4Lane( widths, q );
+			width = w > width ? w : width;
 		}
 		keptWidth[s] = width;
 		keptEnd[s] = k;

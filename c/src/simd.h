@@ -52,6 +52,12 @@ SP_FORCE_INLINE float spF4Lane( spF4 v, int k )
 {
 	return v[k];
 }
+// (x, v0, v1, v2): the lanes moved up by one, x into lane 0
+SP_FORCE_INLINE spF4 spF4ShiftIn( float x, spF4 v )
+{
+	const spF4 xs = { x, x, x, x };
+	return __builtin_shufflevector( xs, v, 0, 4, 5, 6 );
+}
 // (a0, a1, b0, b1) and (a2, a3, b2, b3)
 SP_FORCE_INLINE spF4 spF4LowHalves( spF4 a, spF4 b )
 {
@@ -243,6 +249,10 @@ SP_FORCE_INLINE float spF4Lane( spF4 v, int k )
 {
 	return v.v[k];
 }
+SP_FORCE_INLINE spF4 spF4ShiftIn( float x, spF4 v )
+{
+	return spF4Set( x, v.v[0], v.v[1], v.v[2] );
+}
 SP_FORCE_INLINE spF4 spF4LowHalves( spF4 a, spF4 b )
 {
 	return spF4Set( a.v[0], a.v[1], b.v[0], b.v[1] );
@@ -383,6 +393,22 @@ SP_FORCE_INLINE double spD2Lane( spD2 v, int k )
 }
 
 #endif
+
+// ---- Four int32 lanes from and to memory, and one value in all four (either layout of spM4: 16 bytes) ----
+SP_FORCE_INLINE spM4 spM4Load( const int32_t* p )
+{
+	spM4 v;
+	memcpy( &v, p, sizeof( v ) );
+	return v;
+}
+SP_FORCE_INLINE void spM4Store( int32_t* p, spM4 v )
+{
+	memcpy( p, &v, sizeof( v ) );
+}
+SP_FORCE_INLINE spM4 spM4Splat( int32_t x )
+{
+	return spM4Set( x, x, x, x );
+}
 
 // ---- A mask's lanes as four bits (lane 0 lowest) ----
 #if defined( SP_SIMD_WASM )
