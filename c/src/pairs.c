@@ -109,8 +109,10 @@ SP_FORCE_INLINE void spCarryDiff( const spRefreshScratch* map, const uint32_t* i
 			// this update's pairs before it began
 			do
 			{
-				*op = spPlacePairToIds( ids, *qp );
-				*bp++ = *op++;
+				// one value stored twice (a copy from *op made gcc emit a slow string move)
+				const spPair pair = spPlacePairToIds( ids, *qp );
+				*op++ = pair;
+				*bp++ = pair;
 				++qp;
 			} while ( spPairKey( *qp ) < key );
 			next = spPairBits( *qp );
@@ -144,8 +146,9 @@ SP_FORCE_INLINE void spCarryDiff( const spRefreshScratch* map, const uint32_t* i
 	}
 	for ( ; qp < qEnd; ++qp )
 	{
-		*op = spPlacePairToIds( ids, *qp );
-		*bp++ = *op++;
+		const spPair pair = spPlacePairToIds( ids, *qp );
+		*op++ = pair;
+		*bp++ = pair;
 	}
 	*beganCount = (int)( bp - began );
 	*endedCount = (int)( ep - ended );
