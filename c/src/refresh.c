@@ -457,8 +457,8 @@ SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int*
 	return width;
 }
 
-// Merge the slabs s0..s1-1 (see spMergeSlab) into the index: entries into entries, ids into previousIds (swapped
-// after); index->slabStart holds where each slab goes. Slab ranges are independent (a pool's tasks).
+// Merge the slabs s0..s1-1 (see spMergeSlab) into the index (its entries and ids); index->slabStart holds where each
+// slab goes. Slab ranges are independent (a pool's tasks).
 static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* grouped, const uint32_t* groupedIds,
 						  int* remap, int stride, int s0, int s1 )
 {
@@ -470,7 +470,7 @@ static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* gro
 		const int a = keptStart[s], na = sc->keptEnd[s] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
 #define SP_MERGE_SLAB( stride )                                                                                        \
-	spMergeSlab( index->entries + (size_t)out * ( stride ), sc->previousIds + out, out, remap,                         \
+	spMergeSlab( index->entries + (size_t)out * ( stride ), index->ids + out, out, remap,                              \
 				 sc->kept + (size_t)a * ( stride ), sc->keptIds + a, sc->keptOrigins + a, na,                          \
 				 grouped + (size_t)b * ( stride ), groupedIds + b, nb, stride, sc->keptWidth[s] )
 		index->slabMaxWidth[s] = stride == 4   ? SP_MERGE_SLAB( 4 )
@@ -524,8 +524,6 @@ typedef struct spRefreshJob
 	spRefreshScratch* sc;
 	spWorld* world;
 	int swapBudget;
-	const float* grouped;
-	const uint32_t* groupedIds;
 	int limit;
 	// the incoming entries the finished ranges found (a full range: one past its room): past the limit, the pass
 	// gives up whatever the other ranges find, and the ranges not started are skipped
@@ -559,13 +557,21 @@ static bool spRefreshTask( int s0, int s1, spTask* task, void* context )
 	return true;
 }
 
-static bool spMergeTask( int s0, int s1, spTask* task, void* context )
+void spMergeRefreshed( spWorld* world, int s0, int s1 )
 {
-	const spRefreshJob* job = context;
-	(void)task;
-	spMergeSlabs( job->index, job->sc, job->grouped, job->groupedIds, job->world->noEvents ? NULL : job->sc->remap,
-				  2 * job->world->dimensions, s0, s1 );
-	return true;
+	spRefreshScratch* sc = &world->refreshScratch;
+	SP_ASSERT( sc->mergePending );
+	spMergeSlabs( &world->dynamicIndex, sc, sc->grouped, sc->groupedIds, world->noEvents ? NULL : sc->remap,
+				  2 * world->dimensions, s0, s1 );
+}
+
+void spFinishRefresh( spWorld* world, int merged )
+{
+	if ( world->refreshScratch.mergePending && !merged )
+	{
+		spMergeRefreshed( world, 0, world->dynamicIndex.slabCount );
+	}
+	world->refreshScratch.mergePending = 0;
 }
 
 // The incoming room of each range of a parallel refresh: twice its share of `limit` by entries, and 64 more (the one
@@ -641,7 +647,7 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 		return spRefreshOutOfMemory;
 
 	int total = 0;
-	spRefreshJob job = { index, sc, world, swapBudget, NULL, NULL, incomingLimit, 0 };
+	spRefreshJob job = { index, sc, world, swapBudget, incomingLimit, 0 };
 	spRunRanges( world, spRefreshTask, &job );
 	int m = spGatherIncoming( sc, parallel, incomingLimit, swapBudget, stride, &total );
 	// one of several ranges ran out of room (never the one range of a build with no parallel update)
@@ -715,14 +721,13 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 		 !spGrow( (void**)&sc->previousIds, &sc->previousIdsCapacity, index->entryCapacity, sizeof( uint32_t ) ) )
 		return spRefreshOutOfMemory;
 
-	// Commit: merge each slab's kept and incoming entries into the index, recording where each entry went; the
-	// ids and the slabs' starts of the entries before are then previousIds and previousSlabStart.
+	// Commit: the ids and the slabs' starts of the entries before become previousIds and previousSlabStart, the
+	// index gets the new slab starts and an ids buffer for the new ids, and each slab's kept and incoming entries are
+	// merged into it later, recording where each entry went (spMergeRefreshed: the sweep's, while the slab is in
+	// cache)
 	sc->previousCount = index->entryCount;
 	memcpy( sc->previousSlabStart, index->slabStart, sizeof( int ) * (size_t)( slabCount + 1 ) );
 	memcpy( index->slabStart, cursor, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	job.grouped = grouped;
-	job.groupedIds = groupedIds;
-	spRunRanges( world, spMergeTask, &job );
 	SP_ASSERT( sc->previousIdsCapacity >= index->entryCapacity );
 	uint32_t* ids = sc->previousIds;
 	sc->previousIds = index->ids;
@@ -731,6 +736,9 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
 	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
 	index->entryCount = entries;
+	sc->grouped = grouped;
+	sc->groupedIds = groupedIds;
+	sc->mergePending = 1;
 	*swaps = total;
 	return spRefreshDone;
 }

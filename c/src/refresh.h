@@ -38,6 +38,11 @@ typedef struct spRefreshScratch
 	uint32_t* previousIds;
 	int previousIdsCapacity;
 	int previousCount;
+	// A refresh done but for its merge: the sweep merges each slab just before it sweeps it (spMergeRefreshed), while
+	// the slab is in cache, from the kept entries above and the incoming ones grouped by slab here.
+	int mergePending;
+	const float* grouped;
+	const uint32_t* groupedIds;
 } spRefreshScratch;
 
 typedef enum spRefreshResult
@@ -53,10 +58,20 @@ typedef enum spRefreshResult
 /// dropped from it, a box that reached a new slab (or was added, or made moving) is merged into it, and each
 /// slab is insertion-sorted. Gives up past `swapBudget` swaps or `incomingLimit` new slab entries, and fails
 /// on allocation failure, in both cases with nothing that queries read changed. Done: the swap count in *swaps,
-/// and the scratch's remap and previousIds map the places before to the places after.
-/// With a pool (spParallelOn), slab ranges are refreshed and merged at once, to the same result.
+/// and the scratch's remap and previousIds map the places before to the places after once every slab is merged:
+/// the index's slab starts and ids are the new ones, but each slab's entries are merged by spMergeRefreshed (the
+/// sweep's, slab by slab) or spFinishRefresh (mergePending until then).
+/// With a pool (spParallelOn), slab ranges are refreshed at once, to the same result.
 spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* scratch, spWorld* world, int swapBudget,
 								int incomingLimit, int* swaps );
+
+/// With a refresh's merge pending, merge the slabs s0..s1-1 of the moving boxes' index (each slab once, by whatever
+/// range sweeps it). Slab ranges are independent: a pool's tasks may merge theirs at once.
+void spMergeRefreshed( spWorld* world, int s0, int s1 );
+
+/// Merge every slab if a refresh's merge is pending (when the sweep is not run: an allocation failure before it),
+/// and end the pending state (after the sweep has merged every slab).
+void spFinishRefresh( spWorld* world, int merged );
 
 void spFreeRefreshScratch( spRefreshScratch* scratch );
 size_t spRefreshScratchByteCount( const spRefreshScratch* scratch, int stride );

@@ -6,6 +6,7 @@
 
 #include "index.h"
 #include "parallel.h"
+#include "refresh.h"
 #include "simd.h"
 #include "world.h"
 
@@ -228,15 +229,18 @@ static int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
 }
 
 // Sweep the slabs s0..s1-1 of the moving boxes' index, appending their place pairs to `found`, in slab order;
-// `columns` holds spSweepColumnsNeeded floats (read only by the 2D kernel with no filter). Reads the world only.
-// Returns false on allocation failure. Out of line: inlined into spSweepRange, gcc gave the 2D kernel's loop one more
-// instruction per box.
-__attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spPairArray* found, float* columns, int s0,
-														int s1, int filtered, int* tests )
+// `columns` holds spSweepColumnsNeeded floats (read only by the 2D kernel with no filter). With `merging` (the world,
+// when a refresh's merge is pending), each slab is merged just before it is swept, and on a failure the slabs left
+// are merged too; otherwise reads the world only. Returns false on allocation failure. Out of line: inlined into
+// spSweepRange, gcc gave the 2D kernel's loop one more instruction per box.
+__attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spWorld* merging, spPairArray* found,
+														float* columns, int s0, int s1, int filtered, int* tests )
 {
 	const int* start = w->dynamicIndex.slabStart;
 	for ( int s = s0; s < s1; ++s )
 	{
+		if ( merging != NULL )
+			spMergeRefreshed( merging, s, s + 1 );
 		int ok;
 		switch ( w->dimensions )
 		{
@@ -259,6 +263,8 @@ __attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spPair
 		}
 		if ( !ok )
 		{
+			if ( merging != NULL )
+				spMergeRefreshed( merging, s + 1, s1 );
 			return false;
 		}
 	}
@@ -268,6 +274,7 @@ __attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spPair
 typedef struct spSweepJob
 {
 	const spWorld* w;
+	spWorld* merging; // the world when a refresh's merge is pending, or null
 	int filtered;
 } spSweepJob;
 
@@ -282,10 +289,14 @@ static bool spSweepRange( int s0, int s1, spTask* task, void* context )
 	{
 		const int need = spSweepColumnsNeeded( &w->dynamicIndex, s0, s1 );
 		if ( ( columns = spTaskScratch( task, sizeof( float ) * (size_t)need ) ) == NULL )
+		{
+			if ( job->merging != NULL )
+				spMergeRefreshed( job->merging, s0, s1 );
 			return false;
+		}
 	}
 	task->count = 0;
-	return spSweepSlabs( w, &task->pairs, columns, s0, s1, job->filtered, &task->count );
+	return spSweepSlabs( w, job->merging, &task->pairs, columns, s0, s1, job->filtered, &task->count );
 }
 
 bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
@@ -298,10 +309,16 @@ bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
 	// for their total)
 	if ( !spParallelOn( w ) &&
 		 !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
+	{
+		spFinishRefresh( w, 0 );
 		return false;
-	// with a pool, by slab ranges of about equal entries, gathered in slab order
-	spSweepJob job = { w, filtered };
-	if ( !spParallelPairs( w, spSweepRange, index->slabCount, index, found, &job ) )
+	}
+	// with a pool, by slab ranges of about equal entries, gathered in slab order; a refresh's pending merge by the
+	// same ranges, slab by slab, each slab merged just before it is swept
+	spSweepJob job = { w, w->refreshScratch.mergePending ? w : NULL, filtered };
+	const bool swept = spParallelPairs( w, spSweepRange, index->slabCount, index, found, &job );
+	spFinishRefresh( w, 1 );
+	if ( !swept )
 		return false;
 	for ( int r = 0; r < spRanges( &w->parallel ); ++r )
 	{

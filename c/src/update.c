@@ -183,7 +183,11 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 	if ( !spGrow( (void**)&w->pairStart, &w->pairStartCapacity, w->slotCount + 1, sizeof( int ) ) ||
 		 !spGrow( (void**)&w->pairHistograms, &w->pairHistogramCapacity, spPairHistogramCount( w->slotCount ),
 				  sizeof( int ) ) )
+	{
+		// the index whole for queries: a refresh's merge is otherwise the sweep's
+		spFinishRefresh( w, 0 );
 		return sp_resultOutOfMemory;
+	}
 	int tests = 0;
 	if ( !spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) )
 		return sp_resultOutOfMemory;
