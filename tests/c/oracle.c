@@ -218,6 +218,12 @@ void RandomBox( Rng* rng, int d, float size, float* min, float* max )
 	}
 }
 
+int CompareU32( const void* x, const void* y )
+{
+	uint32_t a = *(const uint32_t*)x, b = *(const uint32_t*)y;
+	return a < b ? -1 : a > b;
+}
+
 uint32_t AddRandomBox( spWorldId world, Mirror* m, Rng* rng, float size )
 {
 	float min[4], max[4];

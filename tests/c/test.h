@@ -84,6 +84,9 @@ void TestFailAt( int k );
 /// A random box in the world [0, 100]^d: `size` is the largest extent as a fraction of it.
 void RandomBox( Rng* rng, int d, float size, float* min, float* max );
 
+/// qsort's comparison of two uint32 values.
+int CompareU32( const void* x, const void* y );
+
 /// Add a random box (RandomBox) to the world and the mirror. Returns its id, or 0 if the world refused it.
 uint32_t AddRandomBox( spWorldId world, Mirror* m, Rng* rng, float size );
 

@@ -198,12 +198,6 @@ int StaticBoxesCostNothingWhileStill( void )
 	return 0;
 }
 
-static int CompareU32( const void* x, const void* y )
-{
-	uint32_t a = *(const uint32_t*)x, b = *(const uint32_t*)y;
-	return a < b ? -1 : a > b;
-}
-
 // Brute-force ray entry distance: clip the ray to each slab of the box.
 static int BruteRay( const float* b, int d, const float* o, const double* u, double maxDistance, double* t )
 {

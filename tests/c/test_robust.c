@@ -683,6 +683,97 @@ int RobustOutOfMemory( void )
 	return 0;
 }
 
+// The ids a query over everything answers, sorted (malloc'd; *count gets their count).
+static uint32_t* QueryAllSorted( spWorldId w, int d, int* count )
+{
+	float all[2 * SP_MAX_DIMENSIONS];
+	Fill( all, d, -FLT_MAX );
+	Fill( all + d, d, FLT_MAX );
+	const uint32_t* ids;
+	*count = -1;
+	if ( spWorld_QueryBox( w, all, all + d, 0xFFFFFFFFu, &ids, count ) != sp_resultOk )
+		return NULL;
+	uint32_t* sorted = Dup( ids, sizeof( uint32_t ) * (size_t)*count );
+	qsort( sorted, (size_t)*count, sizeof( uint32_t ), CompareU32 );
+	return sorted;
+}
+
+// Updates that refresh the index (every box moved a little, a few added) and run out of memory at each of their
+// allocations in turn: the results do not change, and queries answer from a whole index, with every box once. The
+// refresh leaves each slab's merge to the sweep, so a failure after the refresh (in the sweep, or before it) must
+// still merge every slab.
+int RobustOutOfMemoryInRefresh( void )
+{
+	testAllocator.keepFailing = 0;
+	spSetAllocator( TestRealloc );
+	int afterIndex = 0, refreshed = 0;
+	for ( int d = 1; d <= SP_MAX_DIMENSIONS; ++d )
+	{
+		spWorldId w = TestWorld( d );
+		Mirror m;
+		MirrorInit( &m, d );
+		Rng rng = { 41u + (uint32_t)d };
+		for ( int i = 0; i < 400; ++i )
+			ENSURE( AddRandomBox( w, &m, &rng, 0.05f ) != 0 );
+		ENSURE_OK( spWorld_Update( w ) );
+		uint32_t* prev = NULL;
+		int prevCount = BruteForcePairs( &m, &prev );
+		for ( int round = 0; round < 8; ++round )
+		{
+			// the boxes the index held after the last update, sorted
+			uint32_t* before = Dup( m.ids, sizeof( uint32_t ) * (size_t)m.count );
+			const int beforeCount = m.count;
+			qsort( before, (size_t)beforeCount, sizeof( uint32_t ), CompareU32 );
+			for ( int k = 0; k < m.count; ++k )
+			{
+				float* b = m.bounds + (size_t)k * 2 * d;
+				for ( int a = 0; a < d; ++a )
+				{
+					const float dx = ( RngFloat( &rng ) - 0.5f ) * 0.4f;
+					b[a] += dx;
+					b[d + a] += dx;
+				}
+				ENSURE_OK( spWorld_SetBox( w, ( spBoxId ){ m.ids[k] }, b, b + d ) );
+			}
+			for ( int i = 0; i < 40; ++i )
+				ENSURE( AddRandomBox( w, &m, &rng, 0.05f ) != 0 );
+			uint32_t* after = Dup( m.ids, sizeof( uint32_t ) * (size_t)m.count );
+			qsort( after, (size_t)m.count, sizeof( uint32_t ), CompareU32 );
+			for ( int k = 0;; ++k )
+			{
+				TestFailAt( k );
+				const spResult r = spWorld_Update( w );
+				TestFailAt( -1 );
+				if ( r == sp_resultOk )
+					break;
+				ENSURE( r == sp_resultOutOfMemory );
+				// the last update's pairs, and an index of the boxes before or after, each once
+				int count;
+				const uint32_t* pairs = spWorld_GetPairs( w, &count );
+				ENSURE( SamePairSet( pairs, count, prev, prevCount, "pairs after a failed update" ) );
+				uint32_t* seen = QueryAllSorted( w, d, &count );
+				ENSURE( seen != NULL );
+				const int old = count == beforeCount && memcmp( seen, before, sizeof( uint32_t ) * (size_t)count ) == 0;
+				const int now = count == m.count && memcmp( seen, after, sizeof( uint32_t ) * (size_t)count ) == 0;
+				free( seen );
+				ENSURE( old || now );
+				afterIndex += now;
+			}
+			refreshed += spWorld_GetCounters( w ).refreshed;
+			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+			free( before );
+			free( after );
+		}
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+	spSetAllocator( NULL );
+	// the refresh path was taken, and failures came after the index was brought up to date
+	ENSURE( refreshed > 0 && afterIndex > 0 );
+	return 0;
+}
+
 // Write one bad value through the bounds view for each axis, side and kind; the update and the endpoint query
 // reject the frame, name the box and keep everything else.
 int RobustBoundsViewRejectsFrame( void )
