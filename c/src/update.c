@@ -3,7 +3,8 @@
 //   1. validate every box and gather the moving boxes' axis statistics      validate.c
 //   2. rebuild the static boxes' index if one of them changed               build.c
 //   3. refresh the moving boxes' index in place, or rebuild it              refresh.c, build.c (spRefreshOrRebuild)
-//   4. sweep it for the moving pairs; query the static index per mover     sweep.c, index.c
+//   4. sweep it for the moving pairs (a refreshed slab merged just before); query the static index per mover
+//                                                                           sweep.c, refresh.c, index.c
 //   5. make the public pairs and the began and ended events                 pairs.c, pair_sort.c
 //   6. counters
 //
