@@ -297,6 +297,12 @@ static void OneShot( const char* workload, int n, int d, SceneFcn* make )
 	free( scenes[1] );
 }
 
+// c/src/results.c: ms per phase of a world's updates since the last call (the benchmark's engine is built with
+// SP_PHASE_TIMES; 0 phases otherwise)
+int spTakePhaseTimes( spWorldId id, double* out );
+#define PHASES 6
+static const char* const phaseNames[PHASES] = { "validate", "statics", "index", "sweep", "static pairs", "pair lists" };
+
 // Coherent motion, as Motion in scenes.mjs; reports the mean per frame over 60 frames as the median column too.
 static void Motion( int n, int d )
 {
@@ -318,6 +324,9 @@ static void Motion( int n, int d )
 	double t[frames];
 	int events = 0;
 	long long last = 0;
+	// the phases of the frames below only (the set-up update's taken off)
+	double phases[PHASES] = { 0 }, setUp[PHASES];
+	spTakePhaseTimes( w, setUp );
 	for ( int f = 0; f < frames; ++f )
 	{
 		for ( int i = 0; i < n; ++i )
@@ -337,6 +346,10 @@ static void Motion( int n, int d )
 		double t0 = Now();
 		last = Frame( w, b, n, d, &events );
 		t[f] = Now() - t0;
+		double p[PHASES] = { 0 };
+		spTakePhaseTimes( w, p );
+		for ( int k = 0; k < PHASES; ++k )
+			phases[k] += p[k] / frames;
 		if ( f == 0 || f == frames - 1 )
 		{
 			long long o = OracleCount( b, n, d );
@@ -352,6 +365,12 @@ static void Motion( int n, int d )
 		mean += t[f] / frames;
 	Report( "motion (per frame)", n, d, t, frames, last, w );
 	printf( "%-22s n=%-8d %dD  mean per frame %9.3f ms, %d began+ended events in 60 frames\n", "", n, d, mean, events );
+	// where the frame goes (the phases of spUpdateWorld, update.c; the refresh's merge runs in the sweep's)
+	printf( "%-22s n=%-8d %dD  phases, mean ms per frame:", "", n, d );
+	for ( int k = 0; k < PHASES; ++k )
+		if ( phases[k] > 0.0005 )
+			printf( "  %s %.3f", phaseNames[k], phases[k] );
+	printf( "\n" );
 	spDestroyWorld( w );
 	free( vel );
 	free( b );
@@ -440,12 +459,6 @@ static void ColdStart( int n, int d )
 }
 
 // ---- threads: the same frames on a world with no pool and on one with a pool of 2 threads (pthreads) ----
-
-// c/src/phases.c: ms per phase of a world's updates since the last call (a build with SP_PHASE_TIMES, as the
-// native benchmark's engine is; 0 phases otherwise)
-int spTakePhaseTimes( spWorldId id, double* out );
-#define PHASES 6
-static const char* const phaseNames[PHASES] = { "validate", "statics", "index", "sweep", "static pairs", "pair lists" };
 
 typedef struct ThreadRuns
 {
