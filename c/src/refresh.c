@@ -94,7 +94,6 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 	const uint32_t* ids = index->ids;
 	const int* start = index->slabStart;
 	float* kept = sc->kept;
-	uint32_t* keptIds = sc->keptIds;
 	int* keptOrigins = sc->keptOrigins;
 	int* remap = sc->remap;
 	int* keptStart = sc->keptStart;
@@ -181,7 +180,8 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 					// every entry's extent, kept or not (as below), lane by lane
 					widths = spF4Max( spF4Sub( spF4Odds( xs01, xs23 ), keys ), widths );
 					// all four kept and in order, after the slab's kept entries so far (nearly every group of a
-					// coherent frame): moved as a block, the ids and the origins as one vector each
+					// coherent frame): moved as a block, their old places as one vector (their ids are read from there
+					// by the merge)
 					if ( keepBits == 15 && spM4Bits( spF4Ge( keys, spF4ShiftIn( last, keys ) ) ) == 15 )
 					{
 						float* out = kept + (size_t)k * 4;
@@ -189,7 +189,6 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 						spF4Store( out + 4, b[1] );
 						spF4Store( out + 8, b[2] );
 						spF4Store( out + 12, b[3] );
-						spM4Store( (int32_t*)keptIds + k, spM4Load( (const int32_t*)ids + i ) );
 						spM4Store( keptOrigins + k, spM4Add( spM4Splat( i ), spM4Set( 0, 1, 2, 3 ) ) );
 						last = spF4Lane( keys, 3 );
 						k += 4;
@@ -200,14 +199,13 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 						for ( int q = 0; q < 4; ++q )
 						{
 							spF4Store( kept + (size_t)k * 4, b[q] );
-							keptIds[k] = ids[i + q];
 							keptOrigins[k] = i + q;
 							if ( ( keepBits >> q ) & 1 )
 							{
 								const float key = spF4Lane( keys, q );
 								if ( key < last )
 								{
-									moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, 4 );
+									moved += spInsertRecord( kept, (uint32_t*)keptOrigins, NULL, keptStart[s], k, 4 );
 									if ( moved > swapBudget )
 									{
 										return SP_REFRESH_TOO_MANY_SWAPS;
@@ -254,14 +252,13 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 					spF4Store( kept + (size_t)k * 4, spF4Load( box ) );
 				else
 					memmove( kept + (size_t)k * stride, box, sizeof( float ) * (size_t)stride );
-				keptIds[k] = id;
 				keptOrigins[k] = i;
 				if ( keep )
 				{
 					// the entries arrive in the slab's old order: out of order only where two boxes crossed
 					if ( key < last )
 					{
-						moved += spInsertRecord( kept, keptIds, keptOrigins, keptStart[s], k, stride );
+						moved += spInsertRecord( kept, (uint32_t*)keptOrigins, NULL, keptStart[s], k, stride );
 						if ( moved > swapBudget )
 						{
 							return SP_REFRESH_TOO_MANY_SWAPS;
@@ -317,7 +314,7 @@ static inline bool spStillIndexed( const spWorld* world, uint32_t id )
 	return world->ids[slot] == id && ( world->flags[slot] & SP_FLAG_INDEXED ) != 0;
 }
 
-// Copy the `count` entries (boxes, ids, and a tag each: an origin or a slab) whose boxes are still indexed to
+// Copy the `count` incoming entries (boxes, ids, and their slabs as tags) whose boxes are still indexed to
 // `outBoxes`, `outIds` and `outTags`, in order; the output may overlap the input at or before it. Returns the
 // count copied.
 static int spDropGone( const spWorld* world, const float* boxes, const uint32_t* ids, const int* tags, int count,
@@ -337,11 +334,10 @@ static int spDropGone( const spWorld* world, const float* boxes, const uint32_t*
 }
 
 // Drop the kept entries of boxes no longer indexed, slab by slab (keptStart and keptWidth updated: a freed slot's
-// bounds may be anything), with -1 in the remap for their places.
+// bounds may be anything), with -1 in the remap for their places. A kept entry's id is the index's at its old place.
 static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int stride )
 {
 	float* packed = sc->kept;
-	uint32_t* ids = sc->keptIds;
 	int* origins = sc->keptOrigins;
 	int* keptStart = sc->keptStart;
 	int* keptEnd = sc->keptEnd;
@@ -350,22 +346,22 @@ static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const sp
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
 		const int a = keptStart[s], b = keptEnd[s];
+		keptStart[s] = k;
+		float width = 0.0f;
 		for ( int i = a; i < b; ++i )
 		{
-			if ( !spStillIndexed( world, ids[i] ) )
+			if ( !spStillIndexed( world, index->ids[origins[i]] ) )
+			{
 				sc->remap[origins[i]] = -1;
-		}
-		keptStart[s] = k;
-		const int kept = spDropGone( world, packed + (size_t)a * stride, ids + a, origins + a, b - a,
-									 packed + (size_t)k * stride, ids + k, origins + k, stride );
-		float width = 0.0f;
-		for ( int i = k; i < k + kept; ++i )
-		{
-			const float w = packed[(size_t)i * stride + 1] - packed[(size_t)i * stride];
+				continue;
+			}
+			memmove( packed + (size_t)k * stride, packed + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+			origins[k] = origins[i];
+			const float w = packed[(size_t)k * stride + 1] - packed[(size_t)k * stride];
 			width = w > width ? w : width;
+			k += 1;
 		}
 		keptWidth[s] = width;
-		k += kept;
 		keptEnd[s] = k;
 	}
 }
@@ -402,11 +398,11 @@ static int spIncomingNewMovers( const spIndex* index, spRefreshScratch* sc, cons
 
 // Merge a slab's kept entries and its incoming ones (both sorted by min on the sweep axis) into the index at
 // `out`; returns the largest extent on the sweep axis among the incoming entries and `width`, the kept entries'.
-// `place` is the place of `out` in the index; remap[origin] gets each kept entry's new place (unless remap is null:
-// no update reads it when the world makes no events). A slab gets a few
-// incoming entries at most: the kept entries between two of them are copied as one run.
+// `place` is the place of `out` in the index; a kept entry's id is oldIds[origin] (the ids before the refresh), and
+// remap[origin] gets its new place (unless remap is null: no update reads it when the world makes no events). A slab
+// gets a few incoming entries at most: the kept entries between two of them are copied as one run.
 SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int* remap, const float* a,
-								   const uint32_t* aIds, const int* aOrigins, int na, const float* b,
+								   const uint32_t* oldIds, const int* aOrigins, int na, const float* b,
 								   const uint32_t* bIds, int nb, int stride, float width )
 {
 	const size_t bytes = sizeof( float ) * (size_t)stride;
@@ -438,9 +434,10 @@ SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int*
 		for ( int k = 0; k < run; ++k )
 		{
 			memcpy( out + (size_t)k * stride, a + (size_t)( i + k ) * stride, bytes );
-			outIds[k] = aIds[i + k];
+			const int origin = aOrigins[i + k];
+			outIds[k] = oldIds[origin];
 			if ( remap != NULL )
-				remap[aOrigins[i + k]] = place + k;
+				remap[origin] = place + k;
 		}
 		out += (size_t)run * stride;
 		outIds += run;
@@ -471,7 +468,7 @@ static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* gro
 		const int b = inStart[s], nb = inStart[s + 1] - b;
 #define SP_MERGE_SLAB( stride )                                                                                        \
 	spMergeSlab( index->entries + (size_t)out * ( stride ), index->ids + out, out, remap,                              \
-				 sc->kept + (size_t)a * ( stride ), sc->keptIds + a, sc->keptOrigins + a, na,                          \
+				 sc->kept + (size_t)a * ( stride ), sc->previousIds, sc->keptOrigins + a, na,                          \
 				 grouped + (size_t)b * ( stride ), groupedIds + b, nb, stride, sc->keptWidth[s] )
 		index->slabMaxWidth[s] = stride == 4   ? SP_MERGE_SLAB( 4 )
 								 : stride == 6 ? SP_MERGE_SLAB( 6 )
@@ -485,7 +482,6 @@ static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int fo
 {
 	const int n = index->entryCount;
 	const spArray kept[] = { { (void**)&sc->kept, sizeof( float ), stride },
-							 { (void**)&sc->keptIds, sizeof( uint32_t ), 1 },
 							 { (void**)&sc->keptOrigins, sizeof( int ), 1 } };
 	const spArray slabs[] = {
 		{ (void**)&sc->keptStart, sizeof( int ), 1 },	{ (void**)&sc->keptEnd, sizeof( int ), 1 },
@@ -495,7 +491,7 @@ static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int fo
 	const spArray incoming[] = { { (void**)&sc->incoming, sizeof( float ), stride },
 								 { (void**)&sc->incomingIds, sizeof( uint32_t ), 1 },
 								 { (void**)&sc->incomingSlabs, sizeof( int ), 1 } };
-	return spGrowArrays( &sc->keptCapacity, spGrownCapacity( sc->keptCapacity, n ), kept, 3 ) &&
+	return spGrowArrays( &sc->keptCapacity, spGrownCapacity( sc->keptCapacity, n ), kept, 2 ) &&
 		   spGrowArrays( &sc->slabCapacity, spGrownCapacity( sc->slabCapacity, index->slabCount + 1 ), slabs,
 						 SP_ARRAY_COUNT( slabs ) ) &&
 		   spGrowArrays( &sc->incomingCapacity, spGrownCapacity( sc->incomingCapacity, found + limit ), incoming, 3 ) &&
@@ -746,7 +742,6 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
 {
 	spFree( sc->kept );
-	spFree( sc->keptIds );
 	spFree( sc->keptOrigins );
 	spFree( sc->keptStart );
 	spFree( sc->keptEnd );
@@ -764,7 +759,7 @@ SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
 
 SP_COLD size_t spRefreshScratchByteCount( const spRefreshScratch* sc, int stride )
 {
-	return (size_t)sc->keptCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
+	return (size_t)sc->keptCapacity * ( (size_t)stride * sizeof( float ) + sizeof( int ) ) +
 		   (size_t)sc->slabCapacity * ( 5 * sizeof( int ) + sizeof( float ) ) +
 		   (size_t)sc->incomingCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
 		   (size_t)sc->remapCapacity * sizeof( int ) + (size_t)sc->previousIdsCapacity * sizeof( uint32_t );

@@ -7,9 +7,8 @@
 /// The refresh's scratch and its map of the places before to the places after, owned by the world.
 typedef struct spRefreshScratch
 {
-	// the entries kept, slab by slab, with their ids and their places before the refresh
+	// the entries kept, slab by slab, with their places before the refresh (their ids are the index's there)
 	float* kept;
-	uint32_t* keptIds;
 	int* keptOrigins;
 	int keptCapacity;
 	// per slab (slabCount + 1 each): the first kept entry and the end of its kept entries (kept entries of a slab
