@@ -17,7 +17,7 @@ export interface Measured {
 
 /** A README sentence (each space may be a line break), its figures in kB, and what each figure is. */
 const CLAIMS: [RegExp, ...(keyof Measured | ((m: Measured) => number))[]][] = [
-  [/the package ships the compiled engine \(a ([\d.]+) kB `\.wasm`\)/, 'wasm'],
+  [/the package ships the compiled engine \(an? ([\d.]+) kB `\.wasm`\)/, 'wasm'],
   [/`sweep-prune\/wasm` makes the JS about ([\d.]+) kB smaller/, (m) => m.defaultJs - m.wasmEntryJs],
   [/the package is about ([\d.]+) kB packed and ([\d.]+) kB unpacked/, 'packed', 'unpacked'],
   [/`sweep-prune\/threads` adds its ([\d.]+) kB module/, 'threadsWasm'],
