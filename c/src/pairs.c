@@ -124,23 +124,20 @@ SP_FORCE_INLINE void spCarryDiff( const spRefreshScratch* map, const uint32_t* i
 			next = spPairBits( *++qp );
 			continue;
 		}
-		if ( spPairKey( *qp ) > key )
+		// behind *qp: sent to began when passed (as the last pair sent, or among the last few), or not in `q`
+		const spPair* r = qp - 1;
+		while ( r >= q && spPairKey( *r ) > key )
+			--r;
+		if ( r >= q && spPairKey( *r ) == key )
 		{
-			// behind: sent to began when passed (as the last pair sent, or among the last few), or not in `q`
-			const spPair* r = qp - 1;
-			while ( r >= q && spPairKey( *r ) > key )
-				--r;
-			if ( r >= q && spPairKey( *r ) == key )
-			{
-				spPair* b = bp - 1;
-				while ( b->a != idPair.a || b->b != idPair.b )
-					--b;
-				// (most often the last sent: no move)
-				if ( b + 1 < bp )
-					memmove( b, b + 1, sizeof( spPair ) * (size_t)( bp - 1 - b ) );
-				--bp;
-				continue;
-			}
+			spPair* b = bp - 1;
+			while ( b->a != idPair.a || b->b != idPair.b )
+				--b;
+			// (most often the last sent: no move)
+			if ( b + 1 < bp )
+				memmove( b, b + 1, sizeof( spPair ) * (size_t)( bp - 1 - b ) );
+			--bp;
+			continue;
 		}
 		*ep++ = idPair;
 	}

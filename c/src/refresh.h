@@ -30,8 +30,8 @@ typedef struct spRefreshScratch
 	int incomingCapacity;
 	// After a refresh: remap[i] is the place of the entry that was at place i before, or -1 if its box left that
 	// slab (in a world that makes events: spWorld_SetEvents), and previousIds[i] its id (previousCount entries). The
-	// merge writes the new ids into the previousIds
-	// buffer and swaps it with the index's, so previousIds holds the ids as they were, with no copy.
+	// refresh swaps the previousIds buffer with the index's ids before the merge writes the new ids, so previousIds
+	// holds the ids as they were, with no copy.
 	int* remap;
 	int remapCapacity;
 	uint32_t* previousIds;

@@ -394,13 +394,7 @@ SP_FORCE_INLINE double spD2Lane( spD2 v, int k )
 
 #endif
 
-// ---- Four int32 lanes from and to memory, and one value in all four (either layout of spM4: 16 bytes) ----
-SP_FORCE_INLINE spM4 spM4Load( const int32_t* p )
-{
-	spM4 v;
-	memcpy( &v, p, sizeof( v ) );
-	return v;
-}
+// ---- Four int32 lanes to memory, and one value in all four (either layout of spM4: 16 bytes) ----
 SP_FORCE_INLINE void spM4Store( int32_t* p, spM4 v )
 {
 	memcpy( p, &v, sizeof( v ) );
