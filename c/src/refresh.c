@@ -12,6 +12,7 @@
 #include "parallel.h"
 #include "simd.h"
 #include "sort.h"
+#include "sweep.h"
 #include "world.h"
 
 #include <math.h>
@@ -72,18 +73,27 @@ SP_FORCE_INLINE int spIncomingOf( const spIndex* index, spRefreshScratch* sc, co
 	return m;
 }
 
-// Re-read the entries of slabs s0..s1-1; keep the entries whose box still touches their slab (into the packed
-// scratch, at the places of the slabs' entries and on, slab by slab: keptStart[s] to keptEnd[s] for slab s, each
-// slab sorted as it is written: an insertion sort, with its swaps counted in *swaps) and collect, from each box's
+// Re-read the entries of slabs s0..s1-1; keep the entries whose box still touches their slab (into `kept`, with
+// their places in `keptOrigins`, from the place of the range's first entry on, slab by slab: places keptStart[s] to
+// keptEnd[s] for slab s, place p at kept[p - base]; each slab sorted as it is written: an insertion sort, with its
+// swaps counted in *swaps) and collect, from each box's
 // first old entry, the slabs it reaches now and did not before (into the incoming scratch from place `m`). Returns
 // the incoming scratch's end, SP_REFRESH_TOO_MANY_MOVES past `limit`, or SP_REFRESH_TOO_MANY_SWAPS past
 // `swapBudget`. Slab ranges are independent: a pool's tasks run them at once (spRefreshIndex).
 // Entries of boxes removed or made static are treated as any other here (their slot's bounds are re-read, whatever
 // they are now); spRefreshIndex drops them afterwards, so that this loop has no test for them.
 SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int d, int s0,
-									  int s1, int m, int limit, int swapBudget, int* swaps )
+									  int s1, float* kept, int* keptOrigins, int base, int m, int limit, int swapBudget,
+									  int* swaps )
 {
 	const int stride = 2 * d;
+	// place p at kept[p] and keptOrigins[p] from here: the addresses moved down by `base` places as integers (a
+	// window's first place is its slab's first entry's); an index from base on makes them addresses in the buffers.
+	// Indexing by p - base instead cost the wasm frame about 3% at 1M boxes (the subtraction stayed in the loops).
+	// NOLINTNEXTLINE(performance-no-int-to-ptr)
+	kept = (float*)( (uintptr_t)kept - (uintptr_t)base * (uintptr_t)stride * sizeof( float ) );
+	// NOLINTNEXTLINE(performance-no-int-to-ptr)
+	keptOrigins = (int*)( (uintptr_t)keptOrigins - (uintptr_t)base * sizeof( int ) );
 	const int axis = index->axis;
 	// in 2D the slab axis, when there is one, is the second axis: its min is at 2, a constant the compiler can use
 	// (with one slab, whose floors are -INFINITY and INFINITY, every test below gives the same on any lane)
@@ -93,8 +103,6 @@ SP_FORCE_INLINE int spRefreshEntries( const spIndex* index, spRefreshScratch* sc
 	const float* entries = index->entries;
 	const uint32_t* ids = index->ids;
 	const int* start = index->slabStart;
-	float* kept = sc->kept;
-	int* keptOrigins = sc->keptOrigins;
 	int* remap = sc->remap;
 	int* keptStart = sc->keptStart;
 	int* keptEnd = sc->keptEnd;
@@ -333,36 +341,43 @@ static int spDropGone( const spWorld* world, const float* boxes, const uint32_t*
 	return k;
 }
 
-// Drop the kept entries of boxes no longer indexed, slab by slab (keptStart and keptWidth updated: a freed slot's
-// bounds may be anything), with -1 in the remap for their places. A kept entry's id is the index's at its old place.
+// Move the kept entries at from..to-1 of `packed` and `origins` whose boxes are still indexed down to `out` on, with -1
+// in the remap for the others' places (a kept entry's id is oldIds at its old place); the largest extent on the sweep
+// axis among those kept in *width (a freed slot's bounds may be anything). Returns the end of those kept.
+static int spDropGoneRun( const spWorld* world, const uint32_t* oldIds, int* remap, float* packed, int* origins,
+						  int from, int to, int out, int stride, float* width )
+{
+	int k = out;
+	float largest = 0.0f;
+	for ( int i = from; i < to; ++i )
+	{
+		if ( !spStillIndexed( world, oldIds[origins[i]] ) )
+		{
+			remap[origins[i]] = -1;
+			continue;
+		}
+		memmove( packed + (size_t)k * stride, packed + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+		origins[k] = origins[i];
+		const float w = packed[(size_t)k * stride + 1] - packed[(size_t)k * stride];
+		largest = w > largest ? w : largest;
+		k += 1;
+	}
+	*width = largest;
+	return k;
+}
+
+// Drop the kept entries of boxes no longer indexed (spDropGoneRun), slab by slab, keptStart, keptEnd and keptWidth
+// updated.
 static void spDropGoneKept( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int stride )
 {
-	float* packed = sc->kept;
-	int* origins = sc->keptOrigins;
-	int* keptStart = sc->keptStart;
-	int* keptEnd = sc->keptEnd;
-	float* keptWidth = sc->keptWidth;
 	int k = 0;
 	for ( int s = 0; s < index->slabCount; ++s )
 	{
-		const int a = keptStart[s], b = keptEnd[s];
-		keptStart[s] = k;
-		float width = 0.0f;
-		for ( int i = a; i < b; ++i )
-		{
-			if ( !spStillIndexed( world, index->ids[origins[i]] ) )
-			{
-				sc->remap[origins[i]] = -1;
-				continue;
-			}
-			memmove( packed + (size_t)k * stride, packed + (size_t)i * stride, sizeof( float ) * (size_t)stride );
-			origins[k] = origins[i];
-			const float w = packed[(size_t)k * stride + 1] - packed[(size_t)k * stride];
-			width = w > width ? w : width;
-			k += 1;
-		}
-		keptWidth[s] = width;
-		keptEnd[s] = k;
+		const int a = sc->keptStart[s], b = sc->keptEnd[s];
+		sc->keptStart[s] = k;
+		k = spDropGoneRun( world, index->ids, sc->remap, sc->kept, sc->keptOrigins, a, b, k, stride,
+						   &sc->keptWidth[s] );
+		sc->keptEnd[s] = k;
 	}
 }
 
@@ -454,6 +469,24 @@ SP_FORCE_INLINE float spMergeSlab( float* out, uint32_t* outIds, int place, int*
 	return width;
 }
 
+// spMergeSlab with the stride a constant for 2D and 3D (1D and 4D share one copy that reads it), out of line: the
+// merge of the refresh merged by the sweep and of the one on one thread share it.
+__attribute__( ( noinline ) ) static float spMergeSlabOf( float* out, uint32_t* outIds, int place, int* remap,
+														  const float* a, const uint32_t* oldIds, const int* aOrigins,
+														  int na, const float* b, const uint32_t* bIds, int nb,
+														  int stride, float width )
+{
+	switch ( stride )
+	{
+		case 4:
+			return spMergeSlab( out, outIds, place, remap, a, oldIds, aOrigins, na, b, bIds, nb, 4, width );
+		case 6:
+			return spMergeSlab( out, outIds, place, remap, a, oldIds, aOrigins, na, b, bIds, nb, 6, width );
+		default:
+			return spMergeSlab( out, outIds, place, remap, a, oldIds, aOrigins, na, b, bIds, nb, stride, width );
+	}
+}
+
 // Merge the slabs s0..s1-1 (see spMergeSlab) into the index (its entries and ids); index->slabStart holds where each
 // slab goes. Slab ranges are independent (a pool's tasks).
 static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* grouped, const uint32_t* groupedIds,
@@ -466,51 +499,81 @@ static void spMergeSlabs( spIndex* index, spRefreshScratch* sc, const float* gro
 		const int out = index->slabStart[s];
 		const int a = keptStart[s], na = sc->keptEnd[s] - a;
 		const int b = inStart[s], nb = inStart[s + 1] - b;
-#define SP_MERGE_SLAB( stride )                                                                                        \
-	spMergeSlab( index->entries + (size_t)out * ( stride ), index->ids + out, out, remap,                              \
-				 sc->kept + (size_t)a * ( stride ), sc->previousIds, sc->keptOrigins + a, na,                          \
-				 grouped + (size_t)b * ( stride ), groupedIds + b, nb, stride, sc->keptWidth[s] )
-		index->slabMaxWidth[s] = stride == 4   ? SP_MERGE_SLAB( 4 )
-								 : stride == 6 ? SP_MERGE_SLAB( 6 )
-											   : SP_MERGE_SLAB( stride );
-#undef SP_MERGE_SLAB
+		index->slabMaxWidth[s] =
+			spMergeSlabOf( index->entries + (size_t)out * stride, index->ids + out, out, remap,
+						   sc->kept + (size_t)a * stride, sc->previousIds, sc->keptOrigins + a, na,
+						   grouped + (size_t)b * stride, groupedIds + b, nb, stride, sc->keptWidth[s] );
 	}
 }
 
-// Reserve the scratch of a refresh of `index`: `found` incoming entries as found, then `limit` grouped by slab.
-static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int found, int limit, int stride )
+// Reserve the scratch of a refresh of `index`: `found` incoming entries as found, then `limit` grouped by slab, and
+// with `kept`, room for the kept entries of every slab (the refresh on one thread keeps a window of slabs instead).
+static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int found, int limit, int stride, bool kept )
 {
 	const int n = index->entryCount;
-	const spArray kept[] = { { (void**)&sc->kept, sizeof( float ), stride },
-							 { (void**)&sc->keptOrigins, sizeof( int ), 1 } };
+	const spArray keptArrays[] = { { (void**)&sc->kept, sizeof( float ), stride },
+								   { (void**)&sc->keptOrigins, sizeof( int ), 1 } };
 	const spArray slabs[] = {
 		{ (void**)&sc->keptStart, sizeof( int ), 1 },	{ (void**)&sc->keptEnd, sizeof( int ), 1 },
 		{ (void**)&sc->inStart, sizeof( int ), 1 },		{ (void**)&sc->inCursor, sizeof( int ), 1 },
-		{ (void**)&sc->keptWidth, sizeof( float ), 1 }, { (void**)&sc->previousSlabStart, sizeof( int ), 1 }
+		{ (void**)&sc->keptWidth, sizeof( float ), 1 }, { (void**)&sc->previousSlabStart, sizeof( int ), 1 },
+		{ (void**)&sc->inHead, sizeof( int ), 1 },		{ (void**)&sc->inTail, sizeof( int ), 1 }
 	};
 	const spArray incoming[] = { { (void**)&sc->incoming, sizeof( float ), stride },
 								 { (void**)&sc->incomingIds, sizeof( uint32_t ), 1 },
-								 { (void**)&sc->incomingSlabs, sizeof( int ), 1 } };
-	return spGrowArrays( &sc->keptCapacity, spGrownCapacity( sc->keptCapacity, n ), kept, 2 ) &&
+								 { (void**)&sc->incomingSlabs, sizeof( int ), 1 },
+								 { (void**)&sc->inNext, sizeof( int ), 1 } };
+	return ( !kept || spGrowArrays( &sc->keptCapacity, spGrownCapacity( sc->keptCapacity, n ), keptArrays, 2 ) ) &&
 		   spGrowArrays( &sc->slabCapacity, spGrownCapacity( sc->slabCapacity, index->slabCount + 1 ), slabs,
 						 SP_ARRAY_COUNT( slabs ) ) &&
-		   spGrowArrays( &sc->incomingCapacity, spGrownCapacity( sc->incomingCapacity, found + limit ), incoming, 3 ) &&
+		   spGrowArrays( &sc->incomingCapacity, spGrownCapacity( sc->incomingCapacity, found + limit ), incoming,
+						 SP_ARRAY_COUNT( incoming ) ) &&
 		   spGrowWithRoom( (void**)&sc->remap, &sc->remapCapacity, n, sizeof( int ) );
+}
+
+// Group the `count` incoming entries from place `from` by slab into `grouped` and `groupedIds` (a stable counting
+// sort: inStart[s] is where slab s's start, inStart[slabCount] the count).
+static void spGroupIncoming( spRefreshScratch* sc, int from, int count, float* grouped, uint32_t* groupedIds,
+							 int slabCount, int stride )
+{
+	int* inStart = sc->inStart;
+	int* cursor = sc->inCursor;
+	memset( inStart, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	for ( int i = from; i < from + count; ++i )
+	{
+		inStart[sc->incomingSlabs[i] + 1] += 1;
+	}
+	for ( int s = 0; s < slabCount; ++s )
+	{
+		inStart[s + 1] += inStart[s];
+	}
+	memcpy( cursor, inStart, sizeof( int ) * (size_t)slabCount );
+	for ( int i = from; i < from + count; ++i )
+	{
+		const int dst = cursor[sc->incomingSlabs[i]]++;
+		memcpy( grouped + (size_t)dst * stride, sc->incoming + (size_t)i * stride, sizeof( float ) * (size_t)stride );
+		groupedIds[dst] = sc->incomingIds[i];
+	}
 }
 
 // spRefreshEntries over the slabs s0..s1-1, with the dimension a constant for 2D and 3D (1D and 4D share one copy
 // that reads it: smaller code).
-static int spRefreshRange( const spIndex* index, spRefreshScratch* sc, const spWorld* world, int s0, int s1, int m,
-						   int limit, int swapBudget, int* swaps )
+__attribute__( ( noinline ) ) static int spRefreshRange( const spIndex* index, spRefreshScratch* sc,
+														 const spWorld* world, int s0, int s1, float* kept,
+														 int* keptOrigins, int base, int m, int limit, int swapBudget,
+														 int* swaps )
 {
 	switch ( world->dimensions )
 	{
 		case 2:
-			return spRefreshEntries( index, sc, world, 2, s0, s1, m, limit, swapBudget, swaps );
+			return spRefreshEntries( index, sc, world, 2, s0, s1, kept, keptOrigins, base, m, limit, swapBudget,
+									 swaps );
 		case 3:
-			return spRefreshEntries( index, sc, world, 3, s0, s1, m, limit, swapBudget, swaps );
+			return spRefreshEntries( index, sc, world, 3, s0, s1, kept, keptOrigins, base, m, limit, swapBudget,
+									 swaps );
 		default:
-			return spRefreshEntries( index, sc, world, world->dimensions, s0, s1, m, limit, swapBudget, swaps );
+			return spRefreshEntries( index, sc, world, world->dimensions, s0, s1, kept, keptOrigins, base, m, limit,
+									 swapBudget, swaps );
 	}
 }
 
@@ -546,8 +609,8 @@ static bool spRefreshTask( int s0, int s1, spTask* task, void* context )
 		task->result = SP_REFRESH_SKIPPED;
 		return true;
 	}
-	task->result =
-		spRefreshRange( job->index, job->sc, job->world, s0, s1, at, at + task->room, job->swapBudget, &task->count );
+	task->result = spRefreshRange( job->index, job->sc, job->world, s0, s1, job->sc->kept, job->sc->keptOrigins, 0, at,
+								   at + task->room, job->swapBudget, &task->count );
 	task->spans[0].count = task->result >= 0 ? task->result - at : 0;
 	atomic_fetch_add_explicit( &job->found, spTaskIncoming( task ), memory_order_relaxed );
 	return true;
@@ -563,7 +626,8 @@ void spMergeRefreshed( spWorld* world, int s0, int s1 )
 
 void spFinishRefresh( spWorld* world, int merged )
 {
-	if ( world->refreshScratch.mergePending && !merged )
+	// only a refresh with a pool leaves its merge to the sweep
+	if ( SP_PARALLEL && world->refreshScratch.mergePending && !merged )
 	{
 		spMergeRefreshed( world, 0, world->dynamicIndex.slabCount );
 	}
@@ -622,24 +686,215 @@ static int spGatherIncoming( spRefreshScratch* sc, spParallel* p, int limit, int
 	return spGatherSpans( p, 0, sc->incomingSlabs, sizeof( int ) );
 }
 
-spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* world, int swapBudget, int incomingLimit,
-								int* swaps )
+// ---- The refresh on one thread: each slab merged into the new entries and swept a few slabs behind the pass ----
+//
+// The merge and the sweep then read a slab's kept entries and its new entries while they are in cache, and the kept
+// entries need a window of a few slabs rather than room for all (at 1M boxes, about 27 bytes a box that went to memory
+// and came back). An entry for slab t is found at its box's first old entry: below t for a box that moved up, in
+// slab t + 1 for a box that moved down into t. So slab t is merged once slab t + SP_STREAM_LAG is refreshed, and an
+// entry that arrives later (a box that moved down by more, a teleport) makes the pass stop: it runs again with every
+// slab merged after the whole pass, and the next few refreshes do so too before the lag is tried again.
+enum
 {
-	const int d = world->dimensions;
-	const int stride = 2 * d;
-	const int slabCount = index->slabCount;
-	SP_ASSERT( index->axis >= 0 );
+	SP_STREAM_LAG = 2,
+	SP_STREAM_BACKOFF_MAX = 63
+};
+// spStreamRefresh's result when an entry arrives for a slab already merged.
+#define SP_REFRESH_LATE ( -5 )
 
-	// With a pool, slab ranges are refreshed at once, each with incoming room of its own; room for the limit at
-	// least: a range out of room makes the pass run again on one thread.
+// Room for `count` new entries (and the padding) in the spare entries and in previousIds, which take the new ids.
+static bool spReserveNewEntries( spRefreshScratch* sc, int count, int stride )
+{
+	const int need = count + SP_INDEX_PADDING;
+	if ( need > sc->spareCapacity )
+	{
+		const int capacity = spGrownCapacity( sc->spareCapacity, need );
+		int floats = sc->spareCapacity * stride;
+		if ( capacity > INT32_MAX / stride ||
+			 !spGrow( (void**)&sc->spareEntries, &floats, capacity * stride, sizeof( float ) ) )
+			return false;
+		sc->spareCapacity = floats / stride;
+	}
+	return spGrow( (void**)&sc->previousIds, &sc->previousIdsCapacity, sc->spareCapacity, sizeof( uint32_t ) );
+}
+
+// The refresh of spRefreshIndex on one thread, each slab merged into the spare entries and swept into `found` a few
+// slabs behind the pass, to the same index, pairs, swaps and give-ups as the refresh merged by the sweep. The index
+// is not written until every slab is done. Returns a result of spRefreshIndex, or SP_REFRESH_LATE (nothing done).
+static int spStreamRefresh( spIndex* index, spRefreshScratch* sc, spWorld* world, int swapBudget, int limit,
+							int filtered, int lag, int* swaps )
+{
+	const int stride = 2 * world->dimensions;
+	const int slabCount = index->slabCount;
+	const int* start = index->slabStart;
+	// the window: lag + 1 regions of the largest slab's room, slab s's kept entries in region s % regions, or when
+	// that is more than room for every entry (a long lag, or slabs far from even), slab s's from place start[s]
+	int largest = 1;
+	for ( int s = 0; s < slabCount; ++s )
+	{
+		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
+	}
+	const int regions = lag + 1, room = largest;
+	const int windowed = (long long)regions * room < index->entryCount;
+	spPairArray* found = &world->placePairs[1 - world->current];
+	found->count = 0;
+	const spArray window[] = { { (void**)&sc->window, sizeof( float ), stride },
+							   { (void**)&sc->windowOrigins, sizeof( int ), 1 } };
+	if ( !spReserveRefresh( index, sc, limit, limit, stride, false ) ||
+		 !spGrowArrays( &sc->windowCapacity,
+						spGrownCapacity( sc->windowCapacity, windowed ? regions * room : index->entryCount ), window,
+						2 ) ||
+		 !spReserveNewEntries( sc, index->entryCount, stride ) ||
+		 !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
+		return spRefreshOutOfMemory;
+	spTask* task = spRangeTask( &world->parallel, 0 );
+
+	// The incoming scratch (room for twice the limit): the entries the pass finds from place 0, then a slab's incoming
+	// entries while it is merged, and the new movers' grouped by slab at the end (after a slab's pass finds, as in the
+	// refresh merged by the sweep, which finds them after the pass). With n new movers, the pass finds at most
+	// limit - n entries and a slab gets at most limit: the three parts do not meet.
+	int newCount = 0;
+	if ( world->newMovers > 0 && ( newCount = spIncomingNewMovers( index, sc, world, 0, limit ) ) < 0 )
+		return spRefreshTooManyMoves;
+	float* grouped = sc->incoming + (size_t)( 2 * limit - newCount ) * stride;
+	uint32_t* groupedIds = sc->incomingIds + ( 2 * limit - newCount );
+	spGroupIncoming( sc, 0, newCount, grouped, groupedIds, slabCount, stride );
+	for ( int s = 0; s < slabCount; ++s )
+	{
+		sc->inHead[s] = sc->inTail[s] = -1;
+	}
+
+	const int anyGone = world->goneMovers > 0;
+	const uint32_t* oldIds = index->ids;
+	int* remap = world->noEvents ? NULL : sc->remap;
+	int* newStart = sc->inCursor;
+	// entries found by the pass, all (`passed`, the limit's count as the refresh merged by the sweep counts them) and
+	// those whose boxes are still indexed (`m`, in the incoming scratch from place 0)
+	int m = 0, passed = 0, total = 0, place = 0, tests = 0;
+	for ( int s = 0; s < slabCount + lag; ++s )
+	{
+		if ( s < slabCount )
+		{
+			const int at = windowed ? s % regions * room : start[s];
+			int moved = 0;
+			const int m0 = m;
+			const int r =
+				spRefreshRange( index, sc, world, s, s + 1, sc->window + (size_t)at * stride, sc->windowOrigins + at,
+								start[s], m, m + ( limit - passed ), swapBudget - total, &moved );
+			if ( r < 0 )
+				return r == SP_REFRESH_TOO_MANY_MOVES ? spRefreshTooManyMoves : spRefreshTooManySwaps;
+			total += moved;
+			passed += r - m0;
+			// link the slab's finds to the slabs they reach (dropping those of boxes no longer indexed)
+			m = m0;
+			for ( int j = m0; j < r; ++j )
+			{
+				if ( anyGone && !spStillIndexed( world, sc->incomingIds[j] ) )
+					continue;
+				const int t = sc->incomingSlabs[j];
+				if ( t < s - lag )
+					return SP_REFRESH_LATE;
+				if ( j != m )
+				{
+					memcpy( sc->incoming + (size_t)m * stride, sc->incoming + (size_t)j * stride,
+							sizeof( float ) * (size_t)stride );
+					sc->incomingIds[m] = sc->incomingIds[j];
+				}
+				sc->inNext[m] = -1;
+				if ( sc->inTail[t] < 0 )
+					sc->inHead[t] = m;
+				else
+					sc->inNext[sc->inTail[t]] = m;
+				sc->inTail[t] = m;
+				m += 1;
+			}
+			// past the limit with the new movers: the refresh merged by the sweep gives up as well, at its end
+			if ( m + newCount > limit )
+				return spRefreshTooManyMoves;
+		}
+		const int t = s - lag;
+		if ( t < 0 )
+			continue;
+		// slab t's incoming entries, after the pass's finds: the pass's in the order found, then the new movers',
+		// sorted
+		float* slabIn = sc->incoming + (size_t)m * stride;
+		uint32_t* slabInIds = sc->incomingIds + m;
+		int nb = 0;
+		for ( int j = sc->inHead[t]; j >= 0; j = sc->inNext[j], ++nb )
+		{
+			memcpy( slabIn + (size_t)nb * stride, sc->incoming + (size_t)j * stride, sizeof( float ) * (size_t)stride );
+			slabInIds[nb] = sc->incomingIds[j];
+		}
+		const int n0 = sc->inStart[t], n1 = sc->inStart[t + 1];
+		memcpy( slabIn + (size_t)nb * stride, grouped + (size_t)n0 * stride,
+				sizeof( float ) * (size_t)( n1 - n0 ) * stride );
+		memcpy( slabInIds + nb, groupedIds + n0, sizeof( uint32_t ) * (size_t)( n1 - n0 ) );
+		nb += n1 - n0;
+		const int sorted = spInsertionSortPacked( slabIn, slabInIds, nb, stride, swapBudget - total );
+		if ( sorted < 0 )
+			return spRefreshTooManySwaps;
+		total += sorted;
+		const int at = windowed ? t % regions * room : start[t];
+		float* kept = sc->window + (size_t)at * stride;
+		int* origins = sc->windowOrigins + at;
+		if ( anyGone )
+			sc->keptEnd[t] =
+				sc->keptStart[t] + spDropGoneRun( world, oldIds, sc->remap, kept, origins, 0,
+												  sc->keptEnd[t] - sc->keptStart[t], 0, stride, &sc->keptWidth[t] );
+		const int na = sc->keptEnd[t] - sc->keptStart[t];
+		if ( !spReserveNewEntries( sc, place + na + nb, stride ) )
+			return spRefreshOutOfMemory;
+		newStart[t] = place;
+		sc->keptWidth[t] =
+			spMergeSlabOf( sc->spareEntries + (size_t)place * stride, sc->previousIds + place, place, remap, kept,
+						   oldIds, origins, na, slabIn, slabInIds, nb, stride, sc->keptWidth[t] );
+		float* columns = NULL;
+		if ( stride == 4 && !filtered && ( columns = spSweepColumns( task, na + nb ) ) == NULL )
+			return spRefreshOutOfMemory;
+		if ( !spSweepSlabOf( world, sc->spareEntries, sc->previousIds, found, columns, t, place, place + na + nb,
+							 filtered, &tests ) )
+			return spRefreshOutOfMemory;
+		place += na + nb;
+	}
+	newStart[slabCount] = place;
+
+	// Commit: the new entries and ids change places with the index's, which become the spare entries and previousIds
+	sc->previousCount = index->entryCount;
+	memcpy( sc->previousSlabStart, index->slabStart, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	memcpy( index->slabStart, newStart, sizeof( int ) * (size_t)( slabCount + 1 ) );
+	memcpy( index->slabMaxWidth, sc->keptWidth, sizeof( float ) * (size_t)slabCount );
+	float* entries = sc->spareEntries;
+	uint32_t* ids = sc->previousIds;
+	const int capacity = sc->spareCapacity < sc->previousIdsCapacity ? sc->spareCapacity : sc->previousIdsCapacity;
+	sc->spareEntries = index->entries;
+	sc->previousIds = index->ids;
+	sc->spareCapacity = sc->previousIdsCapacity = index->entryCapacity;
+	index->entries = entries;
+	index->ids = ids;
+	index->entryCapacity = capacity;
+	memset( index->entries + (size_t)place * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
+	memset( index->ids + place, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
+	index->entryCount = place;
+	sc->swept = 1;
+	sc->sweptTests = tests;
+	*swaps = total;
+	return spRefreshDone;
+}
+
+// The refresh with a pool: slab ranges refreshed at once, each with incoming room of its own (room for the limit at
+// least: a range out of room makes the pass run again on one thread), then merged by the sweep.
+static spRefreshResult spRefreshByRanges( spIndex* index, spRefreshScratch* sc, spWorld* world, int swapBudget,
+										  int incomingLimit, int* swaps )
+{
+	const int stride = 2 * world->dimensions;
+	const int slabCount = index->slabCount;
 	spParallel* parallel = &world->parallel;
-	spCutSlabs( world, index );
 	const int planned = spPlanIncoming( index, parallel, incomingLimit );
 	const int found = planned > incomingLimit ? planned : incomingLimit;
 
 	// Scratch first: kept entries (at most the current ones), incoming entries, per-slab counts, the remap of the
 	// current entries (written from the pass on: nothing reads it unless the refresh is done).
-	if ( !spReserveRefresh( index, sc, found, incomingLimit, stride ) )
+	if ( !spReserveRefresh( index, sc, found, incomingLimit, stride, true ) )
 		return spRefreshOutOfMemory;
 
 	int total = 0;
@@ -650,7 +905,8 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	if ( SP_PARALLEL && m == SP_REFRESH_RANGE_FULL )
 	{
 		total = 0;
-		m = spRefreshRange( index, sc, world, 0, slabCount, 0, incomingLimit, swapBudget, &total );
+		m = spRefreshRange( index, sc, world, 0, slabCount, sc->kept, sc->keptOrigins, 0, 0, incomingLimit, swapBudget,
+							&total );
 	}
 	const int checkLive = world->goneMovers > 0;
 	// boxes removed or made static since the last update: their entries were kept or moved like any other's
@@ -675,22 +931,7 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	uint32_t* groupedIds = sc->incomingIds + found;
 	int* inStart = sc->inStart;
 	int* cursor = sc->inCursor;
-	memset( inStart, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	for ( int i = 0; i < m; ++i )
-	{
-		inStart[sc->incomingSlabs[i] + 1] += 1;
-	}
-	for ( int s = 0; s < slabCount; ++s )
-	{
-		inStart[s + 1] += inStart[s];
-	}
-	memcpy( cursor, inStart, sizeof( int ) * (size_t)slabCount );
-	for ( int i = 0; i < m; ++i )
-	{
-		const int dst = cursor[sc->incomingSlabs[i]]++;
-		memcpy( grouped + (size_t)dst * stride, sc->incoming + (size_t)i * stride, sizeof( float ) * (size_t)stride );
-		groupedIds[dst] = sc->incomingIds[i];
-	}
+	spGroupIncoming( sc, 0, m, grouped, groupedIds, slabCount, stride );
 	for ( int s = 0; s < slabCount; ++s )
 	{
 		const int b = inStart[s], nb = inStart[s + 1] - b;
@@ -739,6 +980,33 @@ spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* w
 	return spRefreshDone;
 }
 
+spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* sc, spWorld* world, int swapBudget, int incomingLimit,
+								int filtered, int* swaps )
+{
+	SP_ASSERT( index->axis >= 0 );
+	spCutSlabs( world, index );
+	sc->swept = 0;
+	if ( spRanges( &world->parallel ) > 1 )
+		return spRefreshByRanges( index, sc, world, swapBudget, incomingLimit, swaps );
+	// On one thread: merged and swept SP_STREAM_LAG slabs behind the pass, or after the whole pass while the back-off
+	// of a late entry runs (and for the refresh that found one).
+	int r = SP_REFRESH_LATE;
+	if ( sc->streamWait > 0 )
+		sc->streamWait -= 1;
+	else if ( ( r = spStreamRefresh( index, sc, world, swapBudget, incomingLimit, filtered, SP_STREAM_LAG, swaps ) ) ==
+			  SP_REFRESH_LATE )
+	{
+		const int b = sc->streamBackoff;
+		sc->streamWait = b;
+		sc->streamBackoff = b == 0 ? 1 : 2 * b + 1 < SP_STREAM_BACKOFF_MAX ? 2 * b + 1 : SP_STREAM_BACKOFF_MAX;
+	}
+	else if ( r == spRefreshDone )
+		sc->streamBackoff = 0;
+	if ( r == SP_REFRESH_LATE )
+		r = spStreamRefresh( index, sc, world, swapBudget, incomingLimit, filtered, index->slabCount, swaps );
+	return (spRefreshResult)r;
+}
+
 SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
 {
 	spFree( sc->kept );
@@ -754,13 +1022,22 @@ SP_COLD void spFreeRefreshScratch( spRefreshScratch* sc )
 	spFree( sc->incomingSlabs );
 	spFree( sc->remap );
 	spFree( sc->previousIds );
+	spFree( sc->window );
+	spFree( sc->windowOrigins );
+	spFree( sc->spareEntries );
+	spFree( sc->inNext );
+	spFree( sc->inHead );
+	spFree( sc->inTail );
 	memset( sc, 0, sizeof( *sc ) );
 }
 
 SP_COLD size_t spRefreshScratchByteCount( const spRefreshScratch* sc, int stride )
 {
 	return (size_t)sc->keptCapacity * ( (size_t)stride * sizeof( float ) + sizeof( int ) ) +
-		   (size_t)sc->slabCapacity * ( 5 * sizeof( int ) + sizeof( float ) ) +
-		   (size_t)sc->incomingCapacity * ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + sizeof( int ) ) +
-		   (size_t)sc->remapCapacity * sizeof( int ) + (size_t)sc->previousIdsCapacity * sizeof( uint32_t );
+		   (size_t)sc->slabCapacity * ( 7 * sizeof( int ) + sizeof( float ) ) +
+		   (size_t)sc->incomingCapacity *
+			   ( (size_t)stride * sizeof( float ) + sizeof( uint32_t ) + 2 * sizeof( int ) ) +
+		   (size_t)sc->remapCapacity * sizeof( int ) + (size_t)sc->previousIdsCapacity * sizeof( uint32_t ) +
+		   (size_t)sc->windowCapacity * ( (size_t)stride * sizeof( float ) + sizeof( int ) ) +
+		   (size_t)sc->spareCapacity * (size_t)stride * sizeof( float );
 }

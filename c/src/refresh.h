@@ -42,6 +42,23 @@ typedef struct spRefreshScratch
 	int mergePending;
 	const float* grouped;
 	const uint32_t* groupedIds;
+	// The refresh on one thread, which merges and sweeps each slab a few slabs behind its pass: a slab's kept entries
+	// in a window of a few slabs' room (in place of `kept`), the new entries written to spareEntries (which then
+	// changes places with the index's entries, and the new ids to previousIds), the incoming entries as found linked
+	// slab by slab (inNext from each slab's inHead to its inTail), and its sweep's candidate tests when `swept` (the
+	// update then skips its sweep). After an entry arrived for a slab already merged (a box that moved down by more
+	// slabs than the merge runs behind), the pass on one thread waits streamWait refreshes (streamBackoff, doubled
+	// with each such refresh in a row).
+	float* window;
+	int* windowOrigins;
+	int windowCapacity;
+	float* spareEntries;
+	int spareCapacity;
+	int* inNext;
+	int* inHead;
+	int* inTail;
+	int swept, sweptTests;
+	int streamWait, streamBackoff;
 } spRefreshScratch;
 
 typedef enum spRefreshResult
@@ -57,12 +74,14 @@ typedef enum spRefreshResult
 /// dropped from it, a box that reached a new slab (or was added, or made moving) is merged into it, and each
 /// slab is insertion-sorted. Gives up past `swapBudget` swaps or `incomingLimit` new slab entries, and fails
 /// on allocation failure, in both cases with nothing that queries read changed. Done: the swap count in *swaps,
-/// and the scratch's remap and previousIds map the places before to the places after once every slab is merged:
-/// the index's slab starts and ids are the new ones, but each slab's entries are merged by spMergeRefreshed (the
-/// sweep's, slab by slab) or spFinishRefresh (mergePending until then).
-/// With a pool (spParallelOn), slab ranges are refreshed at once, to the same result.
+/// and the scratch's remap and previousIds map the places before to the places after once every slab is merged.
+/// On one thread, each slab is merged and swept a few slabs behind the pass (`filtered` as spSweepAll's): the index
+/// is whole, the pairs are in the sweep's list (the world's placePairs[1 - current]) and `swept` is set. With a pool
+/// (spParallelOn), slab ranges are refreshed at once, to the same result, and the index's slab starts and ids are the
+/// new ones, but each slab's entries are merged by spMergeRefreshed (the sweep's, slab by slab) or spFinishRefresh
+/// (mergePending until then).
 spRefreshResult spRefreshIndex( spIndex* index, spRefreshScratch* scratch, spWorld* world, int swapBudget,
-								int incomingLimit, int* swaps );
+								int incomingLimit, int filtered, int* swaps );
 
 /// With a refresh's merge pending, merge the slabs s0..s1-1 of the moving boxes' index (each slab once, by whatever
 /// range sweeps it). Slab ranges are independent: a pool's tasks may merge theirs at once.

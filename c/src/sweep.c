@@ -6,7 +6,6 @@
 
 #include "index.h"
 #include "parallel.h"
-#include "refresh.h"
 #include "simd.h"
 #include "world.h"
 
@@ -16,13 +15,11 @@
 // Sweep one slab of the moving boxes' index into `found` as place pairs (i, j), i < j: places of entries in the
 // index, so the pairs come out sorted. A pair is reported only in the first slab both boxes touch. `filtered` is 0
 // when every filter accepts every pair (spValidate's allPair): no per-pair lookups then.
-SP_FORCE_INLINE int spSweepSlab( const spWorld* w, spPairArray* found, int begin, int end, int slab, int d,
-								 int filtered, int* tests )
+SP_FORCE_INLINE int spSweepSlab( const spWorld* w, const float* e, const uint32_t* ids, spPairArray* found, int begin,
+								 int end, int slab, int d, int filtered, int* tests )
 {
 	const int stride = 2 * d;
 	const spIndex* index = &w->dynamicIndex;
-	const float* e = index->entries;
-	const uint32_t* ids = index->ids;
 	// in 2D the slab axis, when there is one, is the second axis: its min is at 2 (with one slab the floor test
 	// passes anyway), a constant the compiler can use
 	const int slabAt = d == 2 ? 2 : index->slabAt;
@@ -120,10 +117,9 @@ static inline long long spLaneSum( spM4 v )
 // reported in the first slab both boxes touch, the one where either starts: a box that starts in an earlier slab
 // tests its candidates' min y in a fourth column, where a candidate that starts earlier too has +INFINITY, which
 // fails the test on y.
-static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, int begin, int end, int slab,
-						  int* tests )
+static int spSweepSlab2D( const spWorld* w, const float* e, spPairArray* found, float* columns, int begin, int end,
+						  int slab, int* tests )
 {
-	const float* e = w->dynamicIndex.entries;
 	const float floor = w->dynamicIndex.slabFloor[slab];
 	const int n = end - begin;
 	const int height = n + SP_SWEEP_STEP;
@@ -215,114 +211,27 @@ static int spSweepSlab2D( const spWorld* w, spPairArray* found, float* columns, 
 	*tests += (int)spLaneSum( candidates );
 	return 1;
 }
-// The floats of spSweepSlab2D's columns for the slabs s0..s1-1 of the index: SP_SWEEP_COLUMNS, with the padding,
-// for the largest slab.
-static int spSweepColumnsNeeded( const spIndex* index, int s0, int s1 )
+bool spSweepSlabOf( const spWorld* w, const float* entries, const uint32_t* ids, spPairArray* found, float* columns,
+					int slab, int begin, int end, int filtered, int* tests )
 {
-	const int* start = index->slabStart;
-	int largest = 0;
-	for ( int s = s0; s < s1; ++s )
+	switch ( w->dimensions )
 	{
-		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
+		case 1:
+			return filtered ? spSweepSlab( w, entries, ids, found, begin, end, slab, 1, 1, tests )
+							: spSweepSlab( w, entries, ids, found, begin, end, slab, 1, 0, tests );
+		case 2:
+			return filtered ? spSweepSlab( w, entries, ids, found, begin, end, slab, 2, 1, tests )
+							: spSweepSlab2D( w, entries, found, columns, begin, end, slab, tests );
+		case 3:
+			return filtered ? spSweepSlab( w, entries, ids, found, begin, end, slab, 3, 1, tests )
+							: spSweepSlab( w, entries, ids, found, begin, end, slab, 3, 0, tests );
+		default:
+			return filtered ? spSweepSlab( w, entries, ids, found, begin, end, slab, 4, 1, tests )
+							: spSweepSlab( w, entries, ids, found, begin, end, slab, 4, 0, tests );
 	}
-	return SP_SWEEP_COLUMNS * ( largest + SP_SWEEP_STEP );
 }
 
-// Sweep the slabs s0..s1-1 of the moving boxes' index, appending their place pairs to `found`, in slab order;
-// `columns` holds spSweepColumnsNeeded floats (read only by the 2D kernel with no filter). With `merging` (the world,
-// when a refresh's merge is pending), each slab is merged just before it is swept, and on a failure the slabs left
-// are merged too; otherwise reads the world only. Returns false on allocation failure. Out of line: inlined into
-// spSweepRange, gcc gave the 2D kernel's loop one more instruction per box.
-__attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spWorld* merging, spPairArray* found,
-														float* columns, int s0, int s1, int filtered, int* tests )
+float* spSweepColumns( spTask* task, int entries )
 {
-	const int* start = w->dynamicIndex.slabStart;
-	for ( int s = s0; s < s1; ++s )
-	{
-		if ( merging != NULL )
-			spMergeRefreshed( merging, s, s + 1 );
-		int ok;
-		switch ( w->dimensions )
-		{
-			case 1:
-				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 1, 1, tests )
-							  : spSweepSlab( w, found, start[s], start[s + 1], s, 1, 0, tests );
-				break;
-			case 2:
-				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 2, 1, tests )
-							  : spSweepSlab2D( w, found, columns, start[s], start[s + 1], s, tests );
-				break;
-			case 3:
-				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 3, 1, tests )
-							  : spSweepSlab( w, found, start[s], start[s + 1], s, 3, 0, tests );
-				break;
-			default:
-				ok = filtered ? spSweepSlab( w, found, start[s], start[s + 1], s, 4, 1, tests )
-							  : spSweepSlab( w, found, start[s], start[s + 1], s, 4, 0, tests );
-				break;
-		}
-		if ( !ok )
-		{
-			if ( merging != NULL )
-				spMergeRefreshed( merging, s + 1, s1 );
-			return false;
-		}
-	}
-	return true;
-}
-
-typedef struct spSweepJob
-{
-	const spWorld* w;
-	spWorld* merging; // the world when a refresh's merge is pending, or null
-	int filtered;
-} spSweepJob;
-
-// The sweep of slabs s0..s1-1 into the range's pairs, with the columns of spSweepSlab2D in its scratch and its
-// candidate tests in its count.
-static bool spSweepRange( int s0, int s1, spTask* task, void* context )
-{
-	const spSweepJob* job = context;
-	const spWorld* w = job->w;
-	float* columns = NULL;
-	if ( w->dimensions == 2 && !job->filtered )
-	{
-		const int need = spSweepColumnsNeeded( &w->dynamicIndex, s0, s1 );
-		if ( ( columns = spTaskScratch( task, sizeof( float ) * (size_t)need ) ) == NULL )
-		{
-			if ( job->merging != NULL )
-				spMergeRefreshed( job->merging, s0, s1 );
-			return false;
-		}
-	}
-	task->count = 0;
-	return spSweepSlabs( w, job->merging, &task->pairs, columns, s0, s1, job->filtered, &task->count );
-}
-
-bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
-{
-	const spIndex* index = &w->dynamicIndex;
-	found->count = 0;
-	// room for two pairs an entry at once (a uniform scene has about 1.8), and an eighth more so that the entry
-	// count's waver on coherent frames does not reallocate: grown from nothing by half again at a time as the sweep
-	// went, a first update's list was copied about twice over (with a pool, the ranges' lists are gathered into room
-	// for their total)
-	if ( !spParallelOn( w ) &&
-		 !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
-	{
-		spFinishRefresh( w, 0 );
-		return false;
-	}
-	// with a pool, by slab ranges of about equal entries, gathered in slab order; a refresh's pending merge by the
-	// same ranges, slab by slab, each slab merged just before it is swept
-	spSweepJob job = { w, w->refreshScratch.mergePending ? w : NULL, filtered };
-	const bool swept = spParallelPairs( w, spSweepRange, index->slabCount, index, found, &job );
-	spFinishRefresh( w, 1 );
-	if ( !swept )
-		return false;
-	for ( int r = 0; r < spRanges( &w->parallel ); ++r )
-	{
-		*tests += spRangeTask( &w->parallel, r )->count;
-	}
-	return true;
+	return spTaskScratch( task, sizeof( float ) * SP_SWEEP_COLUMNS * (size_t)( entries + SP_SWEEP_STEP ) );
 }

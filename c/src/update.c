@@ -2,9 +2,10 @@
 // The frame, spUpdateWorld, in six steps:
 //   1. validate every box and gather the moving boxes' axis statistics      validate.c
 //   2. rebuild the static boxes' index if one of them changed               build.c
-//   3. refresh the moving boxes' index in place, or rebuild it              refresh.c, build.c (spRefreshOrRebuild)
-//   4. sweep it for the moving pairs (a refreshed slab merged just before); query the static index per mover
-//                                                                           sweep.c, refresh.c, index.c
+//   3. refresh the moving boxes' index in place (on one thread, sweeping each slab a few slabs behind), or rebuild it
+//                                                                           refresh.c, build.c (spRefreshOrRebuild)
+//   4. sweep it for the moving pairs unless the refresh did (with a pool, a refreshed slab merged just before); query
+//      the static index per mover                                           sweep.c, refresh.c, index.c
 //   5. make the public pairs and the began and ended events                 pairs.c, pair_sort.c
 //   6. counters
 //
@@ -101,7 +102,7 @@ static inline uint32_t spNextIndexVersion( uint32_t v )
 // still fit the boxes and no back-off wait runs, otherwise rebuilt (the boxes bucketed into slabs in slot order,
 // each slab sorted in cache). On a rebuild's allocation failure the last update's index is intact, so queries
 // still answer from it.
-static spResult spRefreshOrRebuild( spWorld* w, const spAxisStats* stats, spCounters* c )
+static spResult spRefreshOrRebuild( spWorld* w, const spAxisStats* stats, int filtered, spCounters* c )
 {
 	const int n = w->orderCount;
 	spIndex* dynamic = &w->dynamicIndex;
@@ -117,7 +118,8 @@ static spResult spRefreshOrRebuild( spWorld* w, const spAxisStats* stats, spCoun
 		const int swapBudget = SP_REFRESH_SWAPS_PER_BOX * n + SP_REFRESH_SWAPS_BASE;
 		const int incomingLimit = n / 2 + SP_REFRESH_INCOMING_BASE;
 		int swaps = 0;
-		const spRefreshResult r = spRefreshIndex( dynamic, &w->refreshScratch, w, swapBudget, incomingLimit, &swaps );
+		const spRefreshResult r =
+			spRefreshIndex( dynamic, &w->refreshScratch, w, swapBudget, incomingLimit, filtered, &swaps );
 		if ( r == spRefreshOutOfMemory )
 			return sp_resultOutOfMemory;
 		if ( r == spRefreshDone )
@@ -176,6 +178,102 @@ static bool spStaticPairs( int i0, int i1, spTask* task, void* context )
 	return true;
 }
 
+// The entries of the largest of the slabs s0..s1-1 of the index.
+static int spLargestSlab( const spIndex* index, int s0, int s1 )
+{
+	const int* start = index->slabStart;
+	int largest = 0;
+	for ( int s = s0; s < s1; ++s )
+	{
+		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
+	}
+	return largest;
+}
+
+// Sweep the slabs s0..s1-1 of the moving boxes' index, appending their place pairs to `found`, in slab order;
+// `columns` holds spSweepColumnsNeeded floats (read only by the 2D kernel with no filter). With `merging` (the world,
+// when a refresh's merge is pending), each slab is merged just before it is swept, and on a failure the slabs left
+// are merged too; otherwise reads the world only. Returns false on allocation failure. Out of line: inlined into
+// spSweepRange, gcc gave the 2D kernel's loop one more instruction per box.
+__attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spWorld* merging, spPairArray* found,
+														float* columns, int s0, int s1, int filtered, int* tests )
+{
+	const spIndex* index = &w->dynamicIndex;
+	const int* start = index->slabStart;
+	for ( int s = s0; s < s1; ++s )
+	{
+		if ( SP_PARALLEL && merging != NULL )
+			spMergeRefreshed( merging, s, s + 1 );
+		if ( !spSweepSlabOf( w, index->entries, index->ids, found, columns, s, start[s], start[s + 1], filtered,
+							 tests ) )
+		{
+			if ( SP_PARALLEL && merging != NULL )
+				spMergeRefreshed( merging, s + 1, s1 );
+			return false;
+		}
+	}
+	return true;
+}
+
+typedef struct spSweepJob
+{
+	const spWorld* w;
+	spWorld* merging; // the world when a refresh's merge is pending, or null
+	int filtered;
+} spSweepJob;
+
+// The sweep of slabs s0..s1-1 into the range's pairs, with the columns of spSweepSlab2D in its scratch and its
+// candidate tests in its count.
+static bool spSweepRange( int s0, int s1, spTask* task, void* context )
+{
+	const spSweepJob* job = context;
+	const spWorld* w = job->w;
+	float* columns = NULL;
+	if ( w->dimensions == 2 && !job->filtered )
+	{
+		if ( ( columns = spSweepColumns( task, spLargestSlab( &w->dynamicIndex, s0, s1 ) ) ) == NULL )
+		{
+			if ( SP_PARALLEL && job->merging != NULL )
+				spMergeRefreshed( job->merging, s0, s1 );
+			return false;
+		}
+	}
+	task->count = 0;
+	return spSweepSlabs( w, job->merging, &task->pairs, columns, s0, s1, job->filtered, &task->count );
+}
+
+// Sweep every slab of the moving boxes' index into `found` (emptied first) as place pairs, sorted (spSweepSlabOf),
+// adding the candidates tested to *tests. With a pool (spParallelOn), slab ranges are swept at once, to the same
+// result. A refresh's pending merge (refresh.h) is run slab by slab as the sweep reaches each slab, and is finished
+// whatever happens. Returns false on allocation failure.
+static bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
+{
+	const spIndex* index = &w->dynamicIndex;
+	found->count = 0;
+	// room for two pairs an entry at once (a uniform scene has about 1.8), and an eighth more so that the entry
+	// count's waver on coherent frames does not reallocate: grown from nothing by half again at a time as the sweep
+	// went, a first update's list was copied about twice over (with a pool, the ranges' lists are gathered into room
+	// for their total)
+	if ( !spParallelOn( w ) &&
+		 !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
+	{
+		spFinishRefresh( w, 0 );
+		return false;
+	}
+	// with a pool, by slab ranges of about equal entries, gathered in slab order; a refresh's pending merge by the
+	// same ranges, slab by slab, each slab merged just before it is swept
+	spSweepJob job = { w, SP_PARALLEL && w->refreshScratch.mergePending ? w : NULL, filtered };
+	const bool swept = spParallelPairs( w, spSweepRange, index->slabCount, index, found, &job );
+	spFinishRefresh( w, 1 );
+	if ( !swept )
+		return false;
+	for ( int r = 0; r < spRanges( &w->parallel ); ++r )
+	{
+		*tests += spRangeTask( &w->parallel, r )->count;
+	}
+	return true;
+}
+
 // Pairs among the moving boxes (place pairs, into placePairs[1 - current]), then between moving and static boxes
 // (id pairs, into found, by ranges of movers with a pool), with the sorts' scratch for step 5 reserved first.
 static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
@@ -185,13 +283,18 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 		 !spGrow( (void**)&w->pairHistograms, &w->pairHistogramCapacity, spPairHistogramCount( w->slotCount ),
 				  sizeof( int ) ) )
 	{
+		w->refreshScratch.swept = 0;
 		// the index whole for queries: a refresh's merge is otherwise the sweep's
 		spFinishRefresh( w, 0 );
 		return sp_resultOutOfMemory;
 	}
 	int tests = 0;
-	if ( !spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) )
+	// a refresh on one thread sweeps each slab itself
+	if ( w->refreshScratch.swept )
+		tests = w->refreshScratch.sweptTests;
+	else if ( !spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) )
 		return sp_resultOutOfMemory;
+	w->refreshScratch.swept = 0;
 	SP_PHASE( w, SP_PHASE_SWEEP );
 	w->found.count = 0;
 	if ( w->staticIndex.entryCount > 0 && !spParallelPairs( w, spStaticPairs, w->orderCount, NULL, &w->found, w ) )
@@ -228,7 +331,7 @@ spResult spUpdateWorld( spWorld* w )
 	SP_PHASE( w, SP_PHASE_STATICS );
 
 	// 3. the moving boxes' index
-	if ( ( r = spRefreshOrRebuild( w, stats, &c ) ) != sp_resultOk )
+	if ( ( r = spRefreshOrRebuild( w, stats, !allPair, &c ) ) != sp_resultOk )
 		return r;
 	SP_PHASE( w, SP_PHASE_INDEX );
 

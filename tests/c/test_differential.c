@@ -369,6 +369,116 @@ int RefreshedFramesMatchBruteForce( void )
 	return 0;
 }
 
+// The slab a value on the slab axis starts in (the last slab whose floor is at most v).
+static int SlabOfValue( const spSlabs* slabs, float v )
+{
+	int s = 0;
+	while ( s + 1 < slabs->slabCount && slabs->floors[s + 1] <= v )
+		++s;
+	return s;
+}
+
+// The world's moving index holds each mirrored box in every slab its bounds reach on the slab axis and in no other,
+// each slab in the order of the boxes' min on the sweep axis.
+static int CheckSlabs( spWorldId w, const Mirror* m )
+{
+	spSlabs slabs;
+	ENSURE_OK( spWorld_GetSlabs( w, false, &slabs ) );
+	const int d = m->dimensions;
+	int expected = 0;
+	for ( int i = 0; i < m->count; ++i )
+	{
+		const float* b = m->bounds + (size_t)i * 2 * d;
+		const int s0 = slabs.slabAxis < 0 ? 0 : SlabOfValue( &slabs, b[slabs.slabAxis] );
+		const int s1 = slabs.slabAxis < 0 ? 0 : SlabOfValue( &slabs, b[d + slabs.slabAxis] );
+		expected += s1 - s0 + 1;
+		for ( int s = s0; s <= s1; ++s )
+		{
+			int found = 0;
+			for ( int k = slabs.starts[s]; k < slabs.starts[s + 1]; ++k )
+				found += slabs.ids[k] == m->ids[i];
+			ENSURE( found == 1 );
+		}
+	}
+	ENSURE( slabs.entryCount == expected );
+	for ( int s = 0; s < slabs.slabCount; ++s )
+	{
+		for ( int k = slabs.starts[s] + 1; k < slabs.starts[s + 1]; ++k )
+		{
+			float lo[2];
+			for ( int q = 0; q < 2; ++q )
+			{
+				int i = 0;
+				while ( m->ids[i] != slabs.ids[k - 1 + q] )
+					++i;
+				lo[q] = m->bounds[(size_t)i * 2 * d + (size_t)slabs.sweepAxis];
+			}
+			ENSURE( lo[0] <= lo[1] );
+		}
+	}
+	return 0;
+}
+
+int RefreshedWithTeleportsDown( void )
+{
+	// Coherent motion with a few boxes teleported each frame from the top of the slab axis to its bottom: a box that
+	// reaches a slab more than two below its old first slab is found after the refresh on one thread has merged that
+	// slab (it then runs again with every merge after the pass, and so do the next few refreshes). Every frame is
+	// still a refresh, with brute force's pairs and events, and its slabs hold each box wherever its bounds reach.
+	for ( int d = 2; d <= 3; ++d )
+	{
+		spWorldId w;
+		Mirror m;
+		Rng rng = { 41u + (uint32_t)d };
+		const int n = 3000;
+		RUN_SUB( RandomScene( d, &rng, n, d == 2 ? 0.02f : 0.06f, &w, &m ) );
+		uint32_t* prev = NULL;
+		int prevCount = 0, refreshed = 0, fallen = 0;
+		for ( int frame = 0; frame < 40; ++frame )
+		{
+			spSlabs slabs;
+			ENSURE_OK( spWorld_GetSlabs( w, false, &slabs ) );
+			for ( int i = 0; i < m.count && frame > 0; ++i )
+			{
+				float* b = m.bounds + (size_t)i * 2 * d;
+				for ( int a = 0; a < d; ++a )
+				{
+					const float step = ( RngFloat( &rng ) - 0.5f ) * 0.05f;
+					b[a] += step;
+					b[d + a] += step;
+				}
+				WriteBox( w, &m, i );
+			}
+			for ( int k = 0; k < 1 + frame % 3 && frame > 0; ++k )
+			{
+				const int i = RngInt( &rng, m.count );
+				float* b = m.bounds + (size_t)i * 2 * d;
+				const int a = slabs.slabAxis;
+				ENSURE( a >= 0 );
+				const int before = SlabOfValue( &slabs, b[a] );
+				const float size = b[d + a] - b[a];
+				b[a] = RngFloat( &rng ) * 10.0f;
+				b[d + a] = b[a] + size;
+				fallen += before - SlabOfValue( &slabs, b[a] ) > 2;
+				WriteBox( w, &m, i );
+			}
+			ENSURE_OK( spWorld_Update( w ) );
+			RUN_SUB( CheckWorld( w, &m, &prev, &prevCount ) );
+			RUN_SUB( CheckSlabs( w, &m ) );
+			const spCounters c = spWorld_GetCounters( w );
+			ENSURE( c.slabs > 4 );
+			refreshed += c.refreshed;
+		}
+		ENSURE( refreshed == 39 );
+		ENSURE( fallen >= 30 );
+		ENSURE( prevCount > 100 );
+		free( prev );
+		MirrorFree( &m );
+		spDestroyWorld( w );
+	}
+	return 0;
+}
+
 int RebuildsAsTheSceneShrinks( void )
 {
 	// Rebuilds of fewer boxes than before, then more again (every box teleported: no refresh), so the rebuild's
