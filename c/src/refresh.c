@@ -693,7 +693,8 @@ static int spGatherIncoming( spRefreshScratch* sc, spParallel* p, int limit, int
 // and came back). An entry for slab t is found at its box's first old entry: below t for a box that moved up, in
 // slab t + 1 for a box that moved down into t. So slab t is merged once slab t + SP_STREAM_LAG is refreshed, and an
 // entry that arrives later (a box that moved down by more, a teleport) makes the pass stop: it runs again with every
-// slab merged after the whole pass, and the next few refreshes do so too before the lag is tried again.
+// slab merged after the whole pass. The next refresh tries the lag again; after each further late entry in a row,
+// 1, 3, 7, up to SP_STREAM_BACKOFF_MAX refreshes merge after the pass first.
 enum
 {
 	SP_STREAM_LAG = 2,
