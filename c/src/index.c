@@ -56,6 +56,17 @@ SP_COLD size_t spIndexByteCount( const spIndex* index, int stride )
 		   (size_t)index->slabCapacity * ( sizeof( int ) + 2 * sizeof( float ) );
 }
 
+int spLargestSlab( const spIndex* index, int s0, int s1 )
+{
+	const int* start = index->slabStart;
+	int largest = 0;
+	for ( int s = s0; s < s1; ++s )
+	{
+		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
+	}
+	return largest;
+}
+
 bool spReserveEntries( spIndex* index, int n, int stride )
 {
 	const spArray arrays[] = { { (void**)&index->entries, sizeof( float ), stride },

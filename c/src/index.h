@@ -77,6 +77,9 @@ void spChooseAxes( const spAxisStats* stats, int dimensions, int count, int stic
 /// allocation failure, changing nothing that is read.
 bool spReserveEntries( spIndex* index, int n, int stride );
 
+/// The entries of the largest of the slabs s0..s1-1 of an index.
+int spLargestSlab( const spIndex* index, int s0, int s1 );
+
 /// The slabs an index of `n` boxes sorted along `axis` gets: their count (1 when there is no slab axis), the slab
 /// axis (-1 with one slab), and the mapping of spSlabOf.
 void spPlanSlabs( const spAxisStats* stats, int n, int axis, int slabAxis, int* slabCount, int* planAxis, float* lo,

@@ -531,15 +531,15 @@ static bool spReserveRefresh( const spIndex* index, spRefreshScratch* sc, int fo
 		   spGrowWithRoom( (void**)&sc->remap, &sc->remapCapacity, n, sizeof( int ) );
 }
 
-// Group the `count` incoming entries from place `from` by slab into `grouped` and `groupedIds` (a stable counting
-// sort: inStart[s] is where slab s's start, inStart[slabCount] the count).
-static void spGroupIncoming( spRefreshScratch* sc, int from, int count, float* grouped, uint32_t* groupedIds,
-							 int slabCount, int stride )
+// Group the first `count` incoming entries by slab into `grouped` and `groupedIds` (a stable counting sort: inStart[s]
+// is where slab s's start, inStart[slabCount] the count).
+static void spGroupIncoming( spRefreshScratch* sc, int count, float* grouped, uint32_t* groupedIds, int slabCount,
+							 int stride )
 {
 	int* inStart = sc->inStart;
 	int* cursor = sc->inCursor;
 	memset( inStart, 0, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	for ( int i = from; i < from + count; ++i )
+	for ( int i = 0; i < count; ++i )
 	{
 		inStart[sc->incomingSlabs[i] + 1] += 1;
 	}
@@ -548,7 +548,7 @@ static void spGroupIncoming( spRefreshScratch* sc, int from, int count, float* g
 		inStart[s + 1] += inStart[s];
 	}
 	memcpy( cursor, inStart, sizeof( int ) * (size_t)slabCount );
-	for ( int i = from; i < from + count; ++i )
+	for ( int i = 0; i < count; ++i )
 	{
 		const int dst = cursor[sc->incomingSlabs[i]]++;
 		memcpy( grouped + (size_t)dst * stride, sc->incoming + (size_t)i * stride, sizeof( float ) * (size_t)stride );
@@ -703,6 +703,20 @@ enum
 // spStreamRefresh's result when an entry arrives for a slab already merged.
 #define SP_REFRESH_LATE ( -5 )
 
+// Commit the new slab starts `newStart` and entry count of `index` (whose entries and ids buffers are the new ones),
+// with the padding after its entries zeroed; the starts and count before stay as previousSlabStart and previousCount,
+// the places the remap maps from.
+static void spCommitSlabs( spIndex* index, spRefreshScratch* sc, const int* newStart, int count, int stride )
+{
+	const size_t starts = sizeof( int ) * (size_t)( index->slabCount + 1 );
+	sc->previousCount = index->entryCount;
+	memcpy( sc->previousSlabStart, index->slabStart, starts );
+	memcpy( index->slabStart, newStart, starts );
+	memset( index->entries + (size_t)count * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
+	memset( index->ids + count, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
+	index->entryCount = count;
+}
+
 // Room for `count` new entries (and the padding) in the spare entries and in previousIds, which take the new ids.
 static bool spReserveNewEntries( spRefreshScratch* sc, int count, int stride )
 {
@@ -730,12 +744,8 @@ static int spStreamRefresh( spIndex* index, spRefreshScratch* sc, spWorld* world
 	const int* start = index->slabStart;
 	// the window: lag + 1 regions of the largest slab's room, slab s's kept entries in region s % regions, or when
 	// that is more than room for every entry (a long lag, or slabs far from even), slab s's from place start[s]
-	int largest = 1;
-	for ( int s = 0; s < slabCount; ++s )
-	{
-		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
-	}
-	const int regions = lag + 1, room = largest;
+	const int largest = spLargestSlab( index, 0, slabCount );
+	const int regions = lag + 1, room = largest > 0 ? largest : 1;
 	const int windowed = (long long)regions * room < index->entryCount;
 	spPairArray* found = &world->placePairs[1 - world->current];
 	found->count = 0;
@@ -759,7 +769,7 @@ static int spStreamRefresh( spIndex* index, spRefreshScratch* sc, spWorld* world
 		return spRefreshTooManyMoves;
 	float* grouped = sc->incoming + (size_t)( 2 * limit - newCount ) * stride;
 	uint32_t* groupedIds = sc->incomingIds + ( 2 * limit - newCount );
-	spGroupIncoming( sc, 0, newCount, grouped, groupedIds, slabCount, stride );
+	spGroupIncoming( sc, newCount, grouped, groupedIds, slabCount, stride );
 	for ( int s = 0; s < slabCount; ++s )
 	{
 		sc->inHead[s] = sc->inTail[s] = -1;
@@ -860,9 +870,6 @@ static int spStreamRefresh( spIndex* index, spRefreshScratch* sc, spWorld* world
 	newStart[slabCount] = place;
 
 	// Commit: the new entries and ids change places with the index's, which become the spare entries and previousIds
-	sc->previousCount = index->entryCount;
-	memcpy( sc->previousSlabStart, index->slabStart, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	memcpy( index->slabStart, newStart, sizeof( int ) * (size_t)( slabCount + 1 ) );
 	memcpy( index->slabMaxWidth, sc->keptWidth, sizeof( float ) * (size_t)slabCount );
 	float* entries = sc->spareEntries;
 	uint32_t* ids = sc->previousIds;
@@ -873,9 +880,7 @@ static int spStreamRefresh( spIndex* index, spRefreshScratch* sc, spWorld* world
 	index->entries = entries;
 	index->ids = ids;
 	index->entryCapacity = capacity;
-	memset( index->entries + (size_t)place * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
-	memset( index->ids + place, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
-	index->entryCount = place;
+	spCommitSlabs( index, sc, newStart, place, stride );
 	sc->swept = 1;
 	sc->sweptTests = tests;
 	*swaps = total;
@@ -932,7 +937,7 @@ static spRefreshResult spRefreshByRanges( spIndex* index, spRefreshScratch* sc, 
 	uint32_t* groupedIds = sc->incomingIds + found;
 	int* inStart = sc->inStart;
 	int* cursor = sc->inCursor;
-	spGroupIncoming( sc, 0, m, grouped, groupedIds, slabCount, stride );
+	spGroupIncoming( sc, m, grouped, groupedIds, slabCount, stride );
 	for ( int s = 0; s < slabCount; ++s )
 	{
 		const int b = inStart[s], nb = inStart[s + 1] - b;
@@ -963,17 +968,12 @@ static spRefreshResult spRefreshByRanges( spIndex* index, spRefreshScratch* sc, 
 	// index gets the new slab starts and an ids buffer for the new ids, and each slab's kept and incoming entries are
 	// merged into it later, recording where each entry went (spMergeRefreshed: the sweep's, while the slab is in
 	// cache)
-	sc->previousCount = index->entryCount;
-	memcpy( sc->previousSlabStart, index->slabStart, sizeof( int ) * (size_t)( slabCount + 1 ) );
-	memcpy( index->slabStart, cursor, sizeof( int ) * (size_t)( slabCount + 1 ) );
 	SP_ASSERT( sc->previousIdsCapacity >= index->entryCapacity );
 	uint32_t* ids = sc->previousIds;
 	sc->previousIds = index->ids;
 	index->ids = ids;
 	sc->previousIdsCapacity = index->entryCapacity;
-	memset( index->entries + (size_t)entries * stride, 0, sizeof( float ) * SP_INDEX_PADDING * (size_t)stride );
-	memset( index->ids + entries, 0, sizeof( uint32_t ) * SP_INDEX_PADDING );
-	index->entryCount = entries;
+	spCommitSlabs( index, sc, cursor, entries, stride );
 	sc->grouped = grouped;
 	sc->groupedIds = groupedIds;
 	sc->mergePending = 1;

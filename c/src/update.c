@@ -178,25 +178,12 @@ static bool spStaticPairs( int i0, int i1, spTask* task, void* context )
 	return true;
 }
 
-// The entries of the largest of the slabs s0..s1-1 of the index.
-static int spLargestSlab( const spIndex* index, int s0, int s1 )
-{
-	const int* start = index->slabStart;
-	int largest = 0;
-	for ( int s = s0; s < s1; ++s )
-	{
-		largest = start[s + 1] - start[s] > largest ? start[s + 1] - start[s] : largest;
-	}
-	return largest;
-}
-
 // Sweep the slabs s0..s1-1 of the moving boxes' index, appending their place pairs to `found`, in slab order;
-// `columns` holds spSweepColumnsNeeded floats (read only by the 2D kernel with no filter). With `merging` (the world,
-// when a refresh's merge is pending), each slab is merged just before it is swept, and on a failure the slabs left
-// are merged too; otherwise reads the world only. Returns false on allocation failure. Out of line: inlined into
-// spSweepRange, gcc gave the 2D kernel's loop one more instruction per box.
-__attribute__( ( noinline ) ) static bool spSweepSlabs( const spWorld* w, spWorld* merging, spPairArray* found,
-														float* columns, int s0, int s1, int filtered, int* tests )
+// `columns` from spSweepColumns for the largest of them (read only by the 2D kernel with no filter). With `merging`
+// (the world, when a refresh's merge is pending), each slab is merged just before it is swept, and on a failure the
+// slabs left are merged too; otherwise reads the world only. Returns false on allocation failure.
+static bool spSweepSlabs( const spWorld* w, spWorld* merging, spPairArray* found, float* columns, int s0, int s1,
+						  int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
 	const int* start = index->slabStart;
