@@ -401,21 +401,29 @@ static int CheckSlabs( spWorldId w, const Mirror* m )
 		}
 	}
 	ENSURE( slabs.entryCount == expected );
+	// each mirrored box's min on the sweep axis by slot (with the counts above, every entry is a mirrored box's)
+	int slots = 0;
+	for ( int i = 0; i < m->count; ++i )
+	{
+		const int slot = (int)spBoxId_Slot( ( spBoxId ){ m->ids[i] } );
+		slots = slot + 1 > slots ? slot + 1 : slots;
+	}
+	float* lo = malloc( sizeof( float ) * (size_t)( slots > 0 ? slots : 1 ) );
+	for ( int i = 0; i < m->count; ++i )
+	{
+		lo[spBoxId_Slot( ( spBoxId ){ m->ids[i] } )] = m->bounds[(size_t)i * 2 * d + (size_t)slabs.sweepAxis];
+	}
+	int sorted = 1;
 	for ( int s = 0; s < slabs.slabCount; ++s )
 	{
 		for ( int k = slabs.starts[s] + 1; k < slabs.starts[s + 1]; ++k )
 		{
-			float lo[2];
-			for ( int q = 0; q < 2; ++q )
-			{
-				int i = 0;
-				while ( m->ids[i] != slabs.ids[k - 1 + q] )
-					++i;
-				lo[q] = m->bounds[(size_t)i * 2 * d + (size_t)slabs.sweepAxis];
-			}
-			ENSURE( lo[0] <= lo[1] );
+			sorted &=
+				lo[spBoxId_Slot( ( spBoxId ){ slabs.ids[k - 1] } )] <= lo[spBoxId_Slot( ( spBoxId ){ slabs.ids[k] } )];
 		}
 	}
+	free( lo );
+	ENSURE( sorted );
 	return 0;
 }
 
