@@ -2,11 +2,13 @@
 // playwright-core) with a profile of its own opened on the page, and the probes the tests share: a canvas's pixels,
 // a view's frames and counters, a figure built, the page scrolled to a standstill.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 // @ts-expect-error: a plain .mjs script without types
 import { CHROMIUM_ARGS } from '../../web/scripts/chromium.mjs';
 
@@ -87,6 +89,48 @@ export async function openDemo(
   await page.goto(url);
   await page.waitForSelector('html[data-ready=true]', { timeout: 30_000 });
   return { context, page };
+}
+
+/**
+ * The demo page for one test file: the server started before its tests and stopped after them, and browsers on the
+ * page, each with a profile in a temporary directory. `open` one, `close` it after its group of tests (a page left
+ * open goes on drawing its figures and slows every test after it); what is still open closes at the end of the file.
+ * `log` gathers what every page reported.
+ */
+export function demoPages(): {
+  log: PageLog;
+  url(): string;
+  open(device: typeof DESKTOP | typeof PHONE): Promise<Page>;
+  close(page: Page | undefined): Promise<void>;
+} {
+  const log: PageLog = { errors: [], requests: [] };
+  let server: { url: string; stop: () => void } | undefined;
+  const opened: Array<{ context: BrowserContext; dir: string; page: Page }> = [];
+  const close = async (page: Page | undefined): Promise<void> => {
+    const at = opened.findIndex((o) => o.page === page);
+    if (at < 0) return;
+    const { context, dir } = opened.splice(at, 1)[0]!;
+    await context.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  beforeAll(async () => {
+    server = await startDemoServer();
+  });
+  afterAll(async () => {
+    while (opened.length > 0) await close(opened[0]!.page);
+    server?.stop();
+  });
+  return {
+    log,
+    url: () => server!.url,
+    async open(device) {
+      const dir = mkdtempSync(join(tmpdir(), 'chromium-'));
+      const { context, page } = await openDemo(server!.url, dir, device, log);
+      opened.push({ context, dir, page });
+      return page;
+    },
+    close,
+  };
 }
 
 /** A cheap fingerprint of a canvas's pixels, and whether it holds more than one colour. */
