@@ -41,6 +41,16 @@ __attribute__( ( noinline ) ) void spDiffPairs( const spPairArray* prev, const s
 	ended->count = ne;
 }
 
+// The carry tests two pairs at a time where that is faster: in wasm, and not natively (docs/performance.md). The
+// sanitizers' build takes wasm's form, so that it is checked natively too (CMakeLists.txt).
+#ifndef SP_CARRY_TWO
+#ifdef __wasm__
+#define SP_CARRY_TWO 1
+#else
+#define SP_CARRY_TWO 0
+#endif
+#endif
+
 // The id pair of a place pair, lower id first.
 static inline spPair spPlacePairToIds( const uint32_t* ids, spPair p )
 {
@@ -85,6 +95,34 @@ SP_FORCE_INLINE void spCarryDiff( const spRefreshScratch* map, const uint32_t* i
 	uint64_t next = spPairBits( *qp );
 	for ( int i = 0; i < pCount; ++i )
 	{
+#if SP_CARRY_TWO
+		// two pairs at a time while both are in both updates, in the same order: one test for the two (i and qp
+		// move together, so one bound serves both lists)
+		const int both = pCount - i < (int)( qEnd - qp ) ? pCount - i : (int)( qEnd - qp );
+		const int end = i + both - 1;
+		while ( i < end )
+		{
+			const spPair o0 = p[i], o1 = p[i + 1];
+			SP_ASSERT( o0.a < (uint32_t)map->previousCount && o1.a < (uint32_t)map->previousCount );
+			const uint64_t k0 = spPairBitsOf( (uint32_t)remap[o0.a], (uint32_t)remap[o0.b] );
+			const uint64_t k1 = spPairBitsOf( (uint32_t)remap[o1.a], (uint32_t)remap[o1.b] );
+			if ( ( ( k0 ^ spPairBits( qp[0] ) ) | ( k1 ^ spPairBits( qp[1] ) ) ) != 0 )
+				break;
+			if ( pIds != NULL )
+				memcpy( op, pIds + i, 2 * sizeof( spPair ) );
+			else
+			{
+				op[0] = spPlacePairToIds( ids, qp[0] );
+				op[1] = spPlacePairToIds( ids, qp[1] );
+			}
+			op += 2;
+			qp += 2;
+			i += 2;
+		}
+		if ( i >= pCount )
+			break;
+		next = spPairBits( *qp );
+#endif
 		const spPair o = p[i];
 		SP_ASSERT( o.a < (uint32_t)map->previousCount && o.b < (uint32_t)map->previousCount );
 		const int x = remap[o.a], y = remap[o.b];
