@@ -100,6 +100,7 @@ SP_FORCE_INLINE void spCarryDiff( const spRefreshScratch* map, const uint32_t* i
 		// move together, so one bound serves both lists)
 		const int both = pCount - i < (int)( qEnd - qp ) ? pCount - i : (int)( qEnd - qp );
 		const int end = i + both - 1;
+		const spPair* const from = qp;
 		while ( i < end )
 		{
 			const spPair o0 = p[i], o1 = p[i + 1];
@@ -121,7 +122,8 @@ SP_FORCE_INLINE void spCarryDiff( const spRefreshScratch* map, const uint32_t* i
 		}
 		if ( i >= pCount )
 			break;
-		next = spPairBits( *qp );
+		if ( qp != from )
+			next = spPairBits( *qp );
 #endif
 		const spPair o = p[i];
 		SP_ASSERT( o.a < (uint32_t)map->previousCount && o.b < (uint32_t)map->previousCount );
