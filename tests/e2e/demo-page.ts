@@ -133,6 +133,17 @@ export function demoPages(): {
   };
 }
 
+/**
+ * Bring a figure's canvas to the middle of the window at once: the page scrolls smoothly, and a click that scrolls
+ * it there itself can find the page still moving.
+ */
+export async function inSight(figure: Locator): Promise<void> {
+  await figure
+    .locator('canvas.sim')
+    .first()
+    .evaluate((c) => c.scrollIntoView({ block: 'center', behavior: 'instant' }));
+}
+
 /** A cheap fingerprint of a canvas's pixels, and whether it holds more than one colour. */
 export async function pixels(canvas: Locator): Promise<{ hash: number; colours: number; width: number }> {
   return canvas.evaluate((c: HTMLCanvasElement) => {

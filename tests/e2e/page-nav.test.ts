@@ -1,68 +1,11 @@
-// Finding one's way around the demo page in Chromium, on a desktop (1100 px) and a phone (390 px, DPR 3, touch): no
-// task of the page takes over 200 ms in any mode of any figure; the small things a reader trips on; and what a
-// screen reader or a keyboard is given. (The contents links: page-links.test.ts.)
-import type { Locator, Page } from 'playwright-core';
+// Finding one's way around the demo page in Chromium, on a desktop (1100 px) and a phone (390 px, DPR 3, touch): the
+// small things a reader trips on, and what a screen reader or a keyboard is given. (The contents links:
+// page-links.test.ts; no task over 200 ms: page-tasks.test.ts.)
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DESKTOP, PHONE, demoPages, mounted, watchLongTasks } from './demo-page';
+import { DESKTOP, PHONE, demoPages, inSight, mounted } from './demo-page';
 
-const { log, open, close } = demoPages();
-
-/**
- * Bring a figure's canvas to the middle of the window at once: the page scrolls smoothly, and a click that scrolls
- * it there itself can find the page still moving.
- */
-async function inSight(figure: Locator): Promise<void> {
-  await figure
-    .locator('canvas.sim')
-    .first()
-    .evaluate((c) => c.scrollIntoView({ block: 'center', behavior: 'instant' }));
-}
-
-describe.each([
-  ['desktop', DESKTOP],
-  ['phone', PHONE],
-] as const)('no task over 200 ms on the %s', (_, device) => {
-  let page: Page;
-  beforeAll(async () => {
-    page = await open(device);
-  });
-  afterAll(() => close(page));
-
-  test('scrolled from the top of the page to the end, every figure built on the way', async () => {
-    const longTasks = await watchLongTasks(page);
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    for (let y = 0; y < height; y += 400) {
-      await page.mouse.wheel(0, 400);
-      await page.waitForTimeout(100);
-    }
-    await page.waitForTimeout(1000);
-    expect(await page.locator('figure.demo[data-mounted=true]').count()).toBeGreaterThan(0);
-    expect(Math.max(0, ...(await longTasks()))).toBeLessThan(200);
-  }, 120_000);
-
-  test('chapter 14 at 100 000 boxes, with the engine and with the sorted-JS loop', async () => {
-    const figure = page.locator('#scale figure');
-    await inSight(figure);
-    await mounted(figure);
-    const readout = figure.locator('.scale-readout');
-    await figure.locator('.scale-n input[type=range]').fill('100000');
-    await expect.poll(() => readout.getAttribute('data-boxes'), { timeout: 30_000 }).toBe('100000');
-    const longTasks = await watchLongTasks(page);
-    await page.waitForTimeout(6000);
-    await figure.locator('[data-action=js]').click();
-    await expect.poll(() => readout.getAttribute('data-mode')).toBe('js');
-    // the sorted-JS loop runs: its updates reach the chart (one every second or so at this size)
-    await expect
-      .poll(async () => Number(await readout.getAttribute('data-update-ms')), { timeout: 30_000 })
-      .toBeGreaterThan(0);
-    await page.waitForTimeout(8000);
-    const tasks = await longTasks();
-    expect(Math.max(0, ...tasks)).toBeLessThan(200);
-    await figure.locator('[data-action=js]').click();
-    await figure.locator('.scale-n input[type=range]').fill('10000'); // light again for the tests after this one
-    expect(log.errors).toEqual([]);
-  }, 120_000);
-});
+const { open, close } = demoPages();
 
 describe.each([
   ['desktop', DESKTOP],
