@@ -796,28 +796,25 @@ static int spStreamRefresh( spIndex* index, spRefreshScratch* sc, spWorld* world
 				return r == SP_REFRESH_TOO_MANY_MOVES ? spRefreshTooManyMoves : spRefreshTooManySwaps;
 			total += moved;
 			passed += r - m0;
-			// link the slab's finds to the slabs they reach (dropping those of boxes no longer indexed)
-			m = m0;
-			for ( int j = m0; j < r; ++j )
+			// the slab's finds of boxes still indexed, linked to the slabs they reach
+			m = r;
+			if ( anyGone )
 			{
-				if ( anyGone && !spStillIndexed( world, sc->incomingIds[j] ) )
-					continue;
+				float* boxes = sc->incoming + (size_t)m0 * stride;
+				m = m0 + spDropGone( world, boxes, sc->incomingIds + m0, sc->incomingSlabs + m0, r - m0, boxes,
+									 sc->incomingIds + m0, sc->incomingSlabs + m0, stride );
+			}
+			for ( int j = m0; j < m; ++j )
+			{
 				const int t = sc->incomingSlabs[j];
 				if ( t < s - lag )
 					return SP_REFRESH_LATE;
-				if ( j != m )
-				{
-					memcpy( sc->incoming + (size_t)m * stride, sc->incoming + (size_t)j * stride,
-							sizeof( float ) * (size_t)stride );
-					sc->incomingIds[m] = sc->incomingIds[j];
-				}
-				sc->inNext[m] = -1;
+				sc->inNext[j] = -1;
 				if ( sc->inTail[t] < 0 )
-					sc->inHead[t] = m;
+					sc->inHead[t] = j;
 				else
-					sc->inNext[sc->inTail[t]] = m;
-				sc->inTail[t] = m;
-				m += 1;
+					sc->inNext[sc->inTail[t]] = j;
+				sc->inTail[t] = j;
 			}
 			// past the limit with the new movers: the refresh merged by the sweep gives up as well, at its end
 			if ( m + newCount > limit )
