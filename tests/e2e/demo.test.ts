@@ -7,47 +7,29 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   DESKTOP,
   PHONE,
   config,
+  demoPages,
   frames,
   mounted,
-  openDemo,
   pixels,
   root,
   scrolledStill,
-  startDemoServer,
   stat,
   vite,
 } from './demo-page';
 
-let server: { url: string; stop: () => void } | undefined;
-let context: BrowserContext | undefined;
+const { log, open, close, url } = demoPages();
+/** Console errors of the pages, and every URL they asked for, in order (the wasm modules among them). */
+const { errors, requests } = log;
 let page: Page;
-let url = '';
-const errors: string[] = [];
-/** Every URL the pages asked for, in order (the wasm modules among them). */
-const requests: string[] = [];
-let profile = '';
 
 beforeAll(async () => {
-  server = await startDemoServer();
-  url = server.url;
-  profile = mkdtempSync(join(tmpdir(), 'chromium-'));
-  ({ context, page } = await openPage(profile, DESKTOP));
-});
-
-/** Chromium with its own profile, on the page, ready; console errors go to `errors`. */
-const openPage = (dir: string, device: Parameters<typeof openDemo>[2]): ReturnType<typeof openDemo> =>
-  openDemo(url, dir, device, { errors, requests });
-
-afterAll(async () => {
-  await context?.close();
-  server?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  page = await open(DESKTOP);
 });
 
 /** Ball i of a view, in client coordinates. */
@@ -888,9 +870,9 @@ describe('demo page in Chromium', () => {
   });
 
   test('prefers-reduced-motion starts every demo paused', async () => {
-    const p = await context!.newPage();
+    const p = await page.context().newPage();
     await p.emulateMedia({ reducedMotion: 'reduce' });
-    await p.goto(url);
+    await p.goto(url());
     await p.waitForSelector('html[data-ready=true]');
     const states = await p.locator('figure.demo').evaluateAll((fs) => fs.map((f) => (f as HTMLElement).dataset.state));
     expect(new Set(states)).toEqual(new Set(['paused']));
@@ -1036,19 +1018,13 @@ function contrast(a: string, b: string): number {
 }
 
 describe('on a phone (390 x 844, DPR 3, touch)', () => {
-  let phone: BrowserContext | undefined;
   let p: Page;
-  let phoneProfile = '';
 
   beforeAll(async () => {
-    phoneProfile = mkdtempSync(join(tmpdir(), 'chromium-'));
-    ({ context: phone, page: p } = await openPage(phoneProfile, PHONE));
+    p = await open(PHONE);
   });
 
-  afterAll(async () => {
-    await phone?.close();
-    if (phoneProfile) rmSync(phoneProfile, { recursive: true, force: true });
-  });
+  afterAll(() => close(p));
 
   test('a skip link is the first tab stop and leads to chapter 1', async () => {
     await p.keyboard.press('Tab'); // a fresh page: the first tab stop
@@ -1156,7 +1132,7 @@ describe('on a phone (390 x 844, DPR 3, touch)', () => {
     await figure.locator('[data-action=play]').click(); // paused: only the finger moves a ball
     const box = (await view.locator('canvas.sim').boundingBox())!;
     const s = box.width / 600;
-    const cdp = await phone!.newCDPSession(p);
+    const cdp = await p.context().newCDPSession(p);
     const swipe = async (x: number, y: number, dy: number): Promise<number> => {
       const before = await p.evaluate(() => window.scrollY);
       const at = (k: number): Array<{ x: number; y: number; id: number }> => [{ x, y: y + (dy * k) / 8, id: 1 }];
