@@ -48,8 +48,6 @@ describe.each([
     await page.waitForTimeout(8000);
     const tasks = await longTasks();
     expect(Math.max(0, ...tasks)).toBeLessThan(200);
-    await figure.locator('[data-action=js]').click();
-    await figure.locator('.scale-n input[type=range]').fill('10000'); // light again for the tests after this one
     expect(log.errors).toEqual([]);
   }, 120_000);
 });
@@ -74,6 +72,5 @@ describe('no task over 200 ms while the benchmark runs, on the desktop', () => {
     expect(rows.at(-1)!.split('\t')[0]).toBe('100,000');
     for (const r of rows) expect(r.split('\t')[6]).toMatch(/^[\d,]+ ✓$/);
     expect(Math.max(0, ...(await longTasks()))).toBeLessThan(200);
-    await figure.locator('select[data-option=max]').selectOption('1000'); // a short run for whoever comes next
   }, 300_000);
 });
