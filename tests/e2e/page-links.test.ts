@@ -25,6 +25,7 @@ test.concurrent.for([
   ['phone', PHONE],
 ] as const)(
   'on the %s, every link lands with its chapter’s heading at the top, before and after the figures on the way are built, and so does a page opened at a chapter’s address',
+  { timeout: 300_000 },
   async ([name, device], { expect }) => {
     const page = await open(device);
     const ids = await page
@@ -57,5 +58,4 @@ test.concurrent.for([
     expect(log.errors).toEqual([]);
     await close(page);
   },
-  300_000,
 );

@@ -1,7 +1,7 @@
 // Finding one's way around the demo page in Chromium, on a desktop (1100 px) and a phone (390 px, DPR 3, touch): the
 // small things a reader trips on, and what a screen reader or a keyboard is given. (The contents links:
 // page-links.test.ts; no task over 200 ms: page-tasks.test.ts.)
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DESKTOP, PHONE, demoPages, inSight, mounted } from './demo-page';
 
