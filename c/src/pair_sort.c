@@ -378,3 +378,47 @@ void spSortPairsOn( spWorld* w, const spPair* in, int count, spPair* out, spPair
 	}
 	spSortPairs( in, count, out, scratch, w->pairStart, w->pairHistograms, slots );
 }
+
+// The began (unit 0) and ended (unit 1) candidates' sorts, each on a thread of its own: radix sorts (few pairs among
+// many slots), the began sort's in the world's scratch, the ended sort's histograms and pairs in its range's scratch.
+typedef struct spEventSortJob
+{
+	spWorld* w;
+	const spPair* in[2];
+	int count[2];
+	spPair* out[2];
+} spEventSortJob;
+
+static bool spSortEventsRange( int k0, int k1, spTask* task, void* context )
+{
+	const spEventSortJob* job = context;
+	spWorld* w = job->w;
+	for ( int k = k0; k < k1; ++k )
+	{
+		if ( k == 0 )
+		{
+			spRadixSortPairs( job->in[0], job->count[0], job->out[0], w->found.data, w->pairHistograms, w->slotCount );
+			continue;
+		}
+		// an even count of ints: the pairs after them are 8-byte aligned
+		const size_t histogramBytes = sizeof( int ) * (size_t)spPairHistogramCount( w->slotCount );
+		char* scratch = spTaskScratch( task, histogramBytes + sizeof( spPair ) * (size_t)job->count[1] );
+		if ( scratch == NULL )
+			return false;
+		spRadixSortPairs( job->in[1], job->count[1], job->out[1], (spPair*)( scratch + histogramBytes ), (int*)scratch,
+						  w->slotCount );
+	}
+	return true;
+}
+
+void spSortEventsOn( spWorld* w, const spPair* began, int beganCount, spPair* beganOut, const spPair* ended,
+					 int endedCount, spPair* endedOut )
+{
+	const int slots = w->slotCount;
+	spEventSortJob job = { w, { began, ended }, { beganCount, endedCount }, { beganOut, endedOut } };
+	if ( beganCount < slots / 4 && endedCount < slots / 4 && spParallelOn( w ) &&
+		 spParallelFor( w, spSortEventsRange, 2, 1, &job ) )
+		return;
+	spSortPairs( began, beganCount, beganOut, w->found.data, w->pairStart, w->pairHistograms, slots );
+	spSortPairs( ended, endedCount, endedOut, w->found.data, w->pairStart, w->pairHistograms, slots );
+}

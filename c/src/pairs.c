@@ -209,12 +209,43 @@ static int spFirstPairFrom( const spPair* p, int count, int place )
 	return lo;
 }
 
+// One update's place pairs slab range by slab range: the lists its sweep's ranges kept (placeRanges), or its one list
+// as one range over every slab.
+typedef struct spPlaceSegments
+{
+	const spPairArray* lists;
+	const int* cut;
+	const int* at;
+	int count;
+	int oneCut[2], oneAt[2];
+} spPlaceSegments;
+
+static void spPlaceSegmentsOf( const spWorld* w, int k, spPlaceSegments* g )
+{
+	const spPlaceRanges* kept = &w->placeRanges[k];
+	if ( SP_PARALLEL && kept->ranges > 0 )
+	{
+		g->lists = kept->lists;
+		g->cut = kept->cut;
+		g->at = kept->at;
+		g->count = kept->ranges;
+		return;
+	}
+	g->oneCut[0] = 0;
+	g->oneCut[1] = w->dynamicIndex.slabCount;
+	g->oneAt[0] = 0;
+	g->oneAt[1] = w->placePairs[k].count;
+	g->lists = &w->placePairs[k];
+	g->cut = g->oneCut;
+	g->at = g->oneAt;
+	g->count = 1;
+}
+
 typedef struct spCarryJob
 {
 	const spWorld* w;
-	const spPairArray* prevPlaces;
-	const spPair* prevIds; // the id pairs of prevPlaces, pair by pair, or null
-	const spPairArray* nextPlaces;
+	spPlaceSegments prev, next;
+	const spPair* prevIds; // the id pairs of the last update's place pairs, pair by pair, or null
 	spPair* beganIn;
 	spPair* endedIn;
 	spPair* out;
@@ -222,32 +253,58 @@ typedef struct spCarryJob
 
 // The carry and the diff of slabs s0..s1-1. A pair's places are in one slab (the sweep pairs entries of a slab),
 // before and after the refresh, so the ranges of the last update's and this update's place pairs of the slabs are
-// found by binary search and carried and diffed alone; each range writes where its pairs are in those lists (its
-// spans: began, then ended).
+// found by binary search and carried and diffed alone, in pieces where either update's pairs pass from one kept list
+// to the next; each range writes where its pairs are in those lists (its spans: began, then ended).
 static bool spCarryRange( int s0, int s1, spTask* task, void* context )
 {
 	const spCarryJob* job = context;
 	const spWorld* w = job->w;
 	const int* before = w->refreshScratch.previousSlabStart;
 	const int* after = w->dynamicIndex.slabStart;
-	const spPair* prev = job->prevPlaces->data;
-	const spPair* next = job->nextPlaces->data;
-	const int pb = spFirstPairFrom( prev, job->prevPlaces->count, before[s0] );
-	const int pe = spFirstPairFrom( prev, job->prevPlaces->count, before[s1] );
-	const int nb = spFirstPairFrom( next, job->nextPlaces->count, after[s0] );
-	const int ne = spFirstPairFrom( next, job->nextPlaces->count, after[s1] );
-	int began = 0, ended = 0;
-	// a copy of the kernel for each source of the id pairs
-	if ( job->prevIds != NULL )
-		spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( prev, pb ), pe - pb, job->prevIds + pb,
-					 SP_AT( next, nb ), ne - nb, SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began,
-					 SP_AT( job->endedIn, pb ), &ended );
-	else
-		spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( prev, pb ), pe - pb, NULL, SP_AT( next, nb ),
-					 ne - nb, SP_AT( job->out, nb ), SP_AT( job->beganIn, nb ), &began, SP_AT( job->endedIn, pb ),
-					 &ended );
-	task->spans[0] = ( spSpan ){ nb, began };
-	task->spans[1] = ( spSpan ){ pb, ended };
+	const spPlaceSegments* prev = &job->prev;
+	const spPlaceSegments* next = &job->next;
+	int began = 0, ended = 0, beganAt = 0, endedAt = 0;
+	int jp = 0, jn = 0;
+	for ( int sa = s0; sa < s1 || !SP_PARALLEL; )
+	{
+		// (a build with no parallel update has one list of each and one range: one piece, with no tests)
+		int sb = s1;
+		if ( SP_PARALLEL )
+		{
+			while ( prev->cut[jp + 1] <= sa )
+				++jp;
+			while ( next->cut[jn + 1] <= sa )
+				++jn;
+			sb = sb < prev->cut[jp + 1] ? sb : prev->cut[jp + 1];
+			sb = sb < next->cut[jn + 1] ? sb : next->cut[jn + 1];
+		}
+		const spPair* p = prev->lists[jp].data;
+		const spPair* q = next->lists[jn].data;
+		const int pb = spFirstPairFrom( p, prev->lists[jp].count, before[sa] );
+		const int pe = spFirstPairFrom( p, prev->lists[jp].count, before[sb] );
+		const int nb = spFirstPairFrom( q, next->lists[jn].count, after[sa] );
+		const int ne = spFirstPairFrom( q, next->lists[jn].count, after[sb] );
+		const int pAt = prev->at[jp] + pb, nAt = next->at[jn] + nb;
+		if ( sa == s0 )
+		{
+			beganAt = nAt;
+			endedAt = pAt;
+		}
+		// a copy of the kernel for each source of the id pairs
+		if ( job->prevIds != NULL )
+			spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( p, pb ), pe - pb, job->prevIds + pAt,
+						 SP_AT( q, nb ), ne - nb, SP_AT( job->out, nAt ), SP_AT( job->beganIn, beganAt ), &began,
+						 SP_AT( job->endedIn, endedAt ), &ended );
+		else
+			spCarryDiff( &w->refreshScratch, w->dynamicIndex.ids, SP_AT( p, pb ), pe - pb, NULL, SP_AT( q, nb ),
+						 ne - nb, SP_AT( job->out, nAt ), SP_AT( job->beganIn, beganAt ), &began,
+						 SP_AT( job->endedIn, endedAt ), &ended );
+		if ( !SP_PARALLEL )
+			break;
+		sa = sb;
+	}
+	task->spans[0] = ( spSpan ){ beganAt, began };
+	task->spans[1] = ( spSpan ){ endedAt, ended };
 	return true;
 }
 
@@ -256,22 +313,48 @@ typedef struct spIdsJob
 	const uint32_t* ids;
 	const spPair* in;
 	spPair* out;
+	const spPlaceRanges* kept; // or null: `in` is one list
 } spIdsJob;
 
 static bool spIdsRange( int i0, int i1, spTask* task, void* context )
 {
 	const spIdsJob* job = context;
 	(void)task;
-	spPlacePairsToIds( job->ids, SP_AT( job->in, i0 ), i1 - i0, SP_AT( job->out, i0 ) );
+	if ( !SP_PARALLEL || job->kept == NULL )
+	{
+		spPlacePairsToIds( job->ids, SP_AT( job->in, i0 ), i1 - i0, SP_AT( job->out, i0 ) );
+		return true;
+	}
+	// kept lists i0..i1-1, each to its place in the whole
+	for ( int j = i0; j < i1; ++j )
+	{
+		spPlacePairsToIds( job->ids, job->kept->lists[j].data, job->kept->lists[j].count,
+						   SP_AT( job->out, job->kept->at[j] ) );
+	}
 	return true;
 }
 
-// This update's `count` place pairs as id pairs into `out` (which may be `in`: each pair is read before it is
-// written), by ranges over the pool (two per thread).
-static void spPlacePairsToIdsOn( spWorld* w, const spPair* in, int count, spPair* out )
+// This update's place pairs (placePairs[k], or the lists its sweep's ranges kept) as id pairs into `out` (which may
+// be placePairs[k].data: each pair is read before it is written), by ranges over the pool (two per thread), or a
+// kept list a range.
+static void spPlacePairsToIdsOn( spWorld* w, int k, spPair* out )
 {
-	spIdsJob job = { w->dynamicIndex.ids, in, out };
-	spParallelFor( w, spIdsRange, count, 2, &job );
+	const spPlaceRanges* kept = &w->placeRanges[k];
+	if ( SP_PARALLEL && kept->ranges > 0 )
+	{
+		spIdsJob job = { w->dynamicIndex.ids, NULL, out, kept };
+		spParallelFor( w, spIdsRange, kept->ranges, 0, &job );
+		return;
+	}
+	spIdsJob job = { w->dynamicIndex.ids, w->placePairs[k].data, out, NULL };
+	spParallelFor( w, spIdsRange, w->placePairs[k].count, 2, &job );
+}
+
+// The count of placePairs[k], kept by ranges or not.
+static int spPlacePairCount( const spWorld* w, int k )
+{
+	const spPlaceRanges* kept = &w->placeRanges[k];
+	return SP_PARALLEL && kept->ranges > 0 ? kept->at[kept->ranges] : w->placePairs[k].count;
 }
 
 typedef struct spDiffJob
@@ -343,33 +426,37 @@ bool spMakePairLists( spWorld* w )
 	const spIndex* index = &w->dynamicIndex;
 	spPairArray* prev = &w->pairs[cur];
 	spPairArray* next = &w->pairs[nxt];
-	const spPairArray* prevPlaces = &w->placePairs[cur];
-	const spPairArray* nextPlaces = &w->placePairs[nxt];
-	const int mp = nextPlaces->count, ms = w->found.count;
+	const int mp = spPlacePairCount( w, nxt ), ms = w->found.count;
 	const int total = mp + ms;
 	const bool carry = w->placePairsVersion[cur] != 0 && w->placePairsVersion[cur] == w->remapFromVersion &&
 					   w->remapToVersion == w->indexVersion && w->staticPairCount[cur] == 0 && ms == 0;
 	// everything reserved first, so a failure leaves the last update's results in place
 	const int most = total > prev->count ? total : prev->count;
-	const int was = prevPlaces->count;
-	const int slots = w->slotCount;
+	const int was = spPlacePairCount( w, cur );
 	if ( w->noEvents )
 	{
 		// the place pairs turned into id pairs where they are, and their array swapped in as the public one: no
-		// second list of every pair to write (and, on a cold start, to fault in); no place pairs are kept
+		// second list of every pair to write (and, on a cold start, to fault in); no place pairs are kept. Kept by
+		// the sweep's ranges, they are turned into the public array from there.
 		spPairArray* places = &w->placePairs[nxt];
-		if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, total, sizeof( spPair ) ) )
+		const bool kept = SP_PARALLEL && w->placeRanges[nxt].ranges > 0;
+		spPairArray* into = kept ? next : places;
+		if ( !spGrowWithRoom( (void**)&into->data, &into->capacity, total, sizeof( spPair ) ) )
 			return false;
-		spPlacePairsToIdsOn( w, places->data, mp, places->data );
+		spPlacePairsToIdsOn( w, nxt, into->data );
 		if ( ms > 0 )
 		{
-			memcpy( places->data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
+			memcpy( into->data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
 		}
-		const spPairArray swapped = *next;
-		*next = *places;
+		if ( !kept )
+		{
+			const spPairArray swapped = *next;
+			*next = *places;
+			*places = swapped;
+		}
 		next->count = total;
-		*places = swapped;
 		places->count = 0;
+		w->placeRanges[nxt].ranges = 0;
 		w->began.count = 0;
 		w->ended.count = 0;
 		w->pairsSorted[nxt] = 0;
@@ -391,22 +478,29 @@ bool spMakePairLists( spWorld* w )
 			 !spGrowWithRoom( (void**)&w->found.data, &w->found.capacity, mp > was ? mp : was, sizeof( spPair ) ) )
 			return false;
 		// a pair past this update's, above every pair, so that the carry's merge reads on without a bound check (not
-		// all ones: a carried pair of two dropped entries is (-1, -1))
+		// all ones: a carried pair of two dropped entries is (-1, -1)); lists kept by ranges have theirs
 		spPairArray* places = &w->placePairs[nxt];
-		if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, mp + 1, sizeof( spPair ) ) )
-			return false;
-		places->data[mp] = ( spPair ){ INT32_MAX, INT32_MAX };
+		if ( !( SP_PARALLEL && w->placeRanges[nxt].ranges > 0 ) )
+		{
+			if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, mp + 1, sizeof( spPair ) ) )
+				return false;
+			places->data[mp] = ( spPair ){ INT32_MAX, INT32_MAX };
+		}
 		spPair* beganIn = w->eventScratch.data;
 		spPair* endedIn = w->eventScratch.data + mp;
 		// with a pool by slab ranges: the candidates' order then differs from one range's (gone and ended pairs
 		// interleave by range), which the sorts by id below undo: the pairs are distinct
-		spCarryJob job = { w,		prevPlaces, w->pairsAligned[cur] ? prev->data : NULL, nextPlaces, beganIn,
-						   endedIn, next->data };
+		spCarryJob job = { .w = w,
+						   .prevIds = w->pairsAligned[cur] ? prev->data : NULL,
+						   .beganIn = beganIn,
+						   .endedIn = endedIn,
+						   .out = next->data };
+		spPlaceSegmentsOf( w, cur, &job.prev );
+		spPlaceSegmentsOf( w, nxt, &job.next );
 		spParallelForSlabs( w, index, spCarryRange, &job );
 		const int nb = spGatherSpans( &w->parallel, 0, beganIn, sizeof( spPair ) );
 		const int ne = spGatherSpans( &w->parallel, 1, endedIn, sizeof( spPair ) );
-		spSortPairs( beganIn, nb, w->began.data, w->found.data, w->pairStart, w->pairHistograms, slots );
-		spSortPairs( endedIn, ne, w->ended.data, w->found.data, w->pairStart, w->pairHistograms, slots );
+		spSortEventsOn( w, beganIn, nb, w->began.data, endedIn, ne, w->ended.data );
 		w->began.count = nb;
 		w->ended.count = ne;
 		// a pair now reported in another slab than before is in both lists: neither began nor ended (the diff of
@@ -426,7 +520,7 @@ bool spMakePairLists( spWorld* w )
 			return false;
 		// this update's pairs as id pairs into began (free until the diff), sorted into next through ended; with a
 		// pool, the conversion by ranges, the sorts' blocks and the diff by ranges of keys at once
-		spPlacePairsToIdsOn( w, nextPlaces->data, mp, w->began.data );
+		spPlacePairsToIdsOn( w, nxt, w->began.data );
 		if ( ms > 0 )
 		{
 			memcpy( w->began.data + mp, w->found.data, sizeof( spPair ) * (size_t)ms );
@@ -448,4 +542,26 @@ bool spMakePairLists( spWorld* w )
 	w->staticPairCount[nxt] = ms;
 	w->current = nxt;
 	return true;
+}
+
+SP_COLD void spFreePlaceRanges( spPlaceRanges* kept )
+{
+	for ( int r = 0; r < kept->capacity; ++r )
+	{
+		spFree( kept->lists[r].data );
+	}
+	spFree( kept->lists );
+	spFree( kept->cut );
+	spFree( kept->at );
+	memset( kept, 0, sizeof( *kept ) );
+}
+
+SP_COLD size_t spPlaceRangesByteCount( const spPlaceRanges* kept )
+{
+	size_t n = (size_t)kept->capacity * ( sizeof( spPairArray ) + 2 * sizeof( int ) );
+	for ( int r = 0; r < kept->capacity; ++r )
+	{
+		n += (size_t)kept->lists[r].capacity * sizeof( spPair );
+	}
+	return n;
 }

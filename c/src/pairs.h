@@ -22,6 +22,19 @@ typedef struct spPairArray
 	int capacity;
 } spPairArray;
 
+/// One update's place pairs as its sweep's slab ranges wrote them, kept there rather than gathered into one list (with a
+/// pool): list r holds the pairs of slabs cut[r]..cut[r + 1] - 1, which are pairs at[r]..at[r + 1] - 1 of the whole,
+/// and one pair more past them, above every pair (the carry reads on without a bound check). With `ranges` 0, the
+/// pairs are one list (the world's placePairs).
+typedef struct spPlaceRanges
+{
+	spPairArray* lists;
+	int* cut; // ranges + 1 slabs
+	int* at;  // ranges + 1 places in the whole
+	int ranges;
+	int capacity; // of lists, and of cut and at less one
+} spPlaceRanges;
+
 /// The order of pairs (by a, then b) as one integer.
 static inline uint64_t spPairKey( spPair p )
 {
@@ -70,10 +83,18 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 /// it sorts by blocks of slots, the scatter into blocks and the blocks' sorts by ranges at once, to the same result.
 void spSortPairsOn( spWorld* world, const spPair* in, int count, spPair* out, spPair* scratch );
 
+/// The began and the ended candidates of a carry sorted by id (spSortPairs, `found` as scratch); with a pool, when both
+/// are few among the slots (a coherent frame's), the two sorts at once.
+void spSortEventsOn( spWorld* world, const spPair* began, int beganCount, spPair* beganOut, const spPair* ended,
+					 int endedCount, spPair* endedOut );
+
 /// Pairs in `next` and not in `prev` go to `began`, pairs in `prev` and not in `next` to `ended`. Both inputs
 /// are sorted; outputs are sorted. Outputs need room for next.count and prev.count pairs. `began` may be `next`
 /// and `ended` may be `prev`: each is then compacted in place (a write never passes the read).
 void spDiffPairs( const spPairArray* prev, const spPairArray* next, spPairArray* began, spPairArray* ended );
+
+void spFreePlaceRanges( spPlaceRanges* ranges );
+size_t spPlaceRangesByteCount( const spPlaceRanges* ranges );
 
 /// The update's pair lists, from the sweep's place pairs (placePairs[1 - current]) and the pairs with static
 /// boxes (found, id pairs): the public pairs and the began and ended events; then `current` flips. Returns false

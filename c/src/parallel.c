@@ -181,6 +181,63 @@ bool spParallelPairs( spWorld* w, spRangeFcn* fcn, int count, const spIndex* sla
 	return true;
 }
 
+bool spParallelKeepPairs( spWorld* w, spRangeFcn* fcn, const spIndex* index, spPairArray* one, spPlaceRanges* kept,
+						  void* context )
+{
+	spParallel* p = &w->parallel;
+	kept->ranges = 0;
+	const int ranges = spCutSlabs( w, index );
+	if ( ranges == 1 )
+	{
+		return spOneRangePairs( p, fcn, p->units, one, context );
+	}
+	const int was = kept->capacity;
+	const spArray arrays[] = { { (void**)&kept->lists, sizeof( spPairArray ), 1 },
+							   { (void**)&kept->cut, sizeof( int ), 1 },
+							   { (void**)&kept->at, sizeof( int ), 1 } };
+	if ( !spGrowArrays( &kept->capacity, ranges + 1, arrays, SP_ARRAY_COUNT( arrays ) ) )
+	{
+		return false;
+	}
+	if ( kept->capacity > was )
+	{
+		memset( kept->lists + was, 0, sizeof( spPairArray ) * (size_t)( kept->capacity - was ) );
+	}
+	for ( int r = 0; r < ranges; ++r )
+	{
+		p->tasks[r].pairs.count = 0;
+	}
+	if ( !spRunRanges( w, fcn, context ) )
+	{
+		return false;
+	}
+	// the pair past each list first, so that a failure keeps nothing
+	for ( int r = 0; r < ranges; ++r )
+	{
+		spPairArray* list = &p->tasks[r].pairs;
+		if ( !spGrowWithRoom( (void**)&list->data, &list->capacity, list->count + 1, sizeof( spPair ) ) )
+		{
+			return false;
+		}
+		list->data[list->count] = ( spPair ){ INT32_MAX, INT32_MAX };
+	}
+	int total = 0;
+	for ( int r = 0; r < ranges; ++r )
+	{
+		const spPairArray list = p->tasks[r].pairs;
+		p->tasks[r].pairs = kept->lists[r];
+		kept->lists[r] = list;
+		kept->cut[r] = p->cut[r];
+		kept->at[r] = total;
+		total += list.count;
+	}
+	kept->cut[ranges] = p->cut[ranges];
+	kept->at[ranges] = total;
+	kept->ranges = ranges;
+	one->count = 0;
+	return true;
+}
+
 #endif
 
 int spGatherSpans( spParallel* p, int list, void* data, size_t size )

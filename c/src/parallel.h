@@ -113,6 +113,12 @@ bool spParallelFor( spWorld* world, spRangeFcn* fcn, int count, int perThread, v
 /// The parallel-for over the slabs of `index` (spCutSlabs).
 bool spParallelForSlabs( spWorld* world, const spIndex* index, spRangeFcn* fcn, void* context );
 
+/// spParallelPairs over the slabs of `index` with the ranges' lists kept in `kept` (pairs.h), not copied into one:
+/// each range's list is swapped with the one kept there before, which is free, and `one` is emptied. With one range,
+/// `one` gets the pairs itself and kept->ranges is 0. Returns false on allocation failure.
+bool spParallelKeepPairs( spWorld* world, spRangeFcn* fcn, const spIndex* index, spPairArray* one, spPlaceRanges* kept,
+						  void* context );
+
 /// The parallel-for of a loop that appends pairs, over units 0..count-1 (or, with `slabs`, over its slabs): each
 /// range appends to its record's pairs, then the lists are appended to `out` in range order; the one range on the
 /// caller appends to `out` itself. Returns false on allocation failure.
@@ -135,6 +141,9 @@ static inline int spSlabsOr( const spIndex* slabs, int count )
 }
 #define spParallelPairs( world, fcn, count, slabs, out, context )                                                      \
 	spOneRangePairs( &( world )->parallel, ( fcn ), spSlabsOr( ( slabs ), ( count ) ), ( out ), ( context ) )
+#define spParallelKeepPairs( world, fcn, index, one, kept, context )                                                   \
+	( ( kept )->ranges = 0,                                                                                            \
+	  spOneRangePairs( &( world )->parallel, ( fcn ), ( index )->slabCount, ( one ), ( context ) ) )
 #endif
 
 /// Move the ranges' spans of list `list` (spTask.spans[list]) in `data`, elements of `size` bytes, together in range

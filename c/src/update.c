@@ -231,9 +231,9 @@ static bool spSweepRange( int s0, int s1, spTask* task, void* context )
 
 // Sweep every slab of the moving boxes' index into `found` (emptied first) as place pairs, sorted (spSweepSlabOf),
 // adding the candidates tested to *tests. With a pool (spParallelOn), slab ranges are swept at once, to the same
-// result. A refresh's pending merge (refresh.h) is run slab by slab as the sweep reaches each slab, and is finished
+// pairs, kept in `kept` as the ranges wrote them (`found` is then empty). A refresh's pending merge (refresh.h) is run slab by slab as the sweep reaches each slab, and is finished
 // whatever happens. Returns false on allocation failure.
-static bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests )
+static bool spSweepAll( spWorld* w, spPairArray* found, spPlaceRanges* kept, int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
 	found->count = 0;
@@ -247,10 +247,10 @@ static bool spSweepAll( spWorld* w, spPairArray* found, int filtered, int* tests
 		spFinishRefresh( w, 0 );
 		return false;
 	}
-	// with a pool, by slab ranges of about equal entries, gathered in slab order; a refresh's pending merge by the
-	// same ranges, slab by slab, each slab merged just before it is swept
+	// with a pool, by slab ranges of about equal entries, their lists kept in `kept` (in slab order); a refresh's
+	// pending merge by the same ranges, slab by slab, each slab merged just before it is swept
 	spSweepJob job = { w, SP_PARALLEL && w->refreshScratch.mergePending ? w : NULL, filtered };
-	const bool swept = spParallelPairs( w, spSweepRange, index->slabCount, index, found, &job );
+	const bool swept = spParallelKeepPairs( w, spSweepRange, index, found, kept, &job );
 	spFinishRefresh( w, 1 );
 	if ( !swept )
 		return false;
@@ -276,10 +276,11 @@ static spResult spFindPairs( spWorld* w, int filtered, spCounters* c )
 		return sp_resultOutOfMemory;
 	}
 	int tests = 0;
-	// a refresh on one thread sweeps each slab itself
+	// a refresh on one thread sweeps each slab itself, into placePairs[nxt]
+	w->placeRanges[nxt].ranges = 0;
 	if ( w->refreshScratch.swept )
 		tests = w->refreshScratch.sweptTests;
-	else if ( !spSweepAll( w, &w->placePairs[nxt], filtered, &tests ) )
+	else if ( !spSweepAll( w, &w->placePairs[nxt], &w->placeRanges[nxt], filtered, &tests ) )
 		return sp_resultOutOfMemory;
 	w->refreshScratch.swept = 0;
 	SP_PHASE( w, SP_PHASE_SWEEP );

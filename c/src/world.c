@@ -147,6 +147,11 @@ static void spFreeWorldMemory( spWorld* w )
 	spFree( w->eventScratch.data );
 	spFree( w->placePairs[0].data );
 	spFree( w->placePairs[1].data );
+	if ( SP_PARALLEL )
+	{
+		spFreePlaceRanges( &w->placeRanges[0] );
+		spFreePlaceRanges( &w->placeRanges[1] );
+	}
 	spFree( w->pairStart );
 	spFree( w->pairs[0].data );
 	spFree( w->pairs[1].data );
@@ -337,6 +342,8 @@ size_t spWorld_GetByteCount( spWorldId worldId )
 				   w->placePairs[1].capacity ) *
 		 sizeof( spPair );
 	n += spParallelByteCount( &w->parallel );
+	if ( SP_PARALLEL )
+		n += spPlaceRangesByteCount( &w->placeRanges[0] ) + spPlaceRangesByteCount( &w->placeRanges[1] );
 	for ( int a = 0; a < SP_MAX_DIMENSIONS; ++a )
 	{
 		n += (size_t)w->endpoints[a].capacity * ( sizeof( float ) + sizeof( uint32_t ) );

@@ -92,6 +92,7 @@ typedef struct spWorld
 	// the last update's place pairs are carried over to the new places (refreshScratch.remap) and diffed with this
 	// update's, with no sort by id.
 	spPairArray placePairs[2];
+	spPlaceRanges placeRanges[2];  // with a pool, placePairs[k] kept as the sweep's ranges wrote them (pairs.h)
 	uint32_t placePairsVersion[2]; // the indexVersion of placePairs[k]; 0 for none
 	uint32_t indexVersion;		   // bumps when the moving boxes' index changes (built or refreshed)
 	uint32_t remapFromVersion;	   // the index's remap maps places of this version to those of remapToVersion

@@ -121,6 +121,8 @@ int PairsMinus( const uint32_t* a, int aCount, const uint32_t* b, int bCount, ui
 /// Full check of a world against the mirror after spWorld_Update: pairs, began and ended.
 /// `prev`/`prevCount` hold the oracle's pairs of the previous update and are replaced by the current ones.
 int CheckWorld( spWorldId world, const Mirror* m, uint32_t** prev, int* prevCount );
+/// CheckWorld for an update with events off: the pairs are brute force's, began and ended are empty.
+int CheckWorldWithoutEvents( spWorldId world, const Mirror* m, uint32_t** prev, int* prevCount );
 
 /// Everything a user can observe of a world without calling something that may change it (tests/c/state.c): its
 /// sizes, bounds, pair lists, counters, and for each id the test knows about whether it is valid and its box.

@@ -5,24 +5,6 @@
 
 #include <stdlib.h>
 
-// An update with events off: the pairs are brute force's, began and ended are empty; *prev becomes the pairs.
-static int CheckWithoutEvents( spWorldId w, const Mirror* m, uint32_t** prev, int* prevCount )
-{
-	uint32_t* want = NULL;
-	int wantCount = BruteForcePairs( m, &want );
-	int count = 0;
-	const uint32_t* got = spWorld_GetPairs( w, &count );
-	int ok = SamePairSet( got, count, want, wantCount, "pairs without events" );
-	spWorld_GetBeganPairs( w, &count );
-	ok = ok && count == 0;
-	spWorld_GetEndedPairs( w, &count );
-	ok = ok && count == 0;
-	free( *prev );
-	*prev = want;
-	*prevCount = wantCount;
-	return ok ? 0 : 1;
-}
-
 int EventsCanBeSwitchedOff( void )
 {
 	for ( int d = 1; d <= 3; ++d )
@@ -77,7 +59,7 @@ int EventsCanBeSwitchedOff( void )
 			}
 			else
 			{
-				RUN_SUB( CheckWithoutEvents( w, &m, &prev, &prevCount ) );
+				RUN_SUB( CheckWorldWithoutEvents( w, &m, &prev, &prevCount ) );
 			}
 		}
 		free( prev );

@@ -263,10 +263,13 @@ static int TwinsRejectNaN( Twins* t, int i )
 }
 
 // Update every world; the serial one against brute force, the pooled ones against the serial one byte for byte.
-static int TwinsUpdate( Twins* t )
+static int TwinsUpdate( Twins* t, bool events )
 {
 	ENSURE_OK( spWorld_Update( t->serial ) );
-	RUN_SUB( CheckWorld( t->serial, &t->mirror, &t->prev, &t->prevCount ) );
+	if ( events )
+		RUN_SUB( CheckWorld( t->serial, &t->mirror, &t->prev, &t->prevCount ) );
+	else
+		RUN_SUB( CheckWorldWithoutEvents( t->serial, &t->mirror, &t->prev, &t->prevCount ) );
 	int n0, n1, n2;
 	const uint32_t* pairs = spWorld_GetPairs( t->serial, &n0 );
 	const uint32_t* began = spWorld_GetBeganPairs( t->serial, &n1 );
@@ -298,6 +301,9 @@ typedef struct Scenario
 	int statics; // boxes switched between static and moving per frame
 	int filters; // filters set per frame
 	uint32_t seed;
+	// every third update on the caller alone (its place pairs one list, the next update's its ranges' lists), and
+	// every fifth without events
+	int mixed;
 } Scenario;
 
 static void ScenarioBox( const Scenario* s, Rng* rng, float* min, float* max )
@@ -374,7 +380,17 @@ static int RunScenario( const Scenario* s )
 		}
 		if ( f == 3 && t.mirror.count > 0 )
 			RUN_SUB( TwinsRejectNaN( &t, RngInt( &rng, t.mirror.count ) ) );
-		if ( TwinsUpdate( &t ) != 0 )
+		const bool events = !s->mixed || f % 5 != 2;
+		if ( s->mixed )
+		{
+			ENSURE_OK( spWorld_SetEvents( t.serial, events ) );
+			for ( int k = 0; k < TWIN_POOLS; ++k )
+			{
+				ENSURE_OK( spWorld_SetEvents( t.pooled[k], events ) );
+				ENSURE_OK( spWorld_SetParallelMinBoxes( t.pooled[k], f % 3 == 1 ? INT32_MAX : 0 ) );
+			}
+		}
+		if ( TwinsUpdate( &t, events ) != 0 )
 		{
 			fprintf( stderr, "  scenario d=%d n=%d seed=%u, frame %d\n", s->d, s->n, s->seed, f );
 			TwinsFree( &t );
@@ -388,16 +404,17 @@ static int RunScenario( const Scenario* s )
 int ThreadsMatchSerialAndBruteForce( void )
 {
 	static const Scenario scenarios[] = {
-		// d, n, frames, size, dense, huge, churn, statics, filters, seed
-		{ 2, 900, 16, 0.05f, 0, 0, 0, 0, 0, 1 }, // coherent motion and rebuilds
-		{ 2, 700, 14, 0.05f, 1, 0, 0, 0, 0, 2 }, // dense slabs
-		{ 2, 600, 14, 0.04f, 0, 1, 6, 0, 0, 3 }, // one huge box, churn
-		{ 2, 600, 14, 0.05f, 0, 0, 3, 4, 0, 4 }, // static boxes
-		{ 2, 600, 14, 0.05f, 0, 0, 2, 2, 8, 5 }, // filters
-		{ 3, 700, 12, 0.08f, 0, 1, 3, 2, 2, 6 }, // 3D, everything
-		{ 1, 400, 10, 0.01f, 0, 0, 3, 2, 2, 7 }, // 1D (one slab)
-		{ 4, 500, 10, 0.12f, 0, 0, 3, 2, 2, 8 }, // 4D
-		{ 2, 40, 10, 0.2f, 0, 0, 3, 1, 1, 9 },	 // tiny
+		// d, n, frames, size, dense, huge, churn, statics, filters, seed, mixed
+		{ 2, 900, 16, 0.05f, 0, 0, 0, 0, 0, 1, 0 },	 // coherent motion and rebuilds
+		{ 2, 900, 22, 0.05f, 0, 0, 2, 0, 0, 10, 1 }, // the same, some updates on the caller, some without events
+		{ 2, 700, 14, 0.05f, 1, 0, 0, 0, 0, 2, 0 },	 // dense slabs
+		{ 2, 600, 14, 0.04f, 0, 1, 6, 0, 0, 3, 0 },	 // one huge box, churn
+		{ 2, 600, 14, 0.05f, 0, 0, 3, 4, 0, 4, 0 },	 // static boxes
+		{ 2, 600, 14, 0.05f, 0, 0, 2, 2, 8, 5, 0 },	 // filters
+		{ 3, 700, 12, 0.08f, 0, 1, 3, 2, 2, 6, 0 },	 // 3D, everything
+		{ 1, 400, 10, 0.01f, 0, 0, 3, 2, 2, 7, 0 },	 // 1D (one slab)
+		{ 4, 500, 10, 0.12f, 0, 0, 3, 2, 2, 8, 0 },	 // 4D
+		{ 2, 40, 10, 0.2f, 0, 0, 3, 1, 1, 9, 0 },	 // tiny
 	};
 	for ( size_t k = 0; k < sizeof( scenarios ) / sizeof( scenarios[0] ); ++k )
 		RUN_SUB( RunScenario( &scenarios[k] ) );
