@@ -2,7 +2,7 @@
 // turns run by run. Three worlds see the same scenes: the single-threaded module's, the threaded module's on 1
 // thread, and the threaded module's on 2 threads (or --threads=N). Printed: the median ms per frame or run, and the
 // medians of each run's ratios "threaded 1 thread / single" (the cost of the threaded build) and "1 thread / N
-// threads" (the speed-up).
+// threads" (the speed-up), of the run (the bounds written, then update()) and of update() alone.
 // Every run's pairs must be equal across the three.
 import { cpSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -28,9 +28,13 @@ async function importThreaded() {
   return threads;
 }
 
-/** Times `frames` runs of each world in turns (ms per run, by world); `next(r)` gives run r's bounds (same for all). */
+/**
+ * Times `frames` runs of each world in turns (ms per run, by world: the bounds written and the update, and the update
+ * alone); `next(r)` gives run r's bounds (the same for all).
+ */
 function race(worlds, frames, next) {
   const times = worlds.map(() => []);
+  const updates = worlds.map(() => []);
   for (let r = 0; r < frames; r++) {
     const b = next(r);
     const counts = new Set();
@@ -39,14 +43,19 @@ function race(worlds, frames, next) {
       const w = worlds[i];
       const t0 = performance.now();
       w.bounds.set(b);
+      const t1 = performance.now();
       w.update();
-      const t = performance.now() - t0;
+      const t2 = performance.now();
       counts.add(`${w.pairCount}/${w.began.length}/${w.ended.length}`);
-      if (r > 0) times[i].push(t); // run 0: warm-up (first update, workers joining)
+      // run 0: warm-up (first update, workers joining)
+      if (r > 0) {
+        times[i].push(t2 - t0);
+        updates[i].push(t2 - t1);
+      }
     }
     if (counts.size !== 1) throw new Error(`threads bench: the worlds disagree (${[...counts].join(' vs ')})`);
   }
-  return times;
+  return { times, updates };
 }
 
 export async function threadsBench(sp, { quick = false, threads = 2 } = {}) {
@@ -87,7 +96,7 @@ export async function threadsBench(sp, { quick = false, threads = 2 } = {}) {
       w.update();
     }
     const frame = new Float32Array(first.length);
-    const times = race(worlds, frames, (r) => {
+    const { times, updates } = race(worlds, frames, (r) => {
       if (motion) motion.step();
       frame.set(motion ? motion.boxes : scenes[(r + 1) % 2]);
       return frame;
@@ -95,13 +104,25 @@ export async function threadsBench(sp, { quick = false, threads = 2 } = {}) {
     for (const w of worlds) w.dispose();
     const [single, one, many] = times.map(median);
     // run by run: the two times of a ratio are milliseconds apart, so a slow second of the machine hits both
-    const byRun = (a, b) => median(times[a].map((t, r) => t / times[b][r]));
-    const row = { workload, n, threads, single, one, many, cost: byRun(1, 0), speedup: byRun(1, 2) };
+    const byRun = (a, b, of = times) => median(of[a].map((t, r) => t / of[b][r]));
+    // the speed-up of update() alone, without the bounds' copy into the world (the same serial time in both)
+    const row = {
+      workload,
+      n,
+      threads,
+      single,
+      one,
+      many,
+      cost: byRun(1, 0),
+      speedup: byRun(1, 2),
+      updateSpeedup: byRun(1, 2, updates),
+    };
     rows.push(row);
     console.log(
       `${workload} n=${n.toLocaleString('en')}: single ${single.toFixed(2)} ms, threaded x1 ${one.toFixed(2)} ms, ` +
         `x${threads} ${many.toFixed(2)} ms; run by run: x1/single ${row.cost.toFixed(2)}, speed-up ` +
-        `${row.speedup.toFixed(2)}x (medians of ${frames - 1} ${motion ? 'frames' : 'runs'})`,
+        `${row.speedup.toFixed(2)}x, update() alone ${row.updateSpeedup.toFixed(2)}x ` +
+        `(medians of ${frames - 1} ${motion ? 'frames' : 'runs'})`,
     );
   }
   keeper.dispose();
