@@ -363,6 +363,7 @@ typedef struct spDiffJob
 	const spPairArray* next;
 	spPair* began;
 	spPair* ended;
+	int prevCut[2 * SP_MAX_THREADS + 1]; // where each range's part of the last update's pairs starts, then the end
 } spDiffJob;
 
 // The first of the last update's pairs at or after this update's pair `at` (from the first for range 0, the end
@@ -390,7 +391,7 @@ static int spPrevBound( const spDiffJob* job, int range, int at )
 static bool spDiffRange( int n0, int n1, spTask* task, void* context )
 {
 	const spDiffJob* job = context;
-	const int p0 = spPrevBound( job, task->range, n0 ), p1 = spPrevBound( job, task->range + 1, n1 );
+	const int p0 = job->prevCut[task->range], p1 = job->prevCut[task->range + 1];
 	const spPairArray prev = { SP_AT( job->prev->data, p0 ), p1 - p0, 0 };
 	const spPairArray next = { SP_AT( job->next->data, n0 ), n1 - n0, 0 };
 	spPairArray began = { SP_AT( job->began, n0 ), 0, 0 };
@@ -402,12 +403,18 @@ static bool spDiffRange( int n0, int n1, spTask* task, void* context )
 }
 
 // spDiffPairs by ranges over the pool (two per thread): this update's pairs cut into equal ranges, the last update's
-// cut at the same keys, each range diffed into the outputs at its own places, then moved together in order.
+// cut at the same keys, each range diffed into the outputs at its own places, then moved together in order. In place
+// too (`began` the same list as `next`, `ended` as `prev`): the cut is found before any range writes over its first
+// pairs.
 static void spDiffPairsOn( spWorld* w, const spPairArray* prev, const spPairArray* next, spPairArray* began,
 						   spPairArray* ended )
 {
-	spDiffJob job = { prev, next, began->data, ended->data };
-	spParallelFor( w, spDiffRange, next->count, 2, &job );
+	spDiffJob job = { prev, next, began->data, ended->data, { 0 } };
+	const int ranges = spCutUnits( w, next->count, 2 );
+	SP_ASSERT( ranges <= 2 * SP_MAX_THREADS );
+	for ( int r = 0; r <= ranges; ++r )
+		job.prevCut[r] = spPrevBound( &job, r, r == 0 ? 0 : r == ranges ? next->count : w->parallel.cut[r] );
+	spRunRanges( w, spDiffRange, &job );
 	began->count = spGatherSpans( &w->parallel, 0, began->data, sizeof( spPair ) );
 	ended->count = spGatherSpans( &w->parallel, 1, ended->data, sizeof( spPair ) );
 }
@@ -505,7 +512,7 @@ bool spMakePairLists( spWorld* w )
 		w->ended.count = ne;
 		// a pair now reported in another slab than before is in both lists: neither began nor ended (the diff of
 		// the two lists, written over them)
-		spDiffPairs( &w->ended, &w->began, &w->began, &w->ended );
+		spDiffPairsOn( w, &w->ended, &w->began, &w->began, &w->ended );
 		next->count = mp;
 		w->pairsSorted[nxt] = 0;
 		w->pairsAligned[nxt] = 1;
