@@ -215,15 +215,19 @@ static bool spSweepRange( int s0, int s1, spTask* task, void* context )
 {
 	const spSweepJob* job = context;
 	const spWorld* w = job->w;
+	const int* start = w->dynamicIndex.slabStart;
 	float* columns = NULL;
-	if ( w->dimensions == 2 && !job->filtered )
+	// room for two pairs an entry at once (a uniform scene has about 1.8), and an eighth more so that the entry
+	// count's waver on coherent frames does not reallocate: grown from nothing by half again at a time as the sweep
+	// went, a first update's list was copied about twice over, and a range's list grew on each new high
+	if ( !spGrowWithRoom( (void**)&task->pairs.data, &task->pairs.capacity,
+						  task->pairs.count + 2 * ( start[s1] - start[s0] ), sizeof( spPair ) ) ||
+		 ( w->dimensions == 2 && !job->filtered &&
+		   ( columns = spSweepColumns( task, spLargestSlab( &w->dynamicIndex, s0, s1 ) ) ) == NULL ) )
 	{
-		if ( ( columns = spSweepColumns( task, spLargestSlab( &w->dynamicIndex, s0, s1 ) ) ) == NULL )
-		{
-			if ( SP_PARALLEL && job->merging != NULL )
-				spMergeRefreshed( job->merging, s0, s1 );
-			return false;
-		}
+		if ( SP_PARALLEL && job->merging != NULL )
+			spMergeRefreshed( job->merging, s0, s1 );
+		return false;
 	}
 	task->count = 0;
 	return spSweepSlabs( w, job->merging, &task->pairs, columns, s0, s1, job->filtered, &task->count );
@@ -237,16 +241,6 @@ static bool spSweepAll( spWorld* w, spPairArray* found, spPlaceRanges* kept, int
 {
 	const spIndex* index = &w->dynamicIndex;
 	found->count = 0;
-	// room for two pairs an entry at once (a uniform scene has about 1.8), and an eighth more so that the entry
-	// count's waver on coherent frames does not reallocate: grown from nothing by half again at a time as the sweep
-	// went, a first update's list was copied about twice over (with a pool, the ranges' lists are gathered into room
-	// for their total)
-	if ( !spParallelOn( w ) &&
-		 !spGrowWithRoom( (void**)&found->data, &found->capacity, 2 * index->entryCount, sizeof( spPair ) ) )
-	{
-		spFinishRefresh( w, 0 );
-		return false;
-	}
 	// with a pool, by slab ranges of about equal entries, their lists kept in `kept` (in slab order); a refresh's
 	// pending merge by the same ranges, slab by slab, each slab merged just before it is swept
 	spSweepJob job = { w, SP_PARALLEL && w->refreshScratch.mergePending ? w : NULL, filtered };

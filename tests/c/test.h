@@ -71,7 +71,7 @@ spWorldId TestWorld( int dimensions );
 /// too when keepFailing is set.
 typedef struct TestAllocator
 {
-	int count;
+	_Atomic int count; // a pool's workers allocate too
 	int failAt;
 	int keepFailing;
 } TestAllocator;

@@ -2,6 +2,7 @@
 // The engine against the brute-force oracle: random scenes, degenerate scenes, and long random sequences of
 // add / move / remove / update with pairs, began and ended checked after every update, in 1 to 4 dimensions.
 #include "world.h"
+#include "pool_threads.h"
 #include "test.h"
 
 #include <math.h>
@@ -597,7 +598,8 @@ int ChurnFramesMatchBruteForce( void )
 	return 0;
 }
 
-int CoherentFramesDoNotAllocate( void )
+// With `pool`, every update spread over it (the sweep's lists kept by its ranges, swapped with theirs each update).
+static int CoherentFrames( PoolThreads* pool )
 {
 	// Boxes drifting and bouncing inside the scene, as in a game: once the first frames have sized the world's
 	// arrays, refreshed frames allocate nothing, although the counts of entries and pairs waver from frame to frame
@@ -610,6 +612,11 @@ int CoherentFramesDoNotAllocate( void )
 	Rng rng = { 11 };
 	const int n = 8000, d = 2;
 	RUN_SUB( RandomScene( d, &rng, n, 0.015f, &w, &m ) );
+	if ( pool != NULL )
+	{
+		ENSURE_OK( spWorld_SetPool( w, PoolOf( pool ) ) );
+		ENSURE_OK( spWorld_SetParallelMinBoxes( w, 0 ) );
+	}
 	float* vel = malloc( sizeof( float ) * (size_t)n * 2 );
 	for ( int i = 0; i < n * 2; ++i )
 	{
@@ -663,4 +670,14 @@ int CoherentFramesDoNotAllocate( void )
 	MirrorFree( &m );
 	spDestroyWorld( w );
 	return 0;
+}
+
+int CoherentFramesDoNotAllocate( void )
+{
+	RUN_SUB( CoherentFrames( NULL ) );
+	PoolThreads* pool = StartPool( 2 );
+	ENSURE( pool != NULL );
+	const int failed = CoherentFrames( pool );
+	StopPool( pool );
+	return failed;
 }
