@@ -22,10 +22,10 @@ typedef struct spPairArray
 	int capacity;
 } spPairArray;
 
-/// One update's place pairs as its sweep's slab ranges wrote them, kept there rather than gathered into one list (with a
-/// pool): list r holds the pairs of slabs cut[r]..cut[r + 1] - 1, which are pairs at[r]..at[r + 1] - 1 of the whole,
-/// and one pair more past them, above every pair (the carry reads on without a bound check). With `ranges` 0, the
-/// pairs are one list (the world's placePairs).
+/// One update's place pairs as its sweep's slab ranges wrote them, kept there rather than gathered into one list
+/// (with a pool): list r holds the pairs of slabs cut[r]..cut[r + 1] - 1, which are pairs at[r]..at[r + 1] - 1 of the
+/// whole, and one pair more past them, above every pair (the carry reads on without a bound check). With `ranges` 0,
+/// the pairs are one list (the world's placePairs).
 typedef struct spPlaceRanges
 {
 	spPairArray* lists;

@@ -235,8 +235,9 @@ static bool spSweepRange( int s0, int s1, spTask* task, void* context )
 
 // Sweep every slab of the moving boxes' index into `found` (emptied first) as place pairs, sorted (spSweepSlabOf),
 // adding the candidates tested to *tests. With a pool (spParallelOn), slab ranges are swept at once, to the same
-// pairs, kept in `kept` as the ranges wrote them (`found` is then empty). A refresh's pending merge (refresh.h) is run slab by slab as the sweep reaches each slab, and is finished
-// whatever happens. Returns false on allocation failure.
+// pairs, kept in `kept` as the ranges wrote them (`found` is then empty). A refresh's pending merge (refresh.h) is
+// run slab by slab as the sweep reaches each slab, and is finished whatever happens. Returns false on allocation
+// failure.
 static bool spSweepAll( spWorld* w, spPairArray* found, spPlaceRanges* kept, int filtered, int* tests )
 {
 	const spIndex* index = &w->dynamicIndex;
