@@ -92,9 +92,11 @@ for (const [name, device] of Object.entries(DEVICES)) {
         expect(t.bodiesDiffered, `${engine}: steps whose bodies differed`).toBe(0);
         expect(t.ownMs).toBeGreaterThan(0);
         expect(t.oursMs).toBeGreaterThan(0);
-        const verdict = (await figure.locator('.engines-verdict').textContent()) ?? '';
+        // the sentence and its ratio in one snapshot: both worlds step on, and each step times them again
+        const { verdict, ratio } = await figure
+          .locator('.engines-verdict')
+          .evaluate((e) => ({ verdict: e.textContent ?? '', ratio: Number((e as HTMLElement).dataset.ratio) }));
         expect(verdict).toMatch(/^the same collisions and the same bodies at every one of the \d+ steps; /);
-        const ratio = Number(await figure.locator('.engines-verdict').getAttribute('data-ratio'));
         // the sentence names the side that was faster, as measured
         if (ratio >= 1.05) expect(verdict).toContain('faster');
         else if (ratio <= 1 / 1.05) expect(verdict).toContain('slower');
@@ -172,14 +174,15 @@ for (const [name, device] of Object.entries(DEVICES)) {
       await figure.scrollIntoViewIfNeeded();
       await mounted(figure);
       const out = figure.locator('.grid-readout');
-      const read = (): Promise<{ d: Record<string, string>; brute: number }> =>
+      // the readout's figures and its text in one snapshot: the field runs on, and a frame between two reads changes both
+      const read = (): Promise<{ d: Record<string, string>; brute: number; text: string }> =>
         out.evaluate((e) => {
           const b = (e as HTMLElement & { boxes: Float32Array }).boxes;
           let brute = 0;
           for (let i = 0; i < b.length; i += 4)
             for (let j = i + 4; j < b.length; j += 4)
               if (b[i]! <= b[j + 2]! && b[j]! <= b[i + 2]! && b[i + 1]! <= b[j + 3]! && b[j + 1]! <= b[i + 3]!) brute++;
-          return { d: { ...(e as HTMLElement).dataset } as Record<string, string>, brute };
+          return { d: { ...(e as HTMLElement).dataset } as Record<string, string>, brute, text: e.textContent ?? '' };
         });
       /** Set the sliders, wait for `frames` frames of the fresh field, check the pairs, return the means per frame. */
       const at = async (clustering: number, spread: number, cell: number, frames = 20) => {
@@ -198,13 +201,12 @@ for (const [name, device] of Object.entries(DEVICES)) {
         await expect
           .poll(async () => Number((await read()).d.frames), { timeout: 20_000 })
           .toBeGreaterThanOrEqual(frames);
-        const { d, brute } = await read();
+        const { d, brute, text } = await read();
         const where = `clustered ${clustering} %, spread ${spread} %, cell ${cell}`;
         expect(Number(d.gridPairs), where).toBe(brute);
         expect(Number(d.enginePairs), where).toBe(brute);
         expect(Number(d.gridMs)).toBeGreaterThan(0);
         expect(Number(d.engineMs)).toBeGreaterThan(0);
-        const text = (await out.textContent()) ?? '';
         const [grid, engine] = [Number(d.gridMean), Number(d.engineMean)];
         expect(text).toContain(grid < engine ? 'the grid compares fewer' : 'sweep-prune compares fewer');
         expect(text).toContain(Number(d.gridMs) < Number(d.engineMs) ? 'the grid is faster' : 'sweep-prune is faster');
