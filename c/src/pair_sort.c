@@ -373,7 +373,10 @@ void spSortPairsOn( spWorld* w, const spPair* in, int count, spPair* out, spPair
 		job.blockStart[0] = 0;
 		spRangeCursors( &w->parallel, job.blocks, job.blockStart );
 		spRunRanges( w, spScatterBlocksRange, &job );
-		if ( spParallelFor( w, spSortBlocksRange, job.blocks, 1, &job ) )
+		// the blocks cut by their pairs, not by their count: the lower id of a pair is its first, so the blocks of low
+		// slots hold more pairs
+		spCutByStarts( w, job.blockStart, job.blocks, 0 );
+		if ( spRunRanges( w, spSortBlocksRange, &job ) )
 			return;
 	}
 	spSortPairs( in, count, out, scratch, w->pairStart, w->pairHistograms, slots );

@@ -66,26 +66,30 @@ int spCutUnits( spWorld* w, int count, int perThread )
 	return spSetCut( &w->parallel, ranges, count );
 }
 
-int spCutSlabs( spWorld* w, const spIndex* index )
+int spCutByStarts( spWorld* w, const int* start, int units, int perThread )
 {
-	const int slabs = index->slabCount;
-	const int wanted = spRangesWanted( w, slabs, 0 );
+	const int wanted = spRangesWanted( w, units, perThread );
 	int* cut = w->parallel.cut;
-	const long long entries = index->entryCount;
+	const long long items = wanted > 1 ? start[units] : 0;
 	int r = 1;
-	for ( int s = 1; wanted > 1 && s < slabs && r < wanted; ++s )
+	for ( int k = 1; wanted > 1 && k < units && r < wanted; ++k )
 	{
-		if ( index->slabStart[s] >= entries * r / wanted )
+		if ( start[k] >= items * r / wanted )
 		{
-			cut[r++] = s;
+			cut[r++] = k;
 		}
 	}
 	if ( r > 1 )
 	{
 		cut[0] = 0;
-		cut[r] = slabs;
+		cut[r] = units;
 	}
-	return spSetCut( &w->parallel, r, slabs );
+	return spSetCut( &w->parallel, r, units );
+}
+
+int spCutSlabs( spWorld* w, const spIndex* index )
+{
+	return spCutByStarts( w, index->slabStart, index->slabCount, 0 );
 }
 
 typedef struct spRun

@@ -100,6 +100,10 @@ static inline bool spOneRangePairs( spParallel* parallel, spRangeFcn* fcn, int u
 /// the ranges' records cannot be had. Returns the range count.
 int spCutUnits( spWorld* world, int count, int perThread );
 
+/// spCutUnits for units whose items start at start[0] = 0, start[1], ... start[units] (the total), cut into ranges of
+/// about equal items.
+int spCutByStarts( spWorld* world, const int* start, int units, int perThread );
+
 /// spCutUnits for the slabs of `index`, cut into ranges of about equal entries.
 int spCutSlabs( spWorld* world, const spIndex* index );
 
@@ -129,6 +133,8 @@ bool spParallelPairs( spWorld* world, spRangeFcn* fcn, int count, const spIndex*
 // directly (so inlined into its phase, which compiles as its serial loop).
 #define spCutUnits( world, count, perThread ) ( (void)( perThread ), ( world )->parallel.units = ( count ), 1 )
 #define spCutSlabs( world, index )			  ( ( world )->parallel.units = ( index )->slabCount, 1 )
+#define spCutByStarts( world, start, count, perThread )                                                                \
+	( (void)( start ), (void)( perThread ), ( world )->parallel.units = ( count ), 1 )
 #define spRunRanges( world, fcn, context )                                                                             \
 	spOneRange( &( world )->parallel, ( fcn ), ( world )->parallel.units, ( context ) )
 #define spParallelFor( world, fcn, count, perThread, context )                                                         \
