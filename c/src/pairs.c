@@ -220,10 +220,16 @@ typedef struct spPlaceSegments
 	int oneCut[2], oneAt[2];
 } spPlaceSegments;
 
+// placeRanges[k] when the sweep's ranges kept placePairs[k], else null (always, in a build with no parallel update).
+static inline const spPlaceRanges* spKeptPlaces( const spWorld* w, int k )
+{
+	return SP_PARALLEL && w->placeRanges[k].ranges > 0 ? &w->placeRanges[k] : NULL;
+}
+
 static void spPlaceSegmentsOf( const spWorld* w, int k, spPlaceSegments* g )
 {
-	const spPlaceRanges* kept = &w->placeRanges[k];
-	if ( SP_PARALLEL && kept->ranges > 0 )
+	const spPlaceRanges* kept = spKeptPlaces( w, k );
+	if ( kept != NULL )
 	{
 		g->lists = kept->lists;
 		g->cut = kept->cut;
@@ -339,8 +345,8 @@ static bool spIdsRange( int i0, int i1, spTask* task, void* context )
 // kept list a range.
 static void spPlacePairsToIdsOn( spWorld* w, int k, spPair* out )
 {
-	const spPlaceRanges* kept = &w->placeRanges[k];
-	if ( SP_PARALLEL && kept->ranges > 0 )
+	const spPlaceRanges* kept = spKeptPlaces( w, k );
+	if ( kept != NULL )
 	{
 		spIdsJob job = { w->dynamicIndex.ids, NULL, out, kept };
 		spParallelFor( w, spIdsRange, kept->ranges, 0, &job );
@@ -353,8 +359,8 @@ static void spPlacePairsToIdsOn( spWorld* w, int k, spPair* out )
 // The count of placePairs[k], kept by ranges or not.
 static int spPlacePairCount( const spWorld* w, int k )
 {
-	const spPlaceRanges* kept = &w->placeRanges[k];
-	return SP_PARALLEL && kept->ranges > 0 ? kept->at[kept->ranges] : w->placePairs[k].count;
+	const spPlaceRanges* kept = spKeptPlaces( w, k );
+	return kept != NULL ? kept->at[kept->ranges] : w->placePairs[k].count;
 }
 
 typedef struct spDiffJob
@@ -366,12 +372,9 @@ typedef struct spDiffJob
 	int prevCut[2 * SP_MAX_THREADS + 1]; // where each range's part of the last update's pairs starts, then the end
 } spDiffJob;
 
-// The first of the last update's pairs at or after this update's pair `at` (from the first for range 0, the end
-// for the end of this update's).
-static int spPrevBound( const spDiffJob* job, int range, int at )
+// The first of the last update's pairs at or after this update's pair `at`.
+static int spPrevBound( const spDiffJob* job, int at )
 {
-	if ( range == 0 || at == job->next->count )
-		return range == 0 ? 0 : job->prev->count;
 	const uint64_t key = spPairKey( job->next->data[at] );
 	const spPair* p = job->prev->data;
 	int lo = 0, hi = job->prev->count;
@@ -412,8 +415,10 @@ static void spDiffPairsOn( spWorld* w, const spPairArray* prev, const spPairArra
 	spDiffJob job = { prev, next, began->data, ended->data, { 0 } };
 	const int ranges = spCutUnits( w, next->count, 2 );
 	SP_ASSERT( ranges <= 2 * SP_MAX_THREADS );
-	for ( int r = 0; r <= ranges; ++r )
-		job.prevCut[r] = spPrevBound( &job, r, r == 0 ? 0 : r == ranges ? next->count : w->parallel.cut[r] );
+	job.prevCut[0] = 0;
+	for ( int r = 1; r < ranges; ++r )
+		job.prevCut[r] = spPrevBound( &job, w->parallel.cut[r] );
+	job.prevCut[ranges] = prev->count;
 	spRunRanges( w, spDiffRange, &job );
 	began->count = spGatherSpans( &w->parallel, 0, began->data, sizeof( spPair ) );
 	ended->count = spGatherSpans( &w->parallel, 1, ended->data, sizeof( spPair ) );
@@ -446,7 +451,7 @@ bool spMakePairLists( spWorld* w )
 		// second list of every pair to write (and, on a cold start, to fault in); no place pairs are kept. Kept by
 		// the sweep's ranges, they are turned into the public array from there.
 		spPairArray* places = &w->placePairs[nxt];
-		const bool kept = SP_PARALLEL && w->placeRanges[nxt].ranges > 0;
+		const bool kept = spKeptPlaces( w, nxt ) != NULL;
 		spPairArray* into = kept ? next : places;
 		if ( !spGrowWithRoom( (void**)&into->data, &into->capacity, total, sizeof( spPair ) ) )
 			return false;
@@ -487,7 +492,7 @@ bool spMakePairLists( spWorld* w )
 		// a pair past this update's, above every pair, so that the carry's merge reads on without a bound check (not
 		// all ones: a carried pair of two dropped entries is (-1, -1)); lists kept by ranges have theirs
 		spPairArray* places = &w->placePairs[nxt];
-		if ( !( SP_PARALLEL && w->placeRanges[nxt].ranges > 0 ) )
+		if ( spKeptPlaces( w, nxt ) == NULL )
 		{
 			if ( !spGrowWithRoom( (void**)&places->data, &places->capacity, mp + 1, sizeof( spPair ) ) )
 				return false;
