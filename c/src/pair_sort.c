@@ -101,6 +101,12 @@ int spPairHistogramCount( int slotCount )
 	return 2 * ( ( 1 << lowBits ) + ( 1 << highBits ) );
 }
 
+// spSortPairs's choice of the radix sort: `count` pairs few among `slotCount` slots (see there).
+static inline bool spFewPairs( int count, int slotCount )
+{
+	return count < slotCount / 4;
+}
+
 static void spRadixSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int* histograms,
 							  int slotCount )
 {
@@ -305,7 +311,7 @@ void spSortPairs( const spPair* in, int count, spPair* out, spPair* scratch, int
 	// SP_PAIR_COUNTING_BLOCK slots, and each block (a few thousand pairs) is sorted by a, then each run of one a by
 	// b, in cache. A few pairs among many slots (the began and ended events of a coherent frame), where clearing
 	// and summing a counter per slot would cost more than the pairs, take the radix sort.
-	if ( count < slotCount / 4 )
+	if ( spFewPairs( count, slotCount ) )
 	{
 		spRadixSortPairs( in, count, out, scratch, histograms, slotCount );
 		return;
@@ -367,7 +373,7 @@ void spSortPairsOn( spWorld* w, const spPair* in, int count, spPair* out, spPair
 	const int slots = w->slotCount;
 	// the blocks' starts where spScatterPairBlocks puts them
 	spPairSortJob job = { in, out, scratch, w->pairStart + SP_PAIR_COUNTING_BLOCK + 1, spPairBlocks( slots ) };
-	if ( count >= slots / 4 && slots > SP_PAIR_COUNTING_SLOTS && spParallelOn( w ) &&
+	if ( !spFewPairs( count, slots ) && slots > SP_PAIR_COUNTING_SLOTS && spParallelOn( w ) &&
 		 spParallelFor( w, spCountBlocksRange, count, 1, &job ) )
 	{
 		job.blockStart[0] = 0;
@@ -419,7 +425,7 @@ void spSortEventsOn( spWorld* w, const spPair* began, int beganCount, spPair* be
 {
 	const int slots = w->slotCount;
 	spEventSortJob job = { w, { began, ended }, { beganCount, endedCount }, { beganOut, endedOut } };
-	if ( beganCount < slots / 4 && endedCount < slots / 4 && spParallelOn( w ) &&
+	if ( spFewPairs( beganCount, slots ) && spFewPairs( endedCount, slots ) && spParallelOn( w ) &&
 		 spParallelFor( w, spSortEventsRange, 2, 1, &job ) )
 		return;
 	spSortPairs( began, beganCount, beganOut, w->found.data, w->pairStart, w->pairHistograms, slots );
