@@ -272,9 +272,10 @@ describe('demo page in Chromium', () => {
     const canvas = view.locator('canvas.sim');
     await figure.scrollIntoViewIfNeeded();
     // the page's own record of the pointer: a release 100 ms or more after the last move rightly drops the ball
+    type Logged = { pointerLog: { type: string; t: number }[] };
     await canvas.evaluate((c) => {
-      const log: { type: string; t: number }[] = [];
-      (window as unknown as { pointerLog: typeof log }).pointerLog = log;
+      const log: Logged['pointerLog'] = [];
+      (window as unknown as Logged).pointerLog = log;
       for (const type of ['pointermove', 'pointerup'])
         c.addEventListener(type, (e) => log.push({ type, t: e.timeStamp }), { capture: true });
     });
@@ -289,7 +290,7 @@ describe('demo page in Chromium', () => {
       const from = await ballAt(view, i);
       const box = (await canvas.boundingBox())!;
       const s = box.width / 600;
-      await page.evaluate(() => (window as unknown as { pointerLog: unknown[] }).pointerLog.splice(0));
+      await page.evaluate(() => (window as unknown as Logged).pointerLog.splice(0));
       await drag(from, { x: box.x + 250 * s, y: from.y });
       // the next frames: the ball flies on to the right (up to 40 units per step), instead of dropping where released
       const after = await view.evaluate(
@@ -305,9 +306,7 @@ describe('demo page in Chromium', () => {
           }),
         i,
       );
-      const log = await page.evaluate(
-        () => (window as unknown as { pointerLog: { type: string; t: number }[] }).pointerLog,
-      );
+      const log = await page.evaluate(() => (window as unknown as Logged).pointerLog);
       const up = log.filter((e) => e.type === 'pointerup').at(-1)?.t ?? Infinity;
       const move = log.filter((e) => e.type === 'pointermove').at(-1)?.t ?? -Infinity;
       const grabbed = Math.max(...after) > 200; // the leftmost ball gets this far so soon only when carried
